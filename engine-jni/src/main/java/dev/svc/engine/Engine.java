@@ -1,0 +1,221 @@
+package dev.svc.engine;
+
+import dev.svc.engine.internal.AbiCodec;
+import dev.svc.engine.internal.GuestTrap;
+import dev.svc.engine.internal.Native;
+import dev.svc.engine.internal.WasmError;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One running instance of the engine module: its own memory, its own compiled policies. Start it
+ * from a shared {@link Module}; each operation of the engine is one method here.
+ *
+ * <pre>{@code
+ * try (Module module = Module.bundled(); Engine engine = Engine.create(module)) {
+ *   System.out.println(engine.version().version());
+ * }
+ * }</pre>
+ *
+ * <p><b>Failures:</b> an {@link EngineException} means the engine refused the request and the
+ * instance works on. A {@link StoppedException} means the module trapped or exited: the instance is
+ * dead, every later call throws the same error, and a new one must be built.
+ *
+ * <p><b>Calling thread:</b> the module runs on the calling thread's native stack; call from threads
+ * with at least the JVM's default 1 MiB stack.
+ *
+ * <p><b>Thread safety:</b> thread-safe; calls on one instance run one at a time (other threads wait).
+ * A host function can't call back into the instance that runs it.
+ */
+public final class Engine implements AutoCloseable {
+
+  static final int ABI_VERSION = 1;
+  private static final byte[] VERSION_REQUEST = bytes("{\"op\":\"version\"}");
+  // The bridge reads 0 as "no deadline" and a negative fuel as "unlimited".
+  private static final long NO_DEADLINE = 0;
+  private static final long NO_FUEL_LIMIT = -1;
+  private static final String START_HELP =
+      "build engine.wasm from the same svc revision as this library; with Limits.maxMemory, the"
+          + " module needs a few MiB to start";
+
+  private final Module module;
+  private final long instance;
+  private final ReentrantLock lock = new ReentrantLock();
+  private volatile StoppedException stopped;
+  private boolean closed; // guarded by lock
+
+  private Engine(Module module, long instance) {
+    this.module = module;
+    this.instance = instance;
+  }
+
+  /** Starts an instance of {@code module} with the default {@link Limits}. */
+  public static Engine create(Module module) {
+    return create(module, Limits.defaults());
+  }
+
+  /**
+   * Starts an instance of {@code module}: instantiates it, runs its start function and checks that
+   * it speaks this library's ABI version.
+   *
+   * @throws StoppedException if the module trapped or exited while starting (with its stderr)
+   * @throws EngineException if the module speaks another ABI version
+   */
+  public static Engine create(Module module, Limits limits) {
+    Objects.requireNonNull(module, "module");
+    Objects.requireNonNull(limits, "limits");
+    long pre = module.acquire();
+    long instance;
+    try {
+      instance = Native.instanceNew(pre, limits.maxMemory().orElse(-1), HostCalls::unregistered);
+    } catch (WasmError e) {
+      module.release();
+      throw new StoppedException(
+          "starting the Sigil module failed: " + e.getMessage(), START_HELP, e);
+    } catch (RuntimeException | Error e) {
+      module.release();
+      throw e;
+    }
+    try {
+      start(instance);
+    } catch (RuntimeException | Error e) {
+      Native.instanceFree(instance);
+      module.release();
+      throw e;
+    }
+    return new Engine(module, instance);
+  }
+
+  /**
+   * What the module reports about its own build.
+   *
+   * @throws StoppedException if the instance is stopped
+   */
+  public VersionInfo version() {
+    return AbiCodec.decode(roundTrip(VERSION_REQUEST), VersionInfo.class);
+  }
+
+  /** Why the instance stopped, or empty while it works. */
+  public Optional<StoppedException> stopped() {
+    return Optional.ofNullable(stopped);
+  }
+
+  /** Frees the instance's memory and everything compiled in it. Idempotent. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      Native.instanceFree(instance);
+    } finally {
+      lock.unlock();
+    }
+    module.release();
+  }
+
+  /** One raw request through the ABI: JSON text in, the module's JSON response out. For tests. */
+  String call(String requestJson) {
+    return new String(roundTrip(bytes(requestJson)), StandardCharsets.UTF_8);
+  }
+
+  private byte[] roundTrip(byte[] request) {
+    throwIfStopped();
+    if (lock.isHeldByCurrentThread()) {
+      throw new EngineException(
+          "the module is busy: a host function can't call back into the instance that runs it",
+          "use another instance for the nested call, or compute the value before the evaluation");
+    }
+    lock.lock();
+    try {
+      if (closed) {
+        throw new IllegalStateException("the Engine is closed; create a new one");
+      }
+      throwIfStopped();
+      byte[] response = Native.call(instance, request, NO_DEADLINE, NO_FUEL_LIMIT);
+      if (response == null) {
+        throw new EngineException(
+            "the module couldn't allocate memory for a request",
+            "the instance is out of memory; build a new one, or raise Limits.maxMemory");
+      }
+      return response;
+    } catch (GuestTrap trap) {
+      throw latch(stoppedBy(trap, instance));
+    } catch (RuntimeException | Error e) {
+      if (!(e instanceof SvcException) && Native.isStopped(instance)) {
+        throw latch(new StoppedException(
+            "the Sigil module stopped: a host function failed: " + e, StoppedException.HELP_REBUILD, e));
+      }
+      throw e;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void throwIfStopped() {
+    StoppedException s = stopped;
+    if (s != null) {
+      throw s;
+    }
+  }
+
+  // The first cause wins; later calls get this same error without entering the module.
+  private StoppedException latch(StoppedException cause) {
+    if (stopped == null) {
+      stopped = cause;
+    }
+    return cause;
+  }
+
+  private static void start(long instance) {
+    try {
+      Native.initialize(instance, NO_DEADLINE, NO_FUEL_LIMIT);
+    } catch (GuestTrap trap) {
+      throw new StoppedException(
+          "starting the Sigil module failed: " + why(trap) + stderr(instance), START_HELP, trap);
+    }
+    int version;
+    try {
+      version = Native.abiVersion(instance, NO_DEADLINE, NO_FUEL_LIMIT);
+    } catch (GuestTrap trap) {
+      throw new StoppedException(
+          "the Sigil module trapped while reporting its ABI version: " + why(trap) + stderr(instance),
+          StoppedException.HELP_REBUILD, trap);
+    }
+    if (version != ABI_VERSION) {
+      throw new EngineException(
+          "the module speaks ABI version " + version + ", and this library version " + ABI_VERSION,
+          "use the engine.wasm that ships with this library (Module.bundled()), or one built from"
+              + " the same svc revision");
+    }
+  }
+
+  private static StoppedException stoppedBy(GuestTrap trap, long instance) {
+    return new StoppedException(
+        "the Sigil module stopped: " + why(trap) + stderr(instance),
+        StoppedException.HELP_REBUILD
+            + ". Unless the input or policy was extreme, such as nesting thousands deep, this is a"
+            + " bug in the engine: please report it with the output above",
+        trap);
+  }
+
+  private static String why(GuestTrap trap) {
+    return trap.kind() == GuestTrap.Kind.EXIT
+        ? "it exited with code " + trap.exitCode()
+        : "it trapped: " + trap.getMessage();
+  }
+
+  // The module writes the reason for a fatal error to stderr; quote its first and last lines.
+  private static String stderr(long instance) {
+    String text = new String(Native.instanceStderr(instance), StandardCharsets.UTF_8).strip();
+    return text.isEmpty() ? "" : "\n" + text;
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}

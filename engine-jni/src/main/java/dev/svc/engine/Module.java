@@ -1,0 +1,222 @@
+package dev.svc.engine;
+
+import dev.svc.engine.internal.Native;
+import dev.svc.engine.internal.NativeLibrary;
+import dev.svc.engine.internal.WasmError;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The engine module ({@code engine.wasm}) compiled to native code by wasmtime, ready to start
+ * {@link Engine} instances from. Compiling is the expensive step, so compile once and share the
+ * module: each instance then costs microseconds.
+ *
+ * <p>Loading checks that the bytes are an engine reactor this library can run: every import is one
+ * this library provides, and every export it calls is there.
+ *
+ * <p><b>Lifecycle:</b> close the module when done. Instances started from it keep it alive until they
+ * are closed themselves, so closing early is safe.
+ *
+ * <p><b>Thread safety:</b> immutable and thread-safe.
+ */
+public final class Module implements AutoCloseable {
+
+  private static final String BUNDLED = "engine.wasm";
+  private static final String WASI = "wasi_snapshot_preview1";
+  // The WASI preview 1 functions the bridge links; a module importing others is refused up front.
+  private static final Set<String> WASI_FUNCTIONS =
+      Set.of(
+          "args_get", "args_sizes_get", "clock_time_get", "environ_get", "environ_sizes_get",
+          "fd_close", "fd_fdstat_get", "fd_fdstat_set_flags", "fd_filestat_get",
+          "fd_prestat_dir_name", "fd_prestat_get", "fd_read", "fd_write", "path_filestat_get",
+          "path_open", "poll_oneoff", "proc_exit", "random_get", "sched_yield");
+  private static final List<String> REQUIRED_EXPORTS =
+      List.of("memory", "engine_abi_version", "engine_alloc", "engine_free", "engine_call");
+  // The engine's deepest recursion is bounded inside the module; this is wasmtime's own guard.
+  private static final long MAX_WASM_STACK = 512 * 1024;
+
+  private final ModuleConfig config;
+  private final long engine;
+  private final long module;
+  private final long instancePre;
+  // One hold for the module itself plus one per live instance: natives go when the last one does.
+  private final AtomicInteger holds = new AtomicInteger(1);
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private Module(byte[] wasm, ModuleConfig config) {
+    this.config = Objects.requireNonNull(config, "config");
+    loadNatives();
+    long engineHandle = Native.engineNew(true, config.fuel(), true, MAX_WASM_STACK, 0, 0);
+    long moduleHandle = 0;
+    try {
+      moduleHandle = compile(engineHandle, wasm);
+      checkImports(moduleHandle);
+      checkExports(moduleHandle);
+      this.instancePre = link(engineHandle, moduleHandle);
+    } catch (RuntimeException | Error e) {
+      if (moduleHandle != 0) {
+        Native.moduleFree(moduleHandle);
+      }
+      Native.engineFree(engineHandle);
+      throw e;
+    }
+    this.engine = engineHandle;
+    this.module = moduleHandle;
+  }
+
+  /** The engine module this library ships, with the default configuration. */
+  public static Module bundled() {
+    return bundled(ModuleConfig.defaults());
+  }
+
+  /** The engine module this library ships. */
+  public static Module bundled(ModuleConfig config) {
+    try (InputStream in = Module.class.getResourceAsStream(BUNDLED)) {
+      if (in == null) {
+        throw new EngineException(
+            "this copy of the engine library holds no " + BUNDLED,
+            "use the engine-jni jar built by scripts/build, which bundles the module, or load one"
+                + " with Module.fromFile");
+      }
+      return new Module(in.readAllBytes(), config);
+    } catch (IOException e) {
+      throw new EngineException(
+          "reading the bundled " + BUNDLED + ": " + e.getMessage(),
+          "the engine library's jar is damaged; rebuild or download it again", e);
+    }
+  }
+
+  /** The module in {@code path}, with the default configuration. */
+  public static Module fromFile(Path path) {
+    return fromFile(path, ModuleConfig.defaults());
+  }
+
+  /** The module in {@code path}. */
+  public static Module fromFile(Path path, ModuleConfig config) {
+    Objects.requireNonNull(path, "path");
+    byte[] wasm;
+    try {
+      wasm = Files.readAllBytes(path);
+    } catch (IOException e) {
+      throw new EngineException(
+          "reading " + path + ": " + e,
+          "pass the path of an engine.wasm built by native/engine/build-wasm", e);
+    }
+    return new Module(wasm, config);
+  }
+
+  /** The module whose bytes are {@code wasm}, with the default configuration. */
+  public static Module fromBytes(byte[] wasm) {
+    return fromBytes(wasm, ModuleConfig.defaults());
+  }
+
+  /** The module whose bytes are {@code wasm}. */
+  public static Module fromBytes(byte[] wasm, ModuleConfig config) {
+    Objects.requireNonNull(wasm, "wasm");
+    return new Module(wasm.clone(), config);
+  }
+
+  /** How this module was compiled. */
+  public ModuleConfig config() {
+    return config;
+  }
+
+  /** Releases the compiled code once every instance started from it is closed. Idempotent. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      release();
+    }
+  }
+
+  /** Takes a hold for a new instance and returns the native instance template to start it from. */
+  long acquire() {
+    int current;
+    do {
+      current = holds.get();
+      if (current == 0 || closed.get()) {
+        throw new IllegalStateException("the Module is closed; load it again to start instances");
+      }
+    } while (!holds.compareAndSet(current, current + 1));
+    return instancePre;
+  }
+
+  /** Gives back a hold taken by {@link #acquire()} (or the module's own, on close). */
+  void release() {
+    if (holds.decrementAndGet() == 0) {
+      Native.instancePreFree(instancePre);
+      Native.moduleFree(module);
+      Native.engineFree(engine);
+    }
+  }
+
+  long engineHandle() {
+    return engine;
+  }
+
+  private static void loadNatives() {
+    try {
+      NativeLibrary.ensureLoaded();
+    } catch (NativeLibrary.LoadFailure e) {
+      throw new EngineException(e.message(), e.help(), e);
+    }
+  }
+
+  private static long compile(long engine, byte[] wasm) {
+    try {
+      return Native.moduleCompile(engine, wasm);
+    } catch (WasmError e) {
+      throw new EngineException(
+          "the bytes aren't a WebAssembly module wasmtime can compile: " + e.getMessage(),
+          "pass an engine.wasm built by native/engine/build-wasm, or use Module.bundled()", e);
+    }
+  }
+
+  private static void checkImports(long module) {
+    for (String entry : Native.moduleImports(module)) {
+      String[] parts = entry.split("\u0000", -1);
+      String from = parts[0];
+      String name = parts[1];
+      boolean provided =
+          (from.equals(WASI) && WASI_FUNCTIONS.contains(name))
+              || (from.equals("engine") && name.equals("host_call"));
+      if (!provided) {
+        throw new EngineException(
+            "the module imports " + from + "." + name + ", which this library doesn't provide",
+            "build the module from the same svc revision as this library (native/engine/build-wasm)");
+      }
+    }
+  }
+
+  private static void checkExports(long module) {
+    Set<String> exported = new HashSet<>();
+    for (String entry : Native.moduleExports(module)) {
+      exported.add(entry.substring(0, entry.indexOf('\u0000')));
+    }
+    for (String name : REQUIRED_EXPORTS) {
+      if (!exported.contains(name)) {
+        throw new EngineException(
+            "the module doesn't export " + name + "; it isn't an engine.wasm reactor",
+            "build the module as a WASI reactor with native/engine/build-wasm");
+      }
+    }
+  }
+
+  private static long link(long engine, long module) {
+    try {
+      return Native.instancePreNew(engine, module);
+    } catch (WasmError e) {
+      throw new EngineException(
+          "the module can't be linked: " + e.getMessage(),
+          "build the module from the same svc revision as this library (native/engine/build-wasm)", e);
+    }
+  }
+}

@@ -1,0 +1,100 @@
+package dev.svc.engine.internal;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import dev.svc.engine.Diagnostic;
+import dev.svc.engine.EngineException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * JSON on the module's ABI: reads the response envelope ({@code id}, {@code ok}, then either the
+ * op's body or {@code error} and {@code diagnostics}) and writes host-call answers.
+ */
+public final class AbiCodec {
+
+  /** The one mapper of the library: Optional-aware, lenient about fields it doesn't model. */
+  public static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .addModule(new Jdk8Module())
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .build();
+
+  private static final String MISMATCH_HELP =
+      "use the engine.wasm built from the same svc revision as this library";
+
+  private AbiCodec() {}
+
+  /**
+   * The op's body of a response as {@code type}.
+   *
+   * @throws EngineException with the module's message, help and diagnostics when it answered
+   *     {@code ok:false}, or when the response doesn't have the shape this library expects
+   */
+  public static <T> T decode(byte[] response, Class<T> type) {
+    try {
+      if (!readOk(response)) {
+        throw failure(MAPPER.readTree(response));
+      }
+      return MAPPER.readValue(response, type);
+    } catch (JsonProcessingException e) {
+      throw new EngineException(
+          "the module's response doesn't fit this library's types: " + e.getOriginalMessage(),
+          MISMATCH_HELP, e);
+    } catch (IOException e) {
+      throw new EngineException("reading the module's response: " + e, MISMATCH_HELP, e);
+    }
+  }
+
+  /** A host-call answer {@code {"error": message}}. */
+  public static byte[] hostError(String message) {
+    ObjectNode answer = MAPPER.createObjectNode().put("error", message);
+    try {
+      return MAPPER.writeValueAsBytes(answer);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a JSON object of one string can always be written", e);
+    }
+  }
+
+  // The envelope puts `ok` first (after an optional numeric `id`), so a streaming read stops early.
+  private static boolean readOk(byte[] response) throws IOException {
+    try (JsonParser parser = MAPPER.createParser(response)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new EngineException("the module's response isn't a JSON object", MISMATCH_HELP);
+      }
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String field = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if (field.equals("ok")) {
+          if (!value.isBoolean()) {
+            break;
+          }
+          return value == JsonToken.VALUE_TRUE;
+        }
+        parser.skipChildren();
+      }
+    }
+    throw new EngineException("the module's response has no ok field", MISMATCH_HELP);
+  }
+
+  private static EngineException failure(JsonNode response) throws JsonProcessingException {
+    JsonNode error = response.path("error");
+    String message = error.path("message").asText("");
+    if (message.isEmpty()) {
+      message = "the module returned an error without a message";
+    }
+    List<Diagnostic> diagnostics = new ArrayList<>();
+    for (JsonNode d : response.path("diagnostics")) {
+      diagnostics.add(MAPPER.treeToValue(d, Diagnostic.class));
+    }
+    return new EngineException(message, error.path("help").asText(""), diagnostics);
+  }
+}

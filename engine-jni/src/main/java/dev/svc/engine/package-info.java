@@ -1,0 +1,40 @@
+/**
+ * The svc policy engine for the JVM: the engine module ({@code engine.wasm}) running on wasmtime
+ * through svc's own JNI bridge.
+ *
+ * <h2>Where things are</h2>
+ *
+ * <ul>
+ *   <li>{@link dev.svc.engine.Module}: the compiled engine module. Load it once ({@link
+ *       dev.svc.engine.Module#bundled()}) and share it.
+ *   <li>{@link dev.svc.engine.Engine}: one running instance of the module; one method per engine
+ *       operation ({@link dev.svc.engine.Engine#version()}).
+ *   <li>{@link dev.svc.engine.ModuleConfig} and {@link dev.svc.engine.Limits}: how a module is
+ *       compiled and what bounds an instance's calls.
+ *   <li>Records mirroring the engine's JSON: {@link dev.svc.engine.VersionInfo}, {@link
+ *       dev.svc.engine.Diagnostic}.
+ *   <li>Errors, all unchecked under the sealed {@link dev.svc.engine.SvcException}: {@link
+ *       dev.svc.engine.EngineException} (the request was refused; the instance works on) and
+ *       {@link dev.svc.engine.StoppedException} with {@link dev.svc.engine.TimeoutException} and
+ *       {@link dev.svc.engine.OutOfFuelException} (the instance is dead; build a new one).
+ * </ul>
+ *
+ * <h2>Lifecycle</h2>
+ *
+ * Both {@code Module} and {@code Engine} hold native memory and are {@link AutoCloseable}; close
+ * them with try-with-resources. An instance keeps its module alive until the instance is closed.
+ *
+ * <h2>Thread safety</h2>
+ *
+ * <table>
+ *   <caption>Which types may be shared between threads</caption>
+ *   <tr><th>Type</th><th>Rule</th></tr>
+ *   <tr><td>Module, records, exceptions</td><td>immutable and thread-safe</td></tr>
+ *   <tr><td>Engine</td><td>thread-safe; calls on one instance run one at a time</td></tr>
+ * </table>
+ *
+ * <p>The native libraries ship inside the jar and load from it by themselves; set the system
+ * property {@code svc.native.path} (or {@code SVC_NATIVE_PATH}) to a directory holding them to load
+ * others instead.
+ */
+package dev.svc.engine;

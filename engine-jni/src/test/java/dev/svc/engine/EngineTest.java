@@ -1,0 +1,153 @@
+package dev.svc.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The engine instance over the real engine.wasm, through the real bridge and wasmtime. */
+class EngineTest {
+
+  private static final String DECODE_HELP =
+      "\"help\":\"send one JSON object of an op and its fields, such as {\\\"op\\\": \\\"version\\\"}\"";
+  private static final String NOT_A_REQUEST =
+      "\"message\":\"the request isn't a JSON object of the fields an op takes: ";
+
+  private Engine engine;
+
+  @BeforeEach
+  void start() {
+    engine = Engine.create(TestModules.engine());
+  }
+
+  @AfterEach
+  void stop() {
+    engine.close();
+  }
+
+  @Test
+  void versionReportsTheModulesOwnBuild() {
+    VersionInfo version = engine.version();
+
+    assertThat(version.platform()).isEqualTo("wasip1/wasm");
+    assertThat(version.goVersion()).startsWith("rustc 1.");
+    assertThat(version.version()).startsWith("v");
+    assertThat(version.commit()).isNotEmpty();
+    assertThat(version.commitTime()).isNotEmpty();
+  }
+
+  @Test
+  void versionResponseHasTheEnvelopeThenSixFieldsInOrder() {
+    String response = engine.call("{\"op\":\"version\"}");
+
+    assertThat(response)
+        .matches(
+            "\\{\"ok\":true,\"version\":\"[^\"]+\",\"commit\":\"[^\"]+\",\"commitTime\":\"[^\"]+\","
+                + "\"dirty\":(true|false),\"goVersion\":\"rustc [^\"]+\",\"platform\":\"wasip1/wasm\"}");
+  }
+
+  @ParameterizedTest(name = "id {0} is echoed as {0}")
+  @ValueSource(strings = {"7", "1.50", "1e3", "-0", "18446744073709551616"})
+  void numericIdsAreEchoedWithTheSameDigits(String id) {
+    assertThat(engine.call("{\"id\":" + id + ",\"op\":\"version\"}"))
+        .startsWith("{\"id\":" + id + ",\"ok\":true,\"version\":");
+  }
+
+  @ParameterizedTest(name = "id {0} is not echoed")
+  @ValueSource(strings = {"\"7\"", "null", "true", "[7]", "{\"n\":7}"})
+  void idsThatAreNotNumbersAreNotEchoed(String id) {
+    assertThat(engine.call("{\"id\":" + id + ",\"op\":\"version\"}")).startsWith("{\"ok\":true,");
+  }
+
+  @Test
+  void anUnknownFieldFailsTheRequestAndStillEchoesTheId() {
+    assertThat(engine.call("{\"id\":3,\"op\":\"version\",\"timeoutMs\":5}"))
+        .isEqualTo(
+            "{\"id\":3,\"ok\":false,\"error\":{" + NOT_A_REQUEST
+                + "json: unknown field \\\"timeoutMs\\\"\"," + DECODE_HELP + "}}");
+  }
+
+  @Test
+  void aFieldOfTheWrongTypeFailsTheRequestAndStillEchoesTheId() {
+    assertThat(engine.call("{\"id\":4,\"op\":\"release\",\"handle\":\"one\"}"))
+        .startsWith("{\"id\":4,\"ok\":false,\"error\":{" + NOT_A_REQUEST)
+        .endsWith(DECODE_HELP + "}}");
+  }
+
+  @Test
+  void anUnknownOpFailsWithTheListOfOps() {
+    assertThat(engine.call("{\"id\":5,\"op\":\"frobnicate\"}"))
+        .isEqualTo(
+            "{\"id\":5,\"ok\":false,\"error\":{\"message\":\"unknown op \\\"frobnicate\\\"\","
+                + "\"help\":\"the ops are version, check, compile, eval, explain, format, test and release\"}}");
+  }
+
+  @Test
+  void aMissingOpIsTheEmptyOp() {
+    assertThat(engine.call("{}")).startsWith("{\"ok\":false,\"error\":{\"message\":\"unknown op \\\"\\\"\"");
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          ''                  | EOF
+          not json            | invalid character 'o' looking for beginning of value
+          """)
+  void textThatIsNotJsonFailsWithTheDecodersReason(String request, String reason) {
+    assertThat(engine.call(request))
+        .isEqualTo("{\"ok\":false,\"error\":{" + NOT_A_REQUEST + reason + "\"," + DECODE_HELP + "}}");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"{\"op\":", "[{\"op\":\"version\"}]", "\"version\"", "42", "{\"op\":\"version\"} trailing"})
+  void malformedAndNonObjectJsonFailsWithoutAnId(String request) {
+    assertThat(engine.call(request)).startsWith("{\"ok\":false,\"error\":{" + NOT_A_REQUEST);
+    assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
+  }
+
+  @Test
+  void deeplyNestedJsonIsAMalformedRequestNotACrash() {
+    String deep = "[".repeat(100_000) + "]".repeat(100_000);
+
+    assertThat(engine.call("{\"op\":\"version\",\"input\":" + deep + "}"))
+        .startsWith("{\"ok\":false,\"error\":{" + NOT_A_REQUEST);
+    assertThat(engine.stopped()).isEmpty();
+    assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
+  }
+
+  @Test
+  void theVersionRecordDecodesFromANumericIdResponseToo() {
+    assertThat(engine.call("{\"id\":1,\"op\":\"version\"}")).contains("\"platform\":\"wasip1/wasm\"");
+  }
+
+  @Test
+  void closingTwiceIsHarmlessAndUseAfterCloseSaysSo() {
+    Engine other = Engine.create(TestModules.engine());
+    other.close();
+    other.close();
+
+    assertThatThrownBy(other::version)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("the Engine is closed");
+  }
+
+  @Test
+  void nullArgumentsAreRefusedByName() {
+    assertThatThrownBy(() -> Engine.create(null)).hasMessage("module");
+    assertThatThrownBy(() -> Engine.create(TestModules.engine(), null)).hasMessage("limits");
+  }
+
+  @Test
+  void aMemoryCapBelowWhatTheModuleNeedsToStartStopsItAtStart() {
+    assertThatThrownBy(() -> Engine.create(TestModules.engine(), Limits.defaults().withMaxMemory(64 * 1024)))
+        .isInstanceOf(StoppedException.class)
+        .hasMessageStartingWith("starting the Sigil module failed: ");
+  }
+}
