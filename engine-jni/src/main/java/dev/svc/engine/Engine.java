@@ -33,9 +33,6 @@ public final class Engine implements AutoCloseable {
 
   static final int ABI_VERSION = 1;
   private static final byte[] VERSION_REQUEST = bytes("{\"op\":\"version\"}");
-  // The bridge reads 0 as "no deadline" and a negative fuel as "unlimited".
-  private static final long NO_DEADLINE = 0;
-  private static final long NO_FUEL_LIMIT = -1;
   private static final String START_HELP =
       "build engine.wasm from the same svc revision as this library; with Limits.maxMemory, the"
           + " module needs a few MiB to start";
@@ -132,27 +129,40 @@ public final class Engine implements AutoCloseable {
     }
     lock.lock();
     try {
-      if (closed) {
-        throw new IllegalStateException("the Engine is closed; create a new one");
-      }
+      throwIfClosed();
       throwIfStopped();
-      byte[] response = Native.call(instance, request, NO_DEADLINE, NO_FUEL_LIMIT);
-      if (response == null) {
-        throw new EngineException(
-            "the module couldn't allocate memory for a request",
-            "the instance is out of memory; build a new one, or raise Limits.maxMemory");
-      }
-      return response;
+      return callModule(request);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // INVARIANT: runs under the lock on an open instance.
+  private byte[] callModule(byte[] request) {
+    byte[] response;
+    try {
+      response = Native.call(instance, request, Native.NO_DEADLINE, Native.UNLIMITED_FUEL);
     } catch (GuestTrap trap) {
       throw latch(stoppedBy(trap, instance));
     } catch (RuntimeException | Error e) {
-      if (!(e instanceof SvcException) && Native.isStopped(instance)) {
+      // A host function that threw past its own handler stopped the module mid-call.
+      if (Native.isStopped(instance)) {
         throw latch(new StoppedException(
             "the Sigil module stopped: a host function failed: " + e, StoppedException.HELP_REBUILD, e));
       }
       throw e;
-    } finally {
-      lock.unlock();
+    }
+    if (response == null) {
+      throw new EngineException(
+          "the module couldn't allocate memory for a request",
+          "the instance is out of memory; build a new one, or raise Limits.maxMemory");
+    }
+    return response;
+  }
+
+  private void throwIfClosed() {
+    if (closed) {
+      throw new IllegalStateException("the Engine is closed; create a new one");
     }
   }
 
@@ -173,14 +183,14 @@ public final class Engine implements AutoCloseable {
 
   private static void start(long instance) {
     try {
-      Native.initialize(instance, NO_DEADLINE, NO_FUEL_LIMIT);
+      Native.initialize(instance, Native.NO_DEADLINE, Native.UNLIMITED_FUEL);
     } catch (GuestTrap trap) {
       throw new StoppedException(
           "starting the Sigil module failed: " + why(trap) + stderr(instance), START_HELP, trap);
     }
     int version;
     try {
-      version = Native.abiVersion(instance, NO_DEADLINE, NO_FUEL_LIMIT);
+      version = Native.abiVersion(instance, Native.NO_DEADLINE, Native.UNLIMITED_FUEL);
     } catch (GuestTrap trap) {
       throw new StoppedException(
           "the Sigil module trapped while reporting its ABI version: " + why(trap) + stderr(instance),

@@ -59,9 +59,17 @@ class EngineTest {
   }
 
   @ParameterizedTest(name = "id {0} is not echoed")
-  @ValueSource(strings = {"\"7\"", "null", "true", "[7]", "{\"n\":7}"})
+  @ValueSource(strings = {"\"7\"", "null"})
   void idsThatAreNotNumbersAreNotEchoed(String id) {
     assertThat(engine.call("{\"id\":" + id + ",\"op\":\"version\"}")).startsWith("{\"ok\":true,");
+  }
+
+  // As in the reference, an id of a type that can't hold a number makes the request malformed.
+  @ParameterizedTest(name = "id {0} fails the request without an echo")
+  @ValueSource(strings = {"true", "[7]", "{\"n\":7}"})
+  void idsOfOtherTypesFailTheRequestWithoutAnEcho(String id) {
+    assertThat(engine.call("{\"id\":" + id + ",\"op\":\"version\"}"))
+        .startsWith("{\"ok\":false,\"error\":{" + NOT_A_REQUEST + "json: cannot unmarshal ");
   }
 
   @Test
@@ -98,7 +106,8 @@ class EngineTest {
       textBlock =
           """
           ''                  | EOF
-          not json            | invalid character 'o' looking for beginning of value
+          oops                | invalid character 'o' looking for beginning of value
+          not json            | invalid character 'o' in literal null (expecting 'u')
           """)
   void textThatIsNotJsonFailsWithTheDecodersReason(String request, String reason) {
     assertThat(engine.call(request))
@@ -106,10 +115,16 @@ class EngineTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"{\"op\":", "[{\"op\":\"version\"}]", "\"version\"", "42", "{\"op\":\"version\"} trailing"})
+  @ValueSource(strings = {"{\"op\":", "[{\"op\":\"version\"}]", "\"version\"", "42", "{\"op\":\"version\",}"})
   void malformedAndNonObjectJsonFailsWithoutAnId(String request) {
     assertThat(engine.call(request)).startsWith("{\"ok\":false,\"error\":{" + NOT_A_REQUEST);
     assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
+  }
+
+  // The reference reads one JSON value and ignores what follows it; so does the module.
+  @Test
+  void bytesAfterTheRequestObjectAreIgnored() {
+    assertThat(engine.call("{\"id\":9,\"op\":\"version\"} trailing")).startsWith("{\"id\":9,\"ok\":true,");
   }
 
   @Test

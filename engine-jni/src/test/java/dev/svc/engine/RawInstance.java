@@ -17,15 +17,15 @@ final class RawInstance implements AutoCloseable {
     this.module = module;
     this.instance =
         Native.instanceNew(module.acquire(), -1, request -> AbiCodec.hostError("no host here"));
-    Native.initialize(instance, 0, -1);
+    Native.initialize(instance, Native.NO_DEADLINE, Native.UNLIMITED_FUEL);
   }
 
   int alloc(int size) {
-    return Native.alloc(instance, size, 0, -1);
+    return Native.alloc(instance, size, Native.NO_DEADLINE, Native.UNLIMITED_FUEL);
   }
 
   void free(int ptr, int len) {
-    Native.free(instance, ptr, len, 0, -1);
+    Native.free(instance, ptr, len, Native.NO_DEADLINE, Native.UNLIMITED_FUEL);
   }
 
   void write(int ptr, String text) {
@@ -34,7 +34,7 @@ final class RawInstance implements AutoCloseable {
 
   /** Calls engine_call(ptr, len), reads the response and frees it, as a host does. */
   String call(int ptr, int len) {
-    long packed = Native.callRaw(instance, ptr, len, 0, -1);
+    long packed = Native.callRaw(instance, ptr, len, Native.NO_DEADLINE, Native.UNLIMITED_FUEL);
     int responsePtr = (int) (packed >>> 32);
     int responseLen = (int) packed;
     byte[] response = Native.memoryRead(instance, responsePtr, responseLen);
