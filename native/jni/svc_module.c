@@ -82,10 +82,16 @@ static jlong register_module(JNIEnv *env, wasmtime_module_t *raw, uint64_t engin
     return handle;
 }
 
-jlong svc_module_compile(JNIEnv *env, jclass cls, jlong engine_handle, jbyteArray wasm) {
-    (void)cls;
+/* How wasmtime turns bytes into a module: compile wasm, or load a serialized artifact. */
+typedef wasmtime_error_t *(*module_loader)(wasm_engine_t *engine, const uint8_t *bytes, size_t len,
+                                           wasmtime_module_t **out);
+
+/* Copies `array` (named `what` in errors), builds a module from it with `load` on the engine, and
+ * registers it. Returns the new handle, or 0 with a Java exception pending. */
+static jlong load_module(JNIEnv *env, jlong engine_handle, jbyteArray array, const char *what,
+                         module_loader load) {
     size_t len = 0;
-    uint8_t *bytes = copy_bytes(env, wasm, "wasm", &len);
+    uint8_t *bytes = copy_bytes(env, array, what, &len);
     if (!bytes) return 0;
     svc_handle_slot *slot;
     svc_engine *engine = svc_engine_acquire(env, engine_handle, &slot);
@@ -94,7 +100,7 @@ jlong svc_module_compile(JNIEnv *env, jclass cls, jlong engine_handle, jbyteArra
         return 0;
     }
     wasmtime_module_t *raw = NULL;
-    wasmtime_error_t *error = wasmtime_module_new(engine->engine, bytes, len, &raw);
+    wasmtime_error_t *error = load(engine->engine, bytes, len, &raw);
     uint64_t serial = engine->serial;
     svc_handle_release_shared(slot);
     free(bytes);
@@ -103,6 +109,11 @@ jlong svc_module_compile(JNIEnv *env, jclass cls, jlong engine_handle, jbyteArra
         return 0;
     }
     return register_module(env, raw, serial);
+}
+
+jlong svc_module_compile(JNIEnv *env, jclass cls, jlong engine_handle, jbyteArray wasm) {
+    (void)cls;
+    return load_module(env, engine_handle, wasm, "wasm", wasmtime_module_new);
 }
 
 jbyteArray svc_module_serialize(JNIEnv *env, jclass cls, jlong module_handle) {
@@ -130,25 +141,7 @@ jbyteArray svc_module_serialize(JNIEnv *env, jclass cls, jlong module_handle) {
 
 jlong svc_module_deserialize(JNIEnv *env, jclass cls, jlong engine_handle, jbyteArray artifact) {
     (void)cls;
-    size_t len = 0;
-    uint8_t *bytes = copy_bytes(env, artifact, "artifact", &len);
-    if (!bytes) return 0;
-    svc_handle_slot *slot;
-    svc_engine *engine = svc_engine_acquire(env, engine_handle, &slot);
-    if (!engine) {
-        free(bytes);
-        return 0;
-    }
-    wasmtime_module_t *raw = NULL;
-    wasmtime_error_t *error = wasmtime_module_deserialize(engine->engine, bytes, len, &raw);
-    uint64_t serial = engine->serial;
-    svc_handle_release_shared(slot);
-    free(bytes);
-    if (error) {
-        svc_throw_wasm_error(env, error);
-        return 0;
-    }
-    return register_module(env, raw, serial);
+    return load_module(env, engine_handle, artifact, "artifact", wasmtime_module_deserialize);
 }
 
 jlong svc_module_deserialize_file(JNIEnv *env, jclass cls, jlong engine_handle, jstring path) {

@@ -46,6 +46,30 @@ class StoppedInstanceTest {
   }
 
   @Test
+  void aPanicInsideTheEngineIsAnAnswerAndTheInstanceKeepsWorking() {
+    try (Module module = Module.fromBytes(TestModules.panicProbeEngine());
+        Engine engine = Engine.create(module)) {
+      String answer = engine.call("{\"id\":9,\"op\":\"panic-probe\"}");
+
+      assertThat(answer)
+          .isEqualTo(
+              "{\"id\":9,\"ok\":false,\"error\":{\"message\":\"the engine failed while handling the"
+                  + " request: the panic-probe op panics on purpose\",\"help\":\"this is a bug in the"
+                  + " engine; please report it with the request\"}}");
+      assertThat(engine.stopped()).isEmpty();
+      assertThat(engine.call("{\"id\":10,\"op\":\"panic-probe\"}")).startsWith("{\"id\":10,\"ok\":false,");
+      assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
+    }
+  }
+
+  @Test
+  void theReleaseEngineHasNoPanicProbe() {
+    try (Engine engine = Engine.create(TestModules.engine())) {
+      assertThat(engine.call("{\"op\":\"panic-probe\"}")).contains("unknown op \\\"panic-probe\\\"");
+    }
+  }
+
+  @Test
   void aModuleOfAnotherAbiVersionIsRefused() {
     try (Module module = Module.fromBytes(TestModules.wat("engine_abi2"))) {
       assertThatThrownBy(() -> Engine.create(module))

@@ -20,9 +20,19 @@ final class TestModules {
 
   /** The bytes of {@code src/test/wat/<name>.wat}, compiled by the test build. */
   static byte[] wat(String name) {
-    try (InputStream in = TestModules.class.getResourceAsStream("/wat/" + name + ".wasm")) {
+    return resource("/wat/" + name + ".wasm");
+  }
+
+  /** The engine built with the {@code panic-probe} op, which panics on purpose (scripts/test). */
+  static byte[] panicProbeEngine() {
+    return resource("/wasm/engine-panic-probe.wasm");
+  }
+
+  private static byte[] resource(String path) {
+    try (InputStream in = TestModules.class.getResourceAsStream(path)) {
       if (in == null) {
-        throw new IllegalStateException("no test module " + name + ".wasm on the test classpath");
+        throw new IllegalStateException(
+            "no test module " + path + " on the test classpath; run scripts/test, which builds it");
       }
       return in.readAllBytes();
     } catch (IOException e) {

@@ -1,0 +1,77 @@
+//! The failure of a request: what becomes the envelope's `error` (and its
+//! `diagnostics`). Each kind of failure has its constructor here, with the
+//! exact texts of module-abi.md §1.1 and §2.2.
+
+use std::borrow::Cow;
+
+use super::json::go_quote;
+use super::response::Record;
+
+/// The help of every request the engine couldn't read.
+const MALFORMED_HELP: &str =
+    r#"send one JSON object of an op and its fields, such as {"op": "version"}"#;
+
+/// A request that failed: a message, what to do about it, and the
+/// diagnostics that stopped the op (when an op was stopped by some).
+#[derive(Debug)]
+pub(crate) struct EngineError {
+    pub(crate) message: String,
+    /// Empty when there is honestly nothing to suggest; then left out.
+    pub(crate) help: Cow<'static, str>,
+    /// Left out of the response when empty.
+    pub(crate) diagnostics: Vec<Box<dyn Record>>,
+}
+
+impl EngineError {
+    fn new(message: String, help: impl Into<Cow<'static, str>>) -> Self {
+        Self {
+            message,
+            help: help.into(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// The request isn't JSON, names a field no op knows, or gives a field
+    /// the wrong type; `decoder_error` is the decoder's (Go-shaped) text.
+    pub(crate) fn malformed(decoder_error: &str) -> Self {
+        Self::new(
+            format!("the request isn't a JSON object of the fields an op takes: {decoder_error}"),
+            MALFORMED_HELP,
+        )
+    }
+
+    /// `engine_call` got a pointer that isn't a live `engine_alloc` buffer,
+    /// or a length beyond it.
+    pub(crate) fn not_in_memory() -> Self {
+        Self::new(
+            "the request isn't in memory from engine_alloc: allocate it with engine_alloc, write it, and pass that pointer and the length written".to_owned(),
+            MALFORMED_HELP,
+        )
+    }
+
+    /// The request's op is none the engine knows (`""` when missing).
+    pub(crate) fn unknown_op(op: &str) -> Self {
+        Self::new(
+            format!("unknown op {}", go_quote(op.as_bytes())),
+            "the ops are version, check, compile, eval, explain, format, test and release",
+        )
+    }
+
+    /// A known op that this build of the engine doesn't have yet.
+    pub(crate) fn not_implemented(op: &'static str) -> Self {
+        Self::new(
+            format!("this engine build doesn't implement the {op} op yet"),
+            format!(
+                "this build answers only the version op; use an engine build that implements {op}"
+            ),
+        )
+    }
+
+    /// A panic while handling the request: a bug in the engine.
+    pub(crate) fn panicked(panic_message: &str) -> Self {
+        Self::new(
+            format!("the engine failed while handling the request: {panic_message}"),
+            "this is a bug in the engine; please report it with the request",
+        )
+    }
+}

@@ -1,0 +1,145 @@
+//! The module's ABI: how a host talks to the engine (module-abi.md §1, §2,
+//! §5). Requests and responses are JSON in linear memory.
+//!
+//! # Layers
+//!
+//! * `exports`: the wasm exports and the `engine.host_call` import, the only
+//!   `extern`/`unsafe` code; each export calls a function of this module.
+//! * `call`: one `engine_call`: finds the request among the pinned
+//!   buffers (`buffers`), answers it with [`handle`], pins the response.
+//! * [`handle`]: bytes in, bytes out, for one request; never panics (below).
+//!   Tests, fuzzing and benchmarks enter here.
+//! * `request` (decoding, Go-compatible, with `json`), `ops` (one function
+//!   per op), `response` (the envelope and bodies), `error` (every failure's
+//!   message and help), `handles` (the handle table of §5).
+//!
+//! # Panics
+//!
+//! The product rule (§2.2) is that a panic while handling a request answers
+//! `ok:false` (`the engine failed while handling the request: «panic
+//! message»`, help `this is a bug in the engine; please report it with the
+//! request`) with the request's id, and leaves the instance working. The
+//! engine is written not to panic (the crate's clippy lints forbid
+//! `unwrap`, indexing and the like); [`handle`] catches what slips through
+//! with `catch_unwind`.
+//!
+//! In the wasm module that takes unwinding: `build-wasm` compiles std and
+//! the engine with `panic=unwind` and WebAssembly exception handling in its
+//! standardized form (exnref: `-C target-feature=+exception-handling` and
+//! `-C llvm-args=-wasm-use-legacy-eh=false`; LLVM 22 still emits the legacy
+//! `try`/`catch` form without the second flag, and wasmtime 49 refuses that
+//! form). So hosts must enable exceptions (wasmtime:
+//! `wasmtime_config_wasm_exceptions_set(config, true)`); a module built this
+//! way doesn't load without them. With `panic=abort` a panic would trap and
+//! kill the instance, every handle with it. Unwinding costs nothing until a
+//! panic happens (the module grows by its landing pads).
+//!
+//! The default panic hook stays: a caught panic also prints its message and
+//! place to stderr (fd 2), for the host's log.
+//!
+//! The `panic-probe` cargo feature adds an op named `panic-probe` that
+//! panics on purpose, so a test can prove all this on a built module
+//! (`build-wasm --features panic-probe -o target/engine-panic-probe.wasm`).
+//! Release builds leave the feature off; native unit tests have the op.
+
+mod buffers;
+mod error;
+mod exports;
+mod handles;
+mod json;
+mod ops;
+mod request;
+mod response;
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use buffers::Buffers;
+use error::EngineError;
+use request::DecodeError;
+
+/// What `engine_abi_version` returns.
+pub const ABI_VERSION: i32 = 1;
+
+thread_local! {
+    /// The pinned buffers of this instance (one per thread natively, so
+    /// tests running in parallel don't share them).
+    static BUFFERS: RefCell<Buffers> = const { RefCell::new(Buffers::new()) };
+}
+
+/// Handles one request and returns its response: one JSON object with `ok`
+/// (module-abi.md §2). Never panics: a panic inside becomes an `ok:false`
+/// response, with the request's id when it was read before the panic.
+pub fn handle(request: &[u8]) -> Vec<u8> {
+    let mut id = None;
+    let answered = catch_unwind(AssertUnwindSafe(|| {
+        let checked = request::check(request);
+        id = request::read_id(&checked);
+        match request::decode(&checked) {
+            Ok(request) => response::encode(request.id, &ops::run(&request)),
+            Err(DecodeError(text)) => response::failure(id, &EngineError::malformed(&text)),
+        }
+    }));
+    answered.unwrap_or_else(|payload| {
+        response::failure(id, &EngineError::panicked(panic_message(payload.as_ref())))
+    })
+}
+
+/// The message a panic was raised with.
+fn panic_message(payload: &(dyn Any + Send)) -> &str {
+    let text = payload.downcast_ref::<&str>().copied();
+    text.or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("Box<dyn Any>")
+}
+
+/// `engine_alloc`.
+fn alloc(size: i32) -> i32 {
+    BUFFERS
+        .with_borrow_mut(|buffers| buffers.alloc(size))
+        .cast_signed()
+}
+
+/// `engine_free`.
+fn free(ptr: i32) {
+    BUFFERS.with_borrow_mut(|buffers| buffers.free(ptr.cast_unsigned()));
+}
+
+/// `engine_call`: answers the request at `ptr`, or the malformed-request
+/// failure when `ptr` isn't a live buffer from `engine_alloc` or `len` goes
+/// beyond it, and returns the pinned response as `(ptr << 32) | len`.
+fn call(ptr: i32, len: i32) -> i64 {
+    // The registry isn't borrowed while the request is handled: a host
+    // function may allocate or free buffers meanwhile.
+    let request = BUFFERS.with_borrow(|buffers| buffers.request(ptr.cast_unsigned(), len));
+    let response = match request {
+        Some(request) => handle(request.bytes()),
+        None => response::failure(None, &EngineError::not_in_memory()),
+    };
+    let response_len = u32::try_from(response.len()).unwrap_or(u32::MAX);
+    let response_ptr = BUFFERS.with_borrow_mut(|buffers| buffers.pin(response));
+    ((u64::from(response_ptr) << 32) | u64::from(response_len)).cast_signed()
+}
+
+/// Writes `bytes` into the buffer `engine_alloc` returned as `ptr`, as a
+/// host writes into linear memory; `false` when they don't fit. Native
+/// builds only (their addresses are tokens): for tests and benchmarks.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn host_write(ptr: i32, bytes: &[u8]) -> bool {
+    BUFFERS.with_borrow_mut(|buffers| buffers.write(ptr.cast_unsigned(), bytes))
+}
+
+/// Reads the response `engine_call` returned as `packed`, as a host reads
+/// linear memory. Native builds only: for tests and benchmarks.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn host_read(packed: i64) -> Option<Vec<u8>> {
+    let packed = packed.cast_unsigned();
+    let len = usize::try_from(packed & 0xffff_ffff).ok()?;
+    let ptr = u32::try_from(packed >> 32).ok()?;
+    BUFFERS.with_borrow(|buffers| buffers.read(ptr, len))
+}
+
+pub use exports::{engine_abi_version, engine_alloc, engine_call, engine_free};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,243 @@
+//! Encoding responses (module-abi.md §2.2): one compact JSON object that
+//! starts with the envelope, `id` (only for a numeric request id, as
+//! written) then `ok`, then the op's fields in the spec's order.
+//!
+//! Strings are escaped as Go's `json.Marshal` escapes them, so responses are
+//! byte-identical to the reference's: `<`, `>` and `&` as `\u003c`, `\u003e`
+//! and `\u0026`; U+2028 and U+2029 as `\u2028` and `\u2029`; control
+//! characters as `\b`, `\f`, `\n`, `\r`, `\t` or `\u00XX`.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use super::error::EngineError;
+use crate::version::BuildInfo;
+
+/// A record that writes itself as one JSON object, such as a diagnostic.
+pub(crate) trait Record: fmt::Debug {
+    fn write(&self, out: &mut Json);
+}
+
+/// What a successful op answers, after the envelope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Success {
+    /// The build of the engine (§4.1).
+    Version,
+}
+
+/// A response being written.
+pub(crate) struct Json {
+    bytes: Vec<u8>,
+}
+
+impl Json {
+    /// Starts a response with its envelope: `{"id":…,"ok":…`.
+    fn envelope(id: Option<&str>, ok: bool, capacity: usize) -> Self {
+        let mut json = Self {
+            bytes: Vec::with_capacity(capacity),
+        };
+        if let Some(id) = id {
+            json.raw("{\"id\":");
+            json.raw(id);
+            json.raw(",");
+        } else {
+            json.raw("{");
+        }
+        json.raw(if ok { "\"ok\":true" } else { "\"ok\":false" });
+        json
+    }
+
+    /// Appends JSON text as it is.
+    pub(crate) fn raw(&mut self, text: &str) {
+        self.bytes.extend_from_slice(text.as_bytes());
+    }
+
+    /// Appends `,"name":`, the start of a member after the first.
+    pub(crate) fn member(&mut self, name: &str) {
+        self.raw(",\"");
+        self.raw(name);
+        self.raw("\":");
+    }
+
+    /// Appends a JSON string, escaped as Go escapes it.
+    pub(crate) fn string(&mut self, text: &str) {
+        self.bytes.push(b'"');
+        let mut plain_from = 0;
+        for (at, c) in text.char_indices() {
+            if !needs_escape(c) {
+                continue;
+            }
+            self.bytes
+                .extend_from_slice(text.as_bytes().get(plain_from..at).unwrap_or_default());
+            self.escape(c);
+            plain_from = at + c.len_utf8();
+        }
+        self.bytes
+            .extend_from_slice(text.as_bytes().get(plain_from..).unwrap_or_default());
+        self.bytes.push(b'"');
+    }
+
+    /// Appends the escape `json.Marshal` writes for `c`.
+    fn escape(&mut self, c: char) {
+        let short = match c {
+            '"' => "\\\"",
+            '\\' => "\\\\",
+            '\u{8}' => "\\b",
+            '\u{c}' => "\\f",
+            '\n' => "\\n",
+            '\r' => "\\r",
+            '\t' => "\\t",
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let code = u32::from(c);
+                self.raw("\\u");
+                for shift in [12, 8, 4, 0] {
+                    self.bytes.extend(HEX.get(((code >> shift) & 0xf) as usize));
+                }
+                return;
+            }
+        };
+        self.raw(short);
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        self.bytes.push(b'}');
+        self.bytes
+    }
+}
+
+/// Whether `json.Marshal` escapes `c`: quotes, backslashes, control
+/// characters, the HTML-sensitive `<`, `>`, `&`, and U+2028, U+2029.
+fn needs_escape(c: char) -> bool {
+    matches!(
+        c,
+        '"' | '\\' | '\u{0}'..='\u{1f}' | '<' | '>' | '&' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// The response to a request, given what its op did.
+pub(crate) fn encode(id: Option<&str>, result: &Result<Success, EngineError>) -> Vec<u8> {
+    match result {
+        Ok(Success::Version) => version(id),
+        Err(error) => failure(id, error),
+    }
+}
+
+/// `{"id":…,"ok":false,"error":{"message":…,"help":…},"diagnostics":[…]}`,
+/// without `help` when it is empty and without `diagnostics` when there are
+/// none.
+pub(crate) fn failure(id: Option<&str>, error: &EngineError) -> Vec<u8> {
+    let mut json = Json::envelope(id, false, 64 + error.message.len() + error.help.len());
+    json.member("error");
+    json.raw("{\"message\":");
+    json.string(&error.message);
+    if !error.help.is_empty() {
+        json.raw(",\"help\":");
+        json.string(&error.help);
+    }
+    json.raw("}");
+    if !error.diagnostics.is_empty() {
+        json.member("diagnostics");
+        for (i, diagnostic) in error.diagnostics.iter().enumerate() {
+            json.raw(if i == 0 { "[" } else { "," });
+            diagnostic.write(&mut json);
+        }
+        json.raw("]");
+    }
+    json.finish()
+}
+
+/// The version response. Its body never changes, so it is encoded once.
+fn version(id: Option<&str>) -> Vec<u8> {
+    static BODY: OnceLock<String> = OnceLock::new();
+    let body = BODY.get_or_init(|| version_body(&BuildInfo::current()));
+    let mut json = Json::envelope(id, true, 16 + id.map_or(0, str::len) + body.len());
+    json.raw(body);
+    json.finish()
+}
+
+/// The version record's members (tooling.md §8): all six, always.
+fn version_body(info: &BuildInfo) -> String {
+    let mut json = Json {
+        bytes: Vec::with_capacity(256),
+    };
+    for (name, value) in [
+        ("version", &info.version),
+        ("commit", &info.commit),
+        ("commitTime", &info.commit_time),
+    ] {
+        json.member(name);
+        json.string(value);
+    }
+    json.member("dirty");
+    json.raw(if info.dirty { "true" } else { "false" });
+    json.member("goVersion");
+    json.string(&info.compiler);
+    json.member("platform");
+    json.string(&info.platform);
+    String::from_utf8(json.bytes).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(bytes: Vec<u8>) -> String {
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[derive(Debug)]
+    struct Note(&'static str);
+
+    impl Record for Note {
+        fn write(&self, out: &mut Json) {
+            out.raw("{\"message\":");
+            out.string(self.0);
+            out.raw("}");
+        }
+    }
+
+    #[test]
+    fn a_failure_has_the_envelope_then_error_then_diagnostics() {
+        let mut error = EngineError::unknown_op("evaluate");
+        assert_eq!(
+            text(failure(Some("7"), &error)),
+            r#"{"id":7,"ok":false,"error":{"message":"unknown op \"evaluate\"","help":"the ops are version, check, compile, eval, explain, format, test and release"}}"#
+        );
+        error.help = "".into();
+        error.diagnostics = vec![Box::new(Note("a")), Box::new(Note("b"))];
+        assert_eq!(
+            text(failure(None, &error)),
+            r#"{"ok":false,"error":{"message":"unknown op \"evaluate\""},"diagnostics":[{"message":"a"},{"message":"b"}]}"#
+        );
+    }
+
+    #[test]
+    fn the_version_body_has_six_members_in_order() {
+        let info = BuildInfo {
+            version: "v0.1.0+dirty".into(),
+            commit: "3fd96".into(),
+            commit_time: "2026-09-30T16:21:29Z".into(),
+            dirty: true,
+            compiler: "rustc 1.96.0".into(),
+            platform: "wasip1/wasm".into(),
+        };
+        assert_eq!(
+            version_body(&info),
+            r#","version":"v0.1.0+dirty","commit":"3fd96","commitTime":"2026-09-30T16:21:29Z","dirty":true,"goVersion":"rustc 1.96.0","platform":"wasip1/wasm""#
+        );
+    }
+
+    #[test]
+    fn strings_are_escaped_as_go_marshals_them() {
+        let mut json = Json { bytes: Vec::new() };
+        json.string("a\"b\\c\n\r\t\u{8}\u{c}\u{1}\u{1f}<>&\u{2028}\u{2029}\u{7f}é😀");
+        assert_eq!(
+            text(json.bytes),
+            concat!(
+                r#""a\"b\\c\n\r\t\b\f\u0001\u001f\u003c\u003e\u0026\u2028\u2029"#,
+                "\u{7f}é😀\""
+            )
+        );
+    }
+}

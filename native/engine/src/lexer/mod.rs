@@ -1,0 +1,285 @@
+//! The lexer: source text to tokens (language-core §2).
+//!
+//! [`lex`] reads a whole source; [`Lexer`] hands out one token at a time. The
+//! lexer never stops: text it can't read becomes a [`TokenKind::Illegal`]
+//! token covering that text, a [`Diagnostic`] is recorded, and lexing goes on
+//! right after it (§2.8), so every lexical error of a source is reported once.
+//! Comments come back as [`TokenKind::Comment`] tokens (the formatter keeps
+//! them; the parser skips them). Whitespace (space, tab, `\r`, `\n`) is the
+//! only text no token covers.
+//!
+//! Where things are: token kinds in `token.rs`; error values and their exact
+//! texts in `error.rs`; numbers and the foreign notations of §2.6 in
+//! `number.rs`; durations (scan, validation and [`duration_nanos`]) in
+//! `duration.rs`; strings, raw strings and [`string_value`] in `string.rs`.
+//! Identifiers, comments and operators are short enough to live here.
+//!
+//! Diagnostics carry spans but no file name; the caller that knows the file
+//! sets it.
+
+mod duration;
+mod error;
+mod number;
+mod string;
+mod token;
+
+#[cfg(test)]
+mod tests;
+
+pub use duration::parse as duration_nanos;
+pub use error::{ExponentFix, LexError, Radix};
+pub use number::{parse_float as float_value, parse_int as int_value};
+pub use string::{StringError, raw_string_value, unquote as string_value};
+pub use token::{Token, TokenKind};
+
+use crate::diag::Diagnostic;
+use crate::source::Span;
+
+/// Lexes all of `src`: every token in order, ending with exactly one
+/// [`TokenKind::Eof`], and every lexical diagnostic in source order.
+pub fn lex(src: &str) -> (Vec<Token<'_>>, Vec<Diagnostic>) {
+    let mut lexer = Lexer::new(src);
+    let mut tokens = Vec::with_capacity(src.len() / 4 + 1);
+    loop {
+        let token = lexer.next_token();
+        tokens.push(token);
+        if token.kind == TokenKind::Eof {
+            break;
+        }
+    }
+    (tokens, lexer.into_diagnostics())
+}
+
+/// A lexer over one source text, producing tokens on demand.
+///
+/// As an [`Iterator`] it yields every token before [`TokenKind::Eof`] and then
+/// stops; [`Lexer::next_token`] returns `Eof` forever instead.
+#[derive(Clone, Debug)]
+pub struct Lexer<'src> {
+    src: &'src str,
+    // INVARIANT: `pos <= src.len()` and `pos` is on a char boundary; every
+    // move goes through `bump` (whole characters) or `bump_ascii` (after
+    // peeking an ASCII byte).
+    pos: usize,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'src> Lexer<'src> {
+    /// A lexer at the start of `src`.
+    pub fn new(src: &'src str) -> Self {
+        Lexer {
+            src,
+            pos: 0,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Skips whitespace and returns the next token (possibly a comment or an
+    /// `Illegal` token). At the end of the input it returns `Eof`, whose
+    /// span is empty and sits just after the last character, forever.
+    pub fn next_token(&mut self) -> Token<'src> {
+        self.skip_whitespace();
+        let start = self.pos;
+        let c = self.peek(0);
+        if self.at_end() {
+            return self.emit(TokenKind::Eof, start);
+        }
+        match c {
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.ident(start),
+            b'0'..=b'9' => self.number(start),
+            b'"' => self.string(start),
+            b'`' => self.raw_string(start),
+            b'/' if self.peek(1) == b'/' => self.comment(start),
+            _ => self.operator(start),
+        }
+    }
+
+    /// The diagnostics recorded so far, in source order.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Consumes the lexer and returns its diagnostics.
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        self.diagnostics
+    }
+
+    // ---- cursor -------------------------------------------------------
+
+    /// The byte `n` bytes ahead, or 0 past the end. For peeking at ASCII
+    /// structure only: a NUL byte in the source also reads as 0, so end of
+    /// input is always checked with [`Lexer::at_end`].
+    fn peek(&self, n: usize) -> u8 {
+        self.src.as_bytes().get(self.pos + n).copied().unwrap_or(0)
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.src.len()
+    }
+
+    /// Moves over one whole character.
+    fn bump(&mut self) {
+        let width = self
+            .src
+            .get(self.pos..)
+            .and_then(|rest| rest.chars().next())
+            .map_or(0, char::len_utf8);
+        self.pos += width;
+    }
+
+    /// Moves over `n` bytes the caller has peeked and knows to be ASCII.
+    fn bump_ascii(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.src.len());
+    }
+
+    /// Moves over a run of decimal digits.
+    fn eat_digits(&mut self) {
+        while self.peek(0).is_ascii_digit() {
+            self.pos += 1;
+        }
+    }
+
+    /// Moves over a run of letters, digits and `_`.
+    fn eat_word(&mut self) {
+        while is_word_byte(self.peek(0)) {
+            self.pos += 1;
+        }
+    }
+
+    /// The source from `start` to the cursor.
+    fn text_from(&self, start: usize) -> &'src str {
+        self.src.get(start..self.pos).unwrap_or("")
+    }
+
+    // ---- results ------------------------------------------------------
+
+    /// The token of kind `kind` from `start` to the cursor.
+    fn emit(&self, kind: TokenKind, start: usize) -> Token<'src> {
+        Token {
+            kind,
+            text: self.text_from(start),
+            span: Span::new(start, self.pos),
+        }
+    }
+
+    /// Records `error` for the text from `start` to the cursor and returns
+    /// the `Illegal` token covering it.
+    fn fail(&mut self, start: usize, error: &LexError) -> Token<'src> {
+        self.fail_at(start, error, Span::new(start, self.pos))
+    }
+
+    /// Records `error` at `span` (inside the text from `start` to the
+    /// cursor) and returns the `Illegal` token for the whole text.
+    fn fail_at(&mut self, start: usize, error: &LexError, span: Span) -> Token<'src> {
+        self.diagnostics.push(error.to_diagnostic(span));
+        self.emit(TokenKind::Illegal, start)
+    }
+
+    // ---- the small token kinds ----------------------------------------
+
+    fn skip_whitespace(&mut self) {
+        while matches!(self.peek(0), b' ' | b'\t' | b'\r' | b'\n') && !self.at_end() {
+            self.pos += 1;
+        }
+    }
+
+    /// An identifier or keyword; the cursor is on a letter or `_`.
+    fn ident(&mut self, start: usize) -> Token<'src> {
+        self.eat_word();
+        let text = self.text_from(start);
+        self.emit(TokenKind::keyword(text).unwrap_or(TokenKind::Ident), start)
+    }
+
+    /// A line comment: `//` up to, not including, the next `\n` or `\r`.
+    fn comment(&mut self, start: usize) -> Token<'src> {
+        let rest = self.src.get(start..).unwrap_or("");
+        let len = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        self.pos = start + len;
+        self.emit(TokenKind::Comment, start)
+    }
+
+    /// Operators and punctuation by longest match (§2.7): `---`, then the
+    /// two-character tokens, then single characters. Anything else is an
+    /// unexpected character, with a hint for symbols other languages use.
+    fn operator(&mut self, start: usize) -> Token<'src> {
+        let (c, next) = (self.peek(0), self.peek(1));
+        if c == b'-' && next == b'-' && self.peek(2) == b'-' {
+            self.bump_ascii(3);
+            return self.emit(TokenKind::Separator, start);
+        }
+        if let Some(kind) = pair(c, next) {
+            self.bump_ascii(2);
+            return self.emit(kind, start);
+        }
+        if (c == b'|' && next == b'|') || (c == b'&' && next == b'&') {
+            self.bump_ascii(2);
+            let text = self.text_from(start).to_owned();
+            return self.fail(start, &LexError::UnexpectedChar { text });
+        }
+        if let Some(kind) = single(c) {
+            self.bump_ascii(1);
+            return self.emit(kind, start);
+        }
+        self.bump();
+        let text = self.text_from(start).to_owned();
+        self.fail(start, &LexError::UnexpectedChar { text })
+    }
+}
+
+impl<'src> Iterator for Lexer<'src> {
+    type Item = Token<'src>;
+
+    fn next(&mut self) -> Option<Token<'src>> {
+        let token = self.next_token();
+        (token.kind != TokenKind::Eof).then_some(token)
+    }
+}
+
+/// The two-character operator `c` `next` spell, if any.
+fn pair(c: u8, next: u8) -> Option<TokenKind> {
+    Some(match (c, next) {
+        (b'=', b'=') => TokenKind::Eq,
+        (b'!', b'=') => TokenKind::NotEq,
+        (b'<', b'=') => TokenKind::LtEq,
+        (b'>', b'=') => TokenKind::GtEq,
+        (b'?', b'?') => TokenKind::Coalesce,
+        (b'?', b'.') => TokenKind::OptDot,
+        (b'-', b'>') => TokenKind::Arrow,
+        _ => return None,
+    })
+}
+
+/// The one-character token `c` is, if any.
+fn single(c: u8) -> Option<TokenKind> {
+    Some(match c {
+        b'=' => TokenKind::Assign,
+        b'<' => TokenKind::Lt,
+        b'>' => TokenKind::Gt,
+        b'?' => TokenKind::Question,
+        b'@' => TokenKind::At,
+        b'-' => TokenKind::Minus,
+        b'+' => TokenKind::Plus,
+        b'.' => TokenKind::Dot,
+        b',' => TokenKind::Comma,
+        b':' => TokenKind::Colon,
+        b'(' => TokenKind::LParen,
+        b')' => TokenKind::RParen,
+        b'[' => TokenKind::LBracket,
+        b']' => TokenKind::RBracket,
+        b'{' => TokenKind::LBrace,
+        b'}' => TokenKind::RBrace,
+        b'|' => TokenKind::Pipe,
+        _ => return None,
+    })
+}
+
+/// Letters, digits and `_`: what identifiers, units and malformed number
+/// tails are made of.
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Letters and `_`: what starts an identifier or a duration unit.
+fn is_letter(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}

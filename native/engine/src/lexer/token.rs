@@ -1,0 +1,209 @@
+//! Tokens: every kind of language-core §2.3–§2.7 and the token record.
+
+use crate::source::Span;
+
+/// One token: its kind, its exact source text and where it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token<'src> {
+    /// What the token is.
+    pub kind: TokenKind,
+    /// The exact source text (empty for [`TokenKind::Eof`]).
+    pub text: &'src str,
+    /// Byte offsets of the text; for `Eof`, the empty span at the end.
+    pub span: Span,
+}
+
+macro_rules! token_kinds {
+    (
+        literals { $($lit:ident => $lit_name:literal, $lit_doc:literal;)* }
+        keywords { $($kw:ident => $kw_text:literal;)* }
+        operators { $($op:ident => $op_text:literal, $op_doc:literal;)* }
+    ) => {
+        /// The kind of a token.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum TokenKind {
+            $(#[doc = $lit_doc] $lit,)*
+            $(#[doc = concat!("The keyword `", $kw_text, "`.")] $kw,)*
+            $(#[doc = concat!("`", $op_text, "`: ", $op_doc)] $op,)*
+        }
+
+        impl TokenKind {
+            /// Every kind, in declaration order (for tests and tables).
+            pub const ALL: &'static [TokenKind] = &[
+                $(TokenKind::$lit,)* $(TokenKind::$kw,)* $(TokenKind::$op,)*
+            ];
+
+            /// The keyword spelled `word`, or `None` for an identifier.
+            /// Case-sensitive: `When` and `TRUE` are identifiers.
+            pub fn keyword(word: &str) -> Option<TokenKind> {
+                match word {
+                    $($kw_text => Some(TokenKind::$kw),)*
+                    _ => None,
+                }
+            }
+
+            /// The spelling of a keyword or operator; `None` for kinds whose
+            /// text varies (identifiers, literals, comments, `Illegal`, `Eof`).
+            pub const fn fixed_text(self) -> Option<&'static str> {
+                match self {
+                    $(TokenKind::$kw => Some($kw_text),)*
+                    $(TokenKind::$op => Some($op_text),)*
+                    _ => None,
+                }
+            }
+
+            /// Whether the kind is one of the reserved words of §2.4.
+            pub const fn is_keyword(self) -> bool {
+                matches!(self, $(TokenKind::$kw)|*)
+            }
+
+            /// A stable name for dumps and goldens: the fixed text of keywords
+            /// and operators, a word for the other kinds.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(TokenKind::$lit => $lit_name,)*
+                    $(TokenKind::$kw => $kw_text,)*
+                    $(TokenKind::$op => $op_text,)*
+                }
+            }
+        }
+    };
+}
+
+token_kinds! {
+    literals {
+        Ident => "ident", "An identifier: `[A-Za-z_][A-Za-z0-9_]*` that isn't a keyword.";
+        Int => "int", "A decimal integer literal that fits a signed 64-bit integer (`42`, `007`).";
+        Float => "float", "A float literal with digits on both sides of the point (`1.5`).";
+        Duration => "duration", "A duration literal such as `1h30m`, valid in order and range.";
+        String => "string", "A double-quoted string with valid escapes (`\"a\\n\"`).";
+        RawString => "raw_string", "A backtick string; may span lines, no escapes.";
+        Comment => "comment", "A line comment `// …`, without its line break.";
+        Illegal => "illegal", "Text the lexer couldn't read; a diagnostic was recorded for it.";
+        Eof => "eof", "The end of the input (returned forever once reached).";
+    }
+    keywords {
+        Policy => "policy";
+        Module => "module";
+        Use => "use";
+        As => "as";
+        Param => "param";
+        Let => "let";
+        Pub => "pub";
+        When => "when";
+        Assert => "assert";
+        Kind => "kind";
+        Version => "version";
+        Type => "type";
+        Input => "input";
+        Fn => "fn";
+        Enum => "enum";
+        Decision => "decision";
+        Precedence => "precedence";
+        Collect => "collect";
+        Default => "default";
+        Conflict => "conflict";
+        And => "and";
+        Or => "or";
+        Xor => "xor";
+        Not => "not";
+        In => "in";
+        All => "all";
+        Any => "any";
+        Filter => "filter";
+        One => "one";
+        Exclusive => "exclusive";
+        Has => "has";
+        Like => "like";
+        Matches => "matches";
+        Present => "present";
+        True => "true";
+        False => "false";
+        Outcome => "outcome";
+    }
+    operators {
+        Separator => "---", "separates documents.";
+        Eq => "==", "equal.";
+        NotEq => "!=", "not equal.";
+        LtEq => "<=", "less or equal.";
+        GtEq => ">=", "greater or equal (split into `>` `=` by the type parser).";
+        Coalesce => "??", "optional default.";
+        OptDot => "?.", "optional chaining.";
+        Arrow => "->", "a host function's result type.";
+        Lt => "<", "less than; opens type arguments.";
+        Gt => ">", "greater than; closes type arguments.";
+        Plus => "+", "addition.";
+        Minus => "-", "subtraction and unary minus.";
+        Question => "?", "optional type prefix.";
+        At => "@", "version pin.";
+        Dot => ".", "field access and qualified names.";
+        Comma => ",", "separator.";
+        Colon => ":", "named arguments, map entries, quantifier bodies.";
+        Assign => "=", "bindings and defaults.";
+        LParen => "(", "opens a group, call or constructor.";
+        RParen => ")", "closes a group, call or constructor.";
+        LBracket => "[", "opens a list or an index.";
+        RBracket => "]", "closes a list or an index.";
+        LBrace => "{", "opens a map or a body.";
+        RBrace => "}", "closes a map or a body.";
+        Pipe => "|", "separates enum values and decision reasons.";
+    }
+}
+
+impl TokenKind {
+    /// Whether the parser treats the token as whitespace.
+    pub const fn is_trivia(self) -> bool {
+        matches!(self, TokenKind::Comment)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TokenKind;
+
+    #[test]
+    fn keywords_round_trip() {
+        let keywords: Vec<_> = TokenKind::ALL.iter().filter(|k| k.is_keyword()).collect();
+        assert_eq!(keywords.len(), 37);
+        for &k in keywords {
+            let text = k.fixed_text().unwrap();
+            assert_eq!(TokenKind::keyword(text), Some(k));
+            assert_eq!(k.name(), text);
+        }
+    }
+
+    #[test]
+    fn not_keywords() {
+        for word in [
+            "bool",
+            "int",
+            "float",
+            "string",
+            "duration",
+            "timestamp",
+            "list",
+            "map",
+            "reason",
+            "min",
+            "max",
+            "accepts",
+            "ordered",
+            "none",
+            "When",
+            "TRUE",
+            "policy_",
+            "",
+        ] {
+            assert_eq!(TokenKind::keyword(word), None, "{word}");
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let mut names: Vec<_> = TokenKind::ALL.iter().map(|k| k.name()).collect();
+        names.sort_unstable();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(names.len(), before);
+    }
+}

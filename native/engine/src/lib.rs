@@ -1,0 +1,38 @@
+//! # engine: the svc policy engine
+//!
+//! The engine runs the Sigil policy language for svc. It is built as
+//! `engine.wasm`, a WASI preview 1 reactor that Java hosts run on wasmtime
+//! (see `native/engine/README.md` and `build-wasm`), and natively for tests.
+//!
+//! ## The pipeline
+//!
+//! A host writes a JSON request into the module's memory and calls
+//! `engine_call`. The request is decoded strictly, its op runs, and the
+//! response is encoded as JSON and left pinned in memory for the host:
+//!
+//! ```text
+//! engine_call -> abi::handle: check the JSON -> read the id -> decode -> ops::run -> encode
+//! ```
+//!
+//! Today the ABI is complete and the `version` op answers; the language
+//! phases (lexer, parser, format, kind, check, bundle, compile, eval,
+//! explain, testsuite) join as modules of their own, each behind an op.
+//!
+//! ## Where things are
+//!
+//! * [`abi`]: everything a host sees: exports and import (`abi/exports.rs`,
+//!   the only `unsafe` code), pinned buffers, request decoding compatible
+//!   with the reference's Go decoder, response encoding, the ops, handles,
+//!   and how a panic becomes an answer.
+//! * `version`: the build information the version op reports, set by
+//!   `build.rs`.
+#![cfg_attr(
+    all(target_arch = "wasm32", panic = "unwind"),
+    feature(asm_experimental_arch)
+)]
+
+pub mod abi;
+pub mod diag;
+pub mod lexer;
+pub mod source;
+mod version;
