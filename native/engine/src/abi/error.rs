@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::json::go_quote;
+use crate::diag::go_quote;
 use super::response::Record;
 
 /// The help of every request the engine couldn't read.
@@ -52,7 +52,7 @@ impl EngineError {
     /// The request's op is none the engine knows (`""` when missing).
     pub(crate) fn unknown_op(op: &str) -> Self {
         Self::new(
-            format!("unknown op {}", go_quote(op.as_bytes())),
+            format!("unknown op {}", go_quote(op)),
             "the ops are version, check, compile, eval, explain, format, test and release",
         )
     }

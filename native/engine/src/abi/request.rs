@@ -36,8 +36,10 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+use crate::diag::go_quote_bytes;
+
 use super::json::{
-    Cursor, Kind, SyntaxError, go_quote, is_number, scan_first_value, skip_space, unquote,
+    Cursor, Kind, SyntaxError, is_number, scan_first_value, skip_space, unquote,
 };
 
 /// A request whose syntax has been checked once, for [`read_id`] and
@@ -294,7 +296,7 @@ impl Decoder {
     }
 
     fn unknown_field(&mut self, key: &str, cursor: &mut Cursor<'_>) {
-        self.save(format!("json: unknown field {}", go_quote(key.as_bytes())));
+        self.save(format!("json: unknown field {}", go_quote_bytes(key.as_bytes())));
         cursor.raw_value();
     }
 
@@ -382,7 +384,7 @@ impl Decoder {
                 } else {
                     Err(DecodeError(format!(
                         "json: invalid number literal, trying to unmarshal {} into Number",
-                        go_quote(raw)
+                        go_quote_bytes(raw)
                     )))
                 }
             }

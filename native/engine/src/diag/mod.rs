@@ -24,7 +24,7 @@ mod quote;
 mod render;
 
 pub use nearest::{did_you_mean, nearest};
-pub use quote::go_quote;
+pub use quote::{go_quote, go_quote_bytes, push_go_quoted_char};
 pub use render::{path_matches, render, render_all};
 
 use crate::source::Span;
