@@ -1,10 +1,12 @@
 package dev.svc.engine;
 
 import dev.svc.engine.internal.AbiCodec;
+import dev.svc.engine.internal.EpochTicker;
 import dev.svc.engine.internal.GuestTrap;
 import dev.svc.engine.internal.Native;
 import dev.svc.engine.internal.WasmError;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -38,13 +40,15 @@ public final class Engine implements AutoCloseable {
           + " module needs a few MiB to start";
 
   private final Module module;
+  private final Limits limits;
   private final long instance;
   private final ReentrantLock lock = new ReentrantLock();
   private volatile StoppedException stopped;
   private boolean closed; // guarded by lock
 
-  private Engine(Module module, long instance) {
+  private Engine(Module module, Limits limits, long instance) {
     this.module = module;
+    this.limits = limits;
     this.instance = instance;
   }
 
@@ -75,14 +79,15 @@ public final class Engine implements AutoCloseable {
       module.release();
       throw e;
     }
+    Engine engine = new Engine(module, limits, instance);
     try {
-      start(instance);
+      engine.start();
     } catch (RuntimeException | Error e) {
       Native.instanceFree(instance);
       module.release();
       throw e;
     }
-    return new Engine(module, instance);
+    return engine;
   }
 
   /**
@@ -131,19 +136,19 @@ public final class Engine implements AutoCloseable {
     try {
       throwIfClosed();
       throwIfStopped();
-      return callModule(request);
+      return callModule(request, limits.opDeadline());
     } finally {
       lock.unlock();
     }
   }
 
   // INVARIANT: runs under the lock on an open instance.
-  private byte[] callModule(byte[] request) {
+  private byte[] callModule(byte[] request, Optional<Duration> deadline) {
     byte[] response;
     try {
-      response = Native.call(instance, request, Native.NO_DEADLINE, Native.UNLIMITED_FUEL);
+      response = underDeadline(deadline, ticks -> Native.call(instance, request, ticks, Native.UNLIMITED_FUEL));
     } catch (GuestTrap trap) {
-      throw latch(stoppedBy(trap, instance));
+      throw stoppedBy(trap, deadline);
     } catch (RuntimeException | Error e) {
       // A host function that threw past its own handler stopped the module mid-call.
       if (Native.isStopped(instance)) {
@@ -173,24 +178,71 @@ public final class Engine implements AutoCloseable {
     }
   }
 
-  // The first cause wins; later calls get this same error without entering the module.
-  private StoppedException latch(StoppedException cause) {
-    if (stopped == null) {
-      stopped = cause;
+  /** Runs one guest entry with the epoch deadline {@code deadline} allows (none when empty). */
+  private <T> T underDeadline(Optional<Duration> deadline, GuestEntry<T> entry) {
+    if (deadline.isEmpty()) {
+      return entry.run(Native.NO_DEADLINE);
     }
-    return cause;
+    EpochTicker ticker = module.ticker();
+    ticker.watch();
+    try {
+      return entry.run(EpochTicker.ticksFor(deadline.get()));
+    } finally {
+      ticker.unwatch();
+    }
   }
 
-  private static void start(long instance) {
+  @FunctionalInterface
+  private interface GuestEntry<T> {
+    T run(long deadlineTicks);
+  }
+
+  // The first cause wins; later calls get this same error without entering the module.
+  private StoppedException latch(StoppedException cause) {
+    return latch(cause, cause);
+  }
+
+  private StoppedException latch(StoppedException now, StoppedException later) {
+    if (stopped == null) {
+      stopped = later;
+    }
+    return now;
+  }
+
+  // A killed call reports its deadline; the calls after it report that the instance died earlier.
+  private StoppedException stoppedBy(GuestTrap trap, Optional<Duration> deadline) {
+    String stderr = stderr(instance);
+    if (trap.kind() == GuestTrap.Kind.INTERRUPT && deadline.isPresent()) {
+      return latch(
+          new TimeoutException(deadline.get(), stderr),
+          new StoppedException(
+              "the Sigil module stopped earlier: a call ran past its hard deadline and was killed" + stderr,
+              StoppedException.HELP_REBUILD, trap));
+    }
+    if (trap.kind() == GuestTrap.Kind.OUT_OF_FUEL) {
+      return latch(
+          new OutOfFuelException(stderr),
+          new StoppedException(
+              "the Sigil module stopped earlier: a call ran out of fuel and was stopped" + stderr,
+              StoppedException.HELP_REBUILD, trap));
+    }
+    return latch(stopped(trap, stderr));
+  }
+
+  private void start() {
+    Optional<Duration> deadline = limits.opDeadline();
     try {
-      Native.initialize(instance, Native.NO_DEADLINE, Native.UNLIMITED_FUEL);
+      underDeadline(deadline, ticks -> {
+        Native.initialize(instance, ticks, Native.UNLIMITED_FUEL);
+        return null;
+      });
     } catch (GuestTrap trap) {
       throw new StoppedException(
           "starting the Sigil module failed: " + why(trap) + stderr(instance), START_HELP, trap);
     }
     int version;
     try {
-      version = Native.abiVersion(instance, Native.NO_DEADLINE, Native.UNLIMITED_FUEL);
+      version = underDeadline(deadline, ticks -> Native.abiVersion(instance, ticks, Native.UNLIMITED_FUEL));
     } catch (GuestTrap trap) {
       throw new StoppedException(
           "the Sigil module trapped while reporting its ABI version: " + why(trap) + stderr(instance),
@@ -204,9 +256,9 @@ public final class Engine implements AutoCloseable {
     }
   }
 
-  private static StoppedException stoppedBy(GuestTrap trap, long instance) {
+  private static StoppedException stopped(GuestTrap trap, String stderr) {
     return new StoppedException(
-        "the Sigil module stopped: " + why(trap) + stderr(instance),
+        "the Sigil module stopped: " + why(trap) + stderr,
         StoppedException.HELP_REBUILD
             + ". Unless the input or policy was extreme, such as nesting thousands deep, this is a"
             + " bug in the engine: please report it with the output above",

@@ -1,32 +1,74 @@
 package dev.svc.engine;
 
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * Bounds that apply to every call on one {@link Engine} instance.
  *
+ * <p>A call that runs past its hard deadline is killed at its next WebAssembly instruction with a
+ * {@link TimeoutException}, and the instance is stopped. Operations run under {@code opDeadline};
+ * an evaluation with its own timeout runs under that timeout plus {@code grace}, so the engine's
+ * own cooperative timeout gets to answer first.
+ *
  * <p><b>Thread safety:</b> immutable and thread-safe.
  *
+ * @param grace how long past an evaluation's own timeout its hard deadline falls
+ * @param opDeadline the hard deadline of every call without a timeout of its own; empty means none
  * @param maxMemory the most linear memory, in bytes, the instance's module may grow to; empty means
  *     the wasm32 maximum of 4 GiB. A refused growth makes the module fail on its own terms, which
  *     stops the instance with the module's reason quoted. The engine needs a few MiB just to start.
  */
-public record Limits(OptionalLong maxMemory) {
+public record Limits(Duration grace, Optional<Duration> opDeadline, OptionalLong maxMemory) {
+
+  /** The default {@code grace}: 500 ms. */
+  public static final Duration DEFAULT_GRACE = Duration.ofMillis(500);
+  /** The default {@code opDeadline}: 60 s. */
+  public static final Duration DEFAULT_OP_DEADLINE = Duration.ofSeconds(60);
 
   public Limits {
+    Objects.requireNonNull(grace, "grace");
+    Objects.requireNonNull(opDeadline, "opDeadline");
+    Objects.requireNonNull(maxMemory, "maxMemory");
+    if (grace.isNegative()) {
+      throw new IllegalArgumentException("grace must not be negative, got " + grace);
+    }
+    opDeadline.ifPresent(
+        d -> {
+          if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException("opDeadline must be positive, got " + d);
+          }
+        });
     if (maxMemory.isPresent() && maxMemory.getAsLong() <= 0) {
       throw new IllegalArgumentException(
           "maxMemory must be positive, got " + maxMemory.getAsLong() + " bytes");
     }
   }
 
-  /** No memory cap below the wasm32 maximum. */
+  /** 500 ms grace, a 60 s deadline for operations, no memory cap below the wasm32 maximum. */
   public static Limits defaults() {
-    return new Limits(OptionalLong.empty());
+    return new Limits(DEFAULT_GRACE, Optional.of(DEFAULT_OP_DEADLINE), OptionalLong.empty());
+  }
+
+  /** A copy with another grace after evaluation timeouts. */
+  public Limits withGrace(Duration grace) {
+    return new Limits(grace, opDeadline, maxMemory);
+  }
+
+  /** A copy whose calls without a timeout of their own are killed after {@code deadline}. */
+  public Limits withOpDeadline(Duration deadline) {
+    return new Limits(grace, Optional.of(Objects.requireNonNull(deadline, "deadline")), maxMemory);
+  }
+
+  /** A copy whose calls without a timeout of their own may run for ever. */
+  public Limits withoutOpDeadline() {
+    return new Limits(grace, Optional.empty(), maxMemory);
   }
 
   /** A copy whose instances may grow their memory to at most {@code bytes}. */
   public Limits withMaxMemory(long bytes) {
-    return new Limits(OptionalLong.of(bytes));
+    return new Limits(grace, opDeadline, OptionalLong.of(bytes));
   }
 }

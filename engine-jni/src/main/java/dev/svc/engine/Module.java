@@ -1,5 +1,6 @@
 package dev.svc.engine;
 
+import dev.svc.engine.internal.EpochTicker;
 import dev.svc.engine.internal.Native;
 import dev.svc.engine.internal.NativeLibrary;
 import dev.svc.engine.internal.WasmError;
@@ -47,6 +48,7 @@ public final class Module implements AutoCloseable {
   private final long engine;
   private final long module;
   private final long instancePre;
+  private final EpochTicker ticker;
   // One hold for the module itself plus one per live instance: natives go when the last one does.
   private final AtomicInteger holds = new AtomicInteger(1);
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -70,6 +72,7 @@ public final class Module implements AutoCloseable {
     }
     this.engine = engineHandle;
     this.module = moduleHandle;
+    this.ticker = new EpochTicker(engineHandle);
   }
 
   /** The engine module this library ships, with the default configuration. */
@@ -152,14 +155,16 @@ public final class Module implements AutoCloseable {
   /** Gives back a hold taken by {@link #acquire()} (or the module's own, on close). */
   void release() {
     if (holds.decrementAndGet() == 0) {
+      ticker.close();
       Native.instancePreFree(instancePre);
       Native.moduleFree(module);
       Native.engineFree(engine);
     }
   }
 
-  long engineHandle() {
-    return engine;
+  /** Advances this module's epoch while calls with a hard deadline run on its instances. */
+  EpochTicker ticker() {
+    return ticker;
   }
 
   private static void loadNatives() {

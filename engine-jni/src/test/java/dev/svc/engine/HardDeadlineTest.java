@@ -1,0 +1,60 @@
+package dev.svc.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** A call that runs past its hard deadline is killed by wasmtime and stops its instance. */
+class HardDeadlineTest {
+
+  @Test
+  void aCallPastTheOpDeadlineIsKilledAndTheInstanceStops() {
+    try (Module module = Module.fromBytes(TestModules.wat("engine_loops"));
+        Engine engine = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(20)))) {
+      TimeoutException timeout = catchThrowableOfType(TimeoutException.class, engine::version);
+
+      assertThat(timeout.deadline()).isEqualTo(Duration.ofMillis(20));
+      assertThat(timeout.getMessage())
+          .isEqualTo(
+              "the call ran past its hard deadline of 20 ms and was killed; the instance is stopped\n"
+                  + "  help: raise the deadline, or look for a policy loop over a large input or a host"
+                  + " function that blocks; build a new instance to go on");
+      assertThat(timeout.isStopped()).isTrue();
+    }
+  }
+
+  @Test
+  void laterCallsSayTheInstanceWasKilledEarlier() {
+    try (Module module = Module.fromBytes(TestModules.wat("engine_loops"));
+        Engine engine = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(10)))) {
+      catchThrowableOfType(TimeoutException.class, engine::version);
+
+      StoppedException later = catchThrowableOfType(StoppedException.class, engine::version);
+
+      assertThat(later).isNotInstanceOf(TimeoutException.class);
+      assertThat(later.message())
+          .isEqualTo("the Sigil module stopped earlier: a call ran past its hard deadline and was killed");
+      assertThat(engine.stopped()).containsSame(later);
+    }
+  }
+
+  @Test
+  void anInstanceOfTheSameModuleIsUnaffectedByAnothersTimeout() {
+    try (Module module = Module.fromBytes(TestModules.wat("engine_loops"));
+        Engine killed = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(10)));
+        Engine other = Engine.create(module)) {
+      catchThrowableOfType(TimeoutException.class, killed::version);
+
+      assertThat(other.stopped()).isEmpty();
+    }
+  }
+
+  @Test
+  void theRealEngineAnswersWellInsideTheDefaultDeadline() {
+    try (Engine engine = Engine.create(TestModules.engine(), Limits.defaults())) {
+      assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
+    }
+  }
+}

@@ -1,0 +1,15 @@
+;; An engine-shaped reactor whose every request loops for ever: only a hard deadline ends it.
+(module
+  (memory (export "memory") 1)
+  (global $next (mut i32) (i32.const 1024))
+  (func (export "_initialize"))
+  (func (export "engine_abi_version") (result i32) (i32.const 1))
+  (func (export "engine_alloc") (param $size i32) (result i32)
+    (local $p i32)
+    (local.set $p (global.get $next))
+    (global.set $next (i32.add (global.get $next) (i32.add (local.get $size) (i32.const 1))))
+    (local.get $p))
+  (func (export "engine_free") (param i32 i32))
+  (func (export "engine_call") (param i32 i32) (result i64)
+    (loop $forever (br $forever))
+    (i64.const 0)))
