@@ -2,6 +2,7 @@ package dev.svc.engine.internal;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -25,10 +26,14 @@ public final class EpochTicker implements AutoCloseable {
   public static final Duration LINGER = Duration.ofMillis(50);
 
   private final long engine;
+  // Watches are counted without the lock: a call with a deadline must not pay for one. The thread
+  // publishes `parked` before it re-reads `watches`, and a watcher publishes its watch before it
+  // reads `parked`, so one of the two always sees the other and no watch sleeps through.
+  private final AtomicInteger watches = new AtomicInteger();
+  private volatile boolean parked;
+  private volatile boolean started;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition watched = lock.newCondition();
-  private int watches; // guarded by lock
-  private boolean parked; // guarded by lock
   private boolean closed; // guarded by lock
   private Thread thread; // guarded by lock; started on the first watch
 
@@ -52,30 +57,30 @@ public final class EpochTicker implements AutoCloseable {
 
   /** Starts ticking (if it wasn't) until {@link #unwatch()}; pair every call with one unwatch. */
   public void watch() {
-    lock.lock();
-    try {
-      if (closed) {
-        return;
-      }
-      watches++;
-      if (thread == null) {
-        thread = new Thread(this::run, "svc-epoch-ticker");
-        thread.setDaemon(true);
-        thread.start();
-      } else if (parked) {
-        watched.signal();
-      }
-    } finally {
-      lock.unlock();
+    watches.incrementAndGet();
+    if (!started || parked) {
+      wake();
     }
   }
 
   /** Ends one watch begun by {@link #watch()}. */
   public void unwatch() {
+    watches.decrementAndGet();
+  }
+
+  private void wake() {
     lock.lock();
     try {
-      if (watches > 0) {
-        watches--;
+      if (closed) {
+        return;
+      }
+      if (thread == null) {
+        thread = new Thread(this::run, "svc-epoch-ticker");
+        thread.setDaemon(true);
+        started = true;
+        thread.start();
+      } else {
+        watched.signal();
       }
     } finally {
       lock.unlock();
@@ -109,7 +114,7 @@ public final class EpochTicker implements AutoCloseable {
         return;
       }
       long now = System.nanoTime();
-      if (isWatched()) {
+      if (watches.get() > 0) {
         lastWatched = now;
       }
       if (now - due < 0) {
@@ -128,21 +133,16 @@ public final class EpochTicker implements AutoCloseable {
   private boolean awaitWatch(long lastWatched) {
     lock.lock();
     try {
-      while (!closed && watches == 0 && System.nanoTime() - lastWatched >= LINGER.toNanos()) {
+      while (!closed && System.nanoTime() - lastWatched >= LINGER.toNanos()) {
         parked = true;
+        if (watches.get() > 0) {
+          parked = false;
+          break;
+        }
         watched.awaitUninterruptibly();
         parked = false;
       }
       return !closed;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private boolean isWatched() {
-    lock.lock();
-    try {
-      return watches > 0;
     } finally {
       lock.unlock();
     }
