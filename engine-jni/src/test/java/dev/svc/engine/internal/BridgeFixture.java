@@ -50,8 +50,13 @@ final class BridgeFixture {
       pre = Native.instancePreNew(engine, module);
     }
 
-    static Loaded abi() {
-      return new Loaded("bridge_abi", true, true, 0, 0);
+    /** The {@code bridge_abi} fixture shared by every test class in the JVM and never freed. */
+    static Loaded sharedAbi() {
+      return SharedAbi.ABI;
+    }
+
+    private static final class SharedAbi {
+      static final Loaded ABI = new Loaded("bridge_abi", true, true, 0, 0);
     }
 
     /** A new, initialized instance with no memory cap; the caller frees it. */

@@ -15,24 +15,12 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The round trip through {@link Native#call}, host calls, output capture and memory access. */
 class NativeCallTest {
 
-  private static BridgeFixture.Loaded abi;
-
-  @BeforeAll
-  static void load() {
-    abi = BridgeFixture.Loaded.abi();
-  }
-
-  @AfterAll
-  static void free() {
-    abi.close();
-  }
+  private static final BridgeFixture.Loaded abi = BridgeFixture.Loaded.sharedAbi();
 
   private static long instance() {
     return abi.instance(request -> request);

@@ -7,25 +7,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /** Null, freed, foreign and busy handles throw instead of crashing the JVM. */
 class NativeHandleTest {
 
-  private static BridgeFixture.Loaded abi;
-
-  @BeforeAll
-  static void load() {
-    abi = BridgeFixture.Loaded.abi();
-  }
-
-  @AfterAll
-  static void free() {
-    abi.close();
-  }
+  private static final BridgeFixture.Loaded abi = BridgeFixture.Loaded.sharedAbi();
 
   private static void assertNullHandle(Executable call, String what) {
     assertThatThrownBy(call::execute)

@@ -8,24 +8,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Each way a guest call can end abnormally is classified, and stops the instance for good. */
 class NativeTrapTest {
 
-  private static BridgeFixture.Loaded abi;
-
-  @BeforeAll
-  static void load() {
-    abi = BridgeFixture.Loaded.abi();
-  }
-
-  @AfterAll
-  static void free() {
-    abi.close();
-  }
+  private static final BridgeFixture.Loaded abi = BridgeFixture.Loaded.sharedAbi();
 
   /** Runs one request on a fresh instance and returns the trap it must end with. */
   private static GuestTrap trapOf(String request, long maxMemory, long deadlineTicks, long fuel) {
