@@ -24,8 +24,13 @@
 //!   the only `unsafe` code), pinned buffers, request decoding compatible
 //!   with the reference's Go decoder, response encoding, the ops, handles,
 //!   and how a panic becomes an answer.
+//! * [`source`]: source files, byte spans and their line/column positions.
+//! * [`diag`]: the one Diagnostic type of every phase, did-you-mean, Go-style
+//!   quoting, help merging and the plain-text rendering.
+//! * [`lexer`]: tokens with spans and the lexical diagnostics.
 //! * `version`: the build information the version op reports, set by
 //!   `build.rs`.
+//! * `testing` (tests only): the seeded generator of the property tests.
 #![cfg_attr(
     all(target_arch = "wasm32", panic = "unwind"),
     feature(asm_experimental_arch)
@@ -35,4 +40,6 @@ pub mod abi;
 pub mod diag;
 pub mod lexer;
 pub mod source;
+#[cfg(test)]
+mod testing;
 mod version;

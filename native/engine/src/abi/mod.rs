@@ -143,3 +143,5 @@ pub use exports::{engine_abi_version, engine_alloc, engine_call, engine_free};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod fuzz_tests;

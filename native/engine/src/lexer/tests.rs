@@ -1142,21 +1142,7 @@ fn spec_examples() {
 
 // ---- properties -----------------------------------------------------------------
 
-/// xorshift64*: small, seeded, the same sequence on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use crate::testing::Rng;
 
 /// Pieces that exercise every path of the lexer when glued together.
 #[rustfmt::skip]

@@ -5,13 +5,7 @@
 //! request holds, and nothing panics. Inputs that once broke a property are
 //! kept in src/abi/testdata/regressions/ and replayed.
 
-#![expect(
-    clippy::indexing_slicing,
-    clippy::panic,
-    reason = "a test fails loudly, and indexes what it built"
-)]
-
-use engine::abi::handle;
+use super::handle;
 
 /// Valid requests of every op, the mutations' seeds.
 const SEEDS: &[&str] = &[
@@ -28,21 +22,7 @@ const SEEDS: &[&str] = &[
     r#"{"op":"unknown \u00e9\ud83d\ude00 <&>","id":5}"#,
 ];
 
-/// xorshift64*: small, seeded, the same sequence on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use crate::testing::Rng;
 
 /// Bytes that change JSON's structure when inserted.
 const INTERESTING: &[&[u8]] = &[
