@@ -1,6 +1,7 @@
 package dev.svc.engine;
 
 import dev.svc.engine.internal.EpochTicker;
+import dev.svc.engine.internal.ModuleCache;
 import dev.svc.engine.internal.Native;
 import dev.svc.engine.internal.NativeLibrary;
 import dev.svc.engine.internal.WasmError;
@@ -11,9 +12,11 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * The engine module ({@code engine.wasm}) compiled to native code by wasmtime, ready to start
@@ -45,6 +48,7 @@ public final class Module implements AutoCloseable {
   private static final long MAX_WASM_STACK = 512 * 1024;
 
   private final ModuleConfig config;
+  private final boolean precompiled;
   private final long engine;
   private final long module;
   private final long instancePre;
@@ -53,13 +57,14 @@ public final class Module implements AutoCloseable {
   private final AtomicInteger holds = new AtomicInteger(1);
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private Module(byte[] wasm, ModuleConfig config) {
+  private Module(ModuleConfig config, boolean precompiled, Loader loader) {
     this.config = Objects.requireNonNull(config, "config");
+    this.precompiled = precompiled;
     loadNatives();
     long engineHandle = Native.engineNew(true, config.fuel(), true, MAX_WASM_STACK, 0, 0);
     long moduleHandle = 0;
     try {
-      moduleHandle = compile(engineHandle, wasm);
+      moduleHandle = loader.load(engineHandle);
       checkImports(moduleHandle);
       checkExports(moduleHandle);
       this.instancePre = link(engineHandle, moduleHandle);
@@ -75,26 +80,36 @@ public final class Module implements AutoCloseable {
     this.ticker = new EpochTicker(engineHandle);
   }
 
+  /** Turns bytes or a file into a native module handle on the given wasmtime engine. */
+  @FunctionalInterface
+  private interface Loader {
+    long load(long engine);
+  }
+
   /** The engine module this library ships, with the default configuration. */
   public static Module bundled() {
     return bundled(ModuleConfig.defaults());
   }
 
-  /** The engine module this library ships. */
+  /**
+   * The engine module this library ships. The first load on a machine compiles it and keeps the
+   * native code in a cache directory ({@link ModuleCache}); later loads, in any JVM, map that file
+   * and take milliseconds. A cache that can't be read or written only costs the compile.
+   */
   public static Module bundled(ModuleConfig config) {
-    try (InputStream in = Module.class.getResourceAsStream(BUNDLED)) {
-      if (in == null) {
-        throw new EngineException(
-            "this copy of the engine library holds no " + BUNDLED,
-            "use the engine-jni jar built by scripts/build, which bundles the module, or load one"
-                + " with Module.fromFile");
+    Objects.requireNonNull(config, "config");
+    byte[] wasm = bundledBytes();
+    Optional<Path> cached = ModuleCache.fileFor(wasm, configKey(config));
+    if (cached.isPresent() && Files.isRegularFile(cached.get())) {
+      try {
+        return fromPrecompiledFile(cached.get(), config);
+      } catch (EngineException refused) {
+        // Another wasmtime or a damaged file: compile and replace it below.
       }
-      return new Module(in.readAllBytes(), config);
-    } catch (IOException e) {
-      throw new EngineException(
-          "reading the bundled " + BUNDLED + ": " + e.getMessage(),
-          "the engine library's jar is damaged; rebuild or download it again", e);
     }
+    Module module = new Module(config, false, engine -> compile(engine, wasm));
+    cached.ifPresent(file -> storeQuietly(file, module));
+    return module;
   }
 
   /** The module in {@code path}, with the default configuration. */
@@ -113,7 +128,7 @@ public final class Module implements AutoCloseable {
           "reading " + path + ": " + e,
           "pass the path of an engine.wasm built by native/engine/build-wasm", e);
     }
-    return new Module(wasm, config);
+    return new Module(config, false, engine -> compile(engine, wasm));
   }
 
   /** The module whose bytes are {@code wasm}, with the default configuration. */
@@ -124,12 +139,50 @@ public final class Module implements AutoCloseable {
   /** The module whose bytes are {@code wasm}. */
   public static Module fromBytes(byte[] wasm, ModuleConfig config) {
     Objects.requireNonNull(wasm, "wasm");
-    return new Module(wasm.clone(), config);
+    byte[] copy = wasm.clone();
+    return new Module(config, false, engine -> compile(engine, copy));
+  }
+
+  /**
+   * A module from {@link #precompile()} output: no compiling, so it loads in milliseconds.
+   *
+   * @throws EngineException if the artifact comes from another library or wasmtime version, another
+   *     machine architecture or another {@code config}, or isn't an artifact at all
+   */
+  public static Module fromPrecompiled(byte[] artifact, ModuleConfig config) {
+    Objects.requireNonNull(artifact, "artifact");
+    return new Module(config, true, engine -> deserialize(() -> Native.moduleDeserialize(engine, artifact)));
+  }
+
+  /**
+   * Like {@link #fromPrecompiled(byte[], ModuleConfig)}, memory-mapping {@code path}; the file must
+   * not change while the module is in use (replace it by renaming a new file over it).
+   */
+  public static Module fromPrecompiledFile(Path path, ModuleConfig config) {
+    Objects.requireNonNull(path, "path");
+    String file = path.toAbsolutePath().toString();
+    return new Module(config, true, engine -> deserialize(() -> Native.moduleDeserializeFile(engine, file)));
   }
 
   /** How this module was compiled. */
   public ModuleConfig config() {
     return config;
+  }
+
+  /** True when this module was loaded from precompiled native code rather than compiled. */
+  public boolean isPrecompiled() {
+    return precompiled;
+  }
+
+  /**
+   * The module's native code for this machine, wasmtime version and configuration, to load later
+   * with {@link #fromPrecompiled} without compiling.
+   */
+  public byte[] precompile() {
+    if (closed.get()) {
+      throw new IllegalStateException("the Module is closed; load it again to precompile it");
+    }
+    return Native.moduleSerialize(module);
   }
 
   /** Releases the compiled code once every instance started from it is closed. Idempotent. */
@@ -165,6 +218,47 @@ public final class Module implements AutoCloseable {
   /** Advances this module's epoch while calls with a hard deadline run on its instances. */
   EpochTicker ticker() {
     return ticker;
+  }
+
+  private static byte[] bundledBytes() {
+    try (InputStream in = Module.class.getResourceAsStream(BUNDLED)) {
+      if (in == null) {
+        throw new EngineException(
+            "this copy of the engine library holds no " + BUNDLED,
+            "use the engine-jni jar built by scripts/build, which bundles the module, or load one"
+                + " with Module.fromFile");
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new EngineException(
+          "reading the bundled " + BUNDLED + ": " + e.getMessage(),
+          "the engine library's jar is damaged; rebuild or download it again", e);
+    }
+  }
+
+  private static String configKey(ModuleConfig config) {
+    return config.fuel() ? "fuel" : "nofuel";
+  }
+
+  // The cache only saves time: a failure to write it is no reason to fail the load.
+  private static void storeQuietly(Path file, Module module) {
+    try {
+      ModuleCache.store(file, module.precompile());
+    } catch (IOException | RuntimeException e) {
+      // Read-only home, full disk: the next JVM compiles again.
+    }
+  }
+
+  private static long deserialize(LongSupplier load) {
+    try {
+      return load.getAsLong();
+    } catch (WasmError e) {
+      throw new EngineException(
+          "the precompiled module can't be loaded: " + e.getMessage(),
+          "load only what Module.precompile() wrote, with the same svc library version and the same"
+              + " ModuleConfig, on the same kind of machine",
+          e);
+    }
   }
 
   private static void loadNatives() {
