@@ -28,6 +28,8 @@
 //! * [`diag`]: the one Diagnostic type of every phase, did-you-mean, Go-style
 //!   quoting, help merging and the plain-text rendering.
 //! * [`lexer`]: tokens with spans and the lexical diagnostics.
+//! * [`ast`]: the syntax tree, spans on every node, equality ignoring spans.
+//! * [`parser`]: `parse_file`/`parse_expr`, recovery, the nesting limit.
 //! * `version`: the build information the version op reports, set by
 //!   `build.rs`.
 //! * `testing` (tests only): the seeded generator of the property tests.
@@ -43,3 +45,5 @@ pub mod source;
 #[cfg(test)]
 mod testing;
 mod version;
+pub mod ast;
+pub mod parser;

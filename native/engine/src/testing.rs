@@ -1,4 +1,7 @@
-//! Helpers shared by the crate's property and fuzz-style tests.
+//! Helpers shared by the crate's tests: the seeded generator of the property
+//! and fuzz-style tests, the golden harness, and the spec's example files.
+
+use std::path::{Path, PathBuf};
 
 /// xorshift64*: small, seeded, the same sequence on every run, so a failing
 /// case reproduces from its seed.
@@ -15,5 +18,110 @@ impl Rng {
     /// A number in `0..n` (0 when `n` is 0).
     pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Compares each `<case>.sigil` in `testdata` (relative to the crate) with its
+/// `<case>.golden`, the text `golden(file name, source)` makes; with
+/// `UPDATE_GOLDEN=1` it rewrites the goldens instead. Needs `min_cases` cases.
+pub(crate) fn check_goldens(
+    testdata: &str,
+    min_cases: usize,
+    golden: impl Fn(&str, &str) -> String,
+) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(testdata);
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let mut cases: Vec<PathBuf> = files_in(&dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "sigil"))
+        .collect();
+    cases.sort();
+    assert!(
+        cases.len() >= min_cases,
+        "only {} goldens in {}",
+        cases.len(),
+        dir.display()
+    );
+    let mut failed = Vec::new();
+    for case in &cases {
+        let src = read(case);
+        let name = case
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let got = golden(&name, &src);
+        let path = case.with_extension("golden");
+        if update {
+            std::fs::write(&path, &got)
+                .unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+            continue;
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_default();
+        if got != want {
+            eprintln!("--- {} differs; got:\n{got}", path.display());
+            failed.push(name);
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "goldens differ (UPDATE_GOLDEN=1 to rewrite): {failed:?}"
+    );
+}
+
+/// Every `.sigil` file under the spec's examples (`$SIGIL_SPEC_EXAMPLES`, else
+/// `shared/spec/examples` beside the repository), sorted. Outside CI a missing
+/// folder skips the caller's test (empty list); under CI (`CI` set) it fails,
+/// so the examples are never silently unchecked there.
+pub(crate) fn spec_example_files() -> Vec<PathBuf> {
+    let dir = match std::env::var_os("SIGIL_SPEC_EXAMPLES") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec/examples"),
+    };
+    if !dir.is_dir() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the spec examples are missing at {}; set SIGIL_SPEC_EXAMPLES",
+            dir.display()
+        );
+        eprintln!("spec examples not found; set SIGIL_SPEC_EXAMPLES to run this test");
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    sigil_files(&dir, &mut out);
+    out
+}
+
+/// The text of `path`, failing the test when it can't be read.
+pub(crate) fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}
+
+fn sigil_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for p in files_in(dir) {
+        if p.is_dir() {
+            sigil_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "sigil") {
+            out.push(p);
+        }
+    }
+}
+
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()));
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    paths
+}
+
+/// Runs `f` on a thread with a 2 MiB stack (the default for test threads,
+/// made explicit, so depth tests don't depend on it) and waits for it.
+pub(crate) fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+    let thread = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(f)
+        .unwrap_or_else(|e| panic!("spawning a test thread: {e}"));
+    if let Err(panic) = thread.join() {
+        std::panic::resume_unwind(panic);
     }
 }

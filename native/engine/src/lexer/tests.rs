@@ -5,7 +5,6 @@
 use super::*;
 use crate::diag::render_all;
 use crate::source::LineIndex;
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use TokenKind as K;
@@ -1027,81 +1026,21 @@ fn golden_dump(name: &str, src: &str) -> String {
 
 #[test]
 fn goldens() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lexer/testdata");
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "sigil"))
-        .collect();
-    cases.sort();
-    assert!(!cases.is_empty(), "no goldens in {}", dir.display());
-    let mut failed = Vec::new();
-    for case in &cases {
-        let src = std::fs::read_to_string(case).unwrap();
-        let name = case.file_name().unwrap().to_string_lossy().into_owned();
-        let got = golden_dump(&name, &src);
-        let golden = case.with_extension("golden");
-        if update {
-            std::fs::write(&golden, &got).unwrap();
-            continue;
-        }
-        let want = std::fs::read_to_string(&golden).unwrap_or_default();
-        if got != want {
-            eprintln!("--- {} differs; got:\n{got}", golden.display());
-            failed.push(name);
-        }
-    }
-    assert!(
-        failed.is_empty(),
-        "goldens differ (UPDATE_GOLDEN=1 to rewrite): {failed:?}"
-    );
+    crate::testing::check_goldens("src/lexer/testdata", 1, golden_dump);
 }
 
 // ---- the spec's examples ------------------------------------------------------
-
-/// The spec's example folder: `$SIGIL_SPEC_EXAMPLES`, else `shared/spec/examples`
-/// next to the repository.
-fn examples_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("SIGIL_SPEC_EXAMPLES") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec/examples"),
-    };
-    dir.is_dir().then_some(dir)
-}
-
-fn sigil_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            sigil_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "sigil") {
-            out.push(p);
-        }
-    }
-}
 
 /// Example cases whose expected error is lexical.
 const LEXICAL_EXAMPLES: &[&str] = &["03-duration-units-out-of-order", "04-hex-notation"];
 
 #[test]
 fn spec_examples() {
-    let Some(dir) = examples_dir() else {
-        eprintln!("spec examples not found; set SIGIL_SPEC_EXAMPLES to run this test");
+    let files = crate::testing::spec_example_files();
+    if files.is_empty() {
         return;
-    };
-    let mut files = Vec::new();
-    sigil_files(&dir, &mut files);
-    assert!(
-        files.len() >= 30,
-        "only {} example files under {}",
-        files.len(),
-        dir.display()
-    );
+    }
+    assert!(files.len() >= 30, "only {} example files", files.len());
     let mut lexical_seen = 0;
     for file in &files {
         let src = std::fs::read_to_string(file).unwrap();
