@@ -14,9 +14,10 @@
 //! engine_call -> abi::handle: check the JSON -> read the id -> decode -> ops::run -> encode
 //! ```
 //!
-//! Today the ABI is complete and the `version` op answers; the language
-//! phases (lexer, parser, format, kind, check, bundle, compile, eval,
-//! explain, testsuite) join as modules of their own, each behind an op.
+//! Today the ABI is complete and the `version` and `format` ops answer;
+//! the language phases (lexer, parser, format, kind, check, bundle,
+//! compile, eval, explain, testsuite) join as modules of their own, each
+//! behind an op.
 //!
 //! ## Where things are
 //!
@@ -30,6 +31,7 @@
 //! * [`lexer`]: tokens with spans and the lexical diagnostics.
 //! * [`ast`]: the syntax tree, spans on every node, equality ignoring spans.
 //! * [`parser`]: `parse_file`/`parse_expr`, recovery, the nesting limit.
+//! * [`format`]: the canonical formatter, comments kept, proven by reparsing.
 //! * `version`: the build information the version op reports, set by
 //!   `build.rs`.
 //! * `testing` (tests only): the seeded generator of the property tests.
@@ -47,3 +49,4 @@ mod testing;
 mod version;
 pub mod ast;
 pub mod parser;
+pub mod format;

@@ -62,8 +62,38 @@ impl EngineError {
         Self::new(
             format!("this engine build doesn't implement the {op} op yet"),
             format!(
-                "this build answers only the version op; use an engine build that implements {op}"
+                "this build answers only the version and format ops; use an engine build that implements {op}"
             ),
+        )
+    }
+
+    /// A format request without a `source`, or with `"source": null`
+    /// (§4.6).
+    pub(crate) fn format_needs_source() -> Self {
+        Self::new(
+            "format needs a source".to_owned(),
+            r#"send {"op": "format", "source": "..."}, with an optional path for its diagnostics"#,
+        )
+    }
+
+    /// The source of a format request doesn't parse (§4.6): `diagnostics`
+    /// are its syntax errors, in the file named `path`.
+    pub(crate) fn syntax_errors(path: &str, diagnostics: Vec<Box<dyn Record>>) -> Self {
+        Self {
+            diagnostics,
+            ..Self::new(
+                format!("{path} has syntax errors"),
+                "fix the syntax errors; fmt only formats files that parse",
+            )
+        }
+    }
+
+    /// The formatter's output for `path` failed its own check (`why`): a
+    /// bug in the engine, reported instead of wrong output.
+    pub(crate) fn format_unsound(path: &str, why: &impl std::fmt::Display) -> Self {
+        Self::new(
+            format!("formatting {path} failed the formatter's own check: {why}"),
+            "this is a bug in the engine; please report it with the request",
         )
     }
 

@@ -227,3 +227,95 @@ fn kept_regressions_still_hold() {
     }
     assert!(replayed > 0);
 }
+
+/// Sigil's vocabulary, for token soups: keywords, operators, names,
+/// literals, comments, separators and line breaks.
+#[rustfmt::skip]
+const VOCABULARY: &[&str] = &[
+    "policy", "module", "kind", "use", "as", "param", "let", "pub", "when", "assert", "version",
+    "type", "input", "fn", "enum", "decision", "precedence", "collect", "default", "conflict",
+    "and", "or", "xor", "not", "in", "all", "any", "filter", "one", "exclusive", "has", "like",
+    "matches", "present", "true", "false", "outcome", "reason", "a", "b.c", "K", "@1", "0", "1.5",
+    "1h30m", "\"s\"", "\"é\"", "`raw`", "// c", "// ü\n", "---", "==", "!=", "<", ">=", "??", "?.",
+    "->", "+", "-", "?", ".", ",", ":", "=", "(", ")", "[", "]", "{", "}", "|", "\n", "\n\n", "\t",
+    "<&>", "\u{2028}", "\\", "\"", "\u{0}",
+];
+
+/// `text` as a JSON string, every control character escaped.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A format request for `source`, sometimes with a path.
+fn format_request(rng: &mut Rng, source: &str) -> Vec<u8> {
+    let path = if rng.below(2) == 0 {
+        r#","path":"p/a.sigil""#
+    } else {
+        ""
+    };
+    format!(
+        r#"{{"op":"format","id":{},"source":{}{path}}}"#,
+        rng.below(100),
+        json_string(source)
+    )
+    .into_bytes()
+}
+
+/// The format op's own properties on top of the envelope's: it never
+/// fails its proof (an output that isn't the same program).
+fn assert_format_properties(request: &[u8]) {
+    assert_properties(request);
+    let response = String::from_utf8(handle(request)).unwrap();
+    assert!(
+        !response.contains("failed the formatter's own check"),
+        "request {:?}\nresponse {response}",
+        String::from_utf8_lossy(request)
+    );
+}
+
+#[test]
+fn format_of_token_soups_gets_well_formed_answers() {
+    let mut rng = Rng(0x50c1_f00d_0000_0004);
+    let mut formatted = 0;
+    for _ in 0..3_000 {
+        let mut source = String::new();
+        // Some soups start like a document, so more of them parse.
+        if rng.below(2) == 0 {
+            source.push_str("policy a.b: K@1\n");
+        }
+        for _ in 0..rng.below(40) {
+            source.push_str(VOCABULARY[rng.below(VOCABULARY.len())]);
+            source.push_str([" ", "", "\n"][rng.below(3)]);
+        }
+        let request = format_request(&mut rng, &source);
+        assert_format_properties(&request);
+        formatted += usize::from(handle(&request).windows(9).any(|w| w == b"\"ok\":true"));
+    }
+    assert!(formatted > 30, "only {formatted} soups formatted");
+}
+
+#[test]
+fn format_of_random_bytes_gets_well_formed_answers() {
+    let mut rng = Rng(0xb17e_5000_0000_0005);
+    for _ in 0..3_000 {
+        let len = rng.below(80);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        // As text (lossy), and as raw bytes inside the JSON string.
+        let request = format_request(&mut rng, &String::from_utf8_lossy(&bytes));
+        assert_format_properties(&request);
+        let mut raw = br#"{"op":"format","source":""#.to_vec();
+        raw.extend(bytes.iter().filter(|&&b| b != b'"' && b != b'\\'));
+        raw.extend_from_slice(br#""}"#);
+        assert_format_properties(&raw);
+    }
+}

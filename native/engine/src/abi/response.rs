@@ -11,6 +11,8 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use super::error::EngineError;
+use crate::diag::Diagnostic;
+use crate::source::{LineIndex, Position};
 use crate::version::BuildInfo;
 
 /// A record that writes itself as one JSON object, such as a diagnostic.
@@ -19,10 +21,67 @@ pub(crate) trait Record: fmt::Debug {
 }
 
 /// What a successful op answers, after the envelope.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Success {
     /// The build of the engine (§4.1).
     Version,
+    /// A source in the canonical style (§4.6): `source`, then `formatted`,
+    /// whether the request's source was that already, byte for byte.
+    Format { source: String, formatted: bool },
+}
+
+/// A diagnostic as the record of tooling §2, its position resolved to a
+/// line and a column (code points) of the source it points into.
+#[derive(Debug)]
+pub(crate) struct DiagnosticRecord {
+    diagnostic: Diagnostic,
+    position: Option<Position>,
+}
+
+impl DiagnosticRecord {
+    /// The record of `diagnostic`, whose span points into `source`.
+    pub(crate) fn new(diagnostic: Diagnostic, source: &LineIndex<'_>) -> Self {
+        let position = diagnostic.span.map(|span| source.position(span.start));
+        Self {
+            diagnostic,
+            position,
+        }
+    }
+}
+
+impl Record for DiagnosticRecord {
+    /// `severity`, `lint`, `file`, `document`, `message`, `help`, `line`,
+    /// `column`, in that order; `lint`, `file`, `document` and `help` left
+    /// out when absent or empty, `line` and `column` without a position.
+    fn write(&self, out: &mut Json) {
+        let d = &self.diagnostic;
+        out.raw("{\"severity\":");
+        out.string(d.severity.as_str());
+        let optional = [
+            ("lint", d.lint),
+            ("file", d.file.as_deref()),
+            ("document", d.document.as_deref()),
+        ];
+        for (name, value) in optional {
+            if let Some(value) = value.filter(|v| !v.is_empty()) {
+                out.member(name);
+                out.string(value);
+            }
+        }
+        out.member("message");
+        out.string(&d.message);
+        if let Some(help) = d.help.as_deref().filter(|h| !h.is_empty()) {
+            out.member("help");
+            out.string(help);
+        }
+        if let Some(position) = self.position {
+            out.member("line");
+            out.raw(&position.line.to_string());
+            out.member("column");
+            out.raw(&position.column.to_string());
+        }
+        out.raw("}");
+    }
 }
 
 /// A response being written.
@@ -119,6 +178,7 @@ fn needs_escape(c: char) -> bool {
 pub(crate) fn encode(id: Option<&str>, result: &Result<Success, EngineError>) -> Vec<u8> {
     match result {
         Ok(Success::Version) => version(id),
+        Ok(Success::Format { source, formatted }) => format(id, source, *formatted),
         Err(error) => failure(id, error),
     }
 }
@@ -144,6 +204,16 @@ pub(crate) fn failure(id: Option<&str>, error: &EngineError) -> Vec<u8> {
         }
         json.raw("]");
     }
+    json.finish()
+}
+
+/// `{"id":…,"ok":true,"source":…,"formatted":…}`.
+fn format(id: Option<&str>, source: &str, formatted: bool) -> Vec<u8> {
+    let mut json = Json::envelope(id, true, 48 + id.map_or(0, str::len) + source.len() * 9 / 8);
+    json.member("source");
+    json.string(source);
+    json.member("formatted");
+    json.raw(if formatted { "true" } else { "false" });
     json.finish()
 }
 
@@ -209,6 +279,47 @@ mod tests {
         assert_eq!(
             text(failure(None, &error)),
             r#"{"ok":false,"error":{"message":"unknown op \"evaluate\""},"diagnostics":[{"message":"a"},{"message":"b"}]}"#
+        );
+    }
+
+    #[test]
+    fn a_diagnostic_record_has_its_fields_in_order_and_leaves_out_the_empty_ones() {
+        use crate::source::Span;
+        let src = "let é = 1\nlet x = ?\n";
+        let index = LineIndex::new(src);
+        let write = |d: Diagnostic| {
+            let mut json = Json { bytes: Vec::new() };
+            DiagnosticRecord::new(d, &index).write(&mut json);
+            text(json.bytes)
+        };
+        let full = Diagnostic::error(Span::new(19, 20), "unexpected `?`")
+            .with_help("write <an> expression")
+            .with_lint("unused-let")
+            .with_file("a.sigil")
+            .with_document("a.b");
+        assert_eq!(
+            write(full),
+            r#"{"severity":"error","lint":"unused-let","file":"a.sigil","document":"a.b","message":"unexpected `?`","help":"write \u003can\u003e expression","line":2,"column":9}"#
+        );
+        // Columns count code points: `=` is the 7th character, byte 7.
+        let bare = Diagnostic::error(Span::new(7, 8), "m").with_file("");
+        assert_eq!(
+            write(bare),
+            r#"{"severity":"error","message":"m","line":1,"column":7}"#
+        );
+        let nowhere = Diagnostic::new(crate::diag::Severity::Warning, None, "m");
+        assert_eq!(write(nowhere), r#"{"severity":"warning","message":"m"}"#);
+    }
+
+    #[test]
+    fn a_format_body_is_the_source_then_formatted() {
+        assert_eq!(
+            text(format(Some("3"), "policy a.b: K@1\n", false)),
+            r#"{"id":3,"ok":true,"source":"policy a.b: K@1\n","formatted":false}"#
+        );
+        assert_eq!(
+            text(format(None, "", true)),
+            r#"{"ok":true,"source":"","formatted":true}"#
         );
     }
 

@@ -162,12 +162,10 @@ fn an_unknown_or_missing_op_names_the_ops() {
 
 #[test]
 fn ops_of_later_builds_say_so_but_decode_their_fields_strictly() {
-    for op in [
-        "check", "compile", "eval", "explain", "format", "test", "release",
-    ] {
+    for op in ["check", "compile", "eval", "explain", "test", "release"] {
         let response = answer(&format!(r#"{{"op":"{op}","id":2}}"#));
         let want = format!(
-            r#"{{"id":2,"ok":false,"error":{{"message":"this engine build doesn't implement the {op} op yet","help":"this build answers only the version op; use an engine build that implements {op}"}}}}"#
+            r#"{{"id":2,"ok":false,"error":{{"message":"this engine build doesn't implement the {op} op yet","help":"this build answers only the version and format ops; use an engine build that implements {op}"}}}}"#
         );
         assert_eq!(response, want);
         let typo = answer(&format!(r#"{{"op":"{op}","id":2,"fles":[]}}"#));
@@ -308,4 +306,92 @@ fn a_panic_message_is_read_from_str_and_string_payloads() {
     assert_eq!(panic_message(&"static"), "static");
     assert_eq!(panic_message(&String::from("owned")), "owned");
     assert_eq!(panic_message(&42_u8), "Box<dyn Any>");
+}
+
+const NEEDS_SOURCE: &str = r#"{"ok":false,"error":{"message":"format needs a source","help":"send {\"op\": \"format\", \"source\": \"...\"}, with an optional path for its diagnostics"}}"#;
+
+#[test]
+fn format_answers_the_canonical_source_and_whether_it_was_already() {
+    let cases: &[(&str, &str)] = &[
+        (
+            r#"{"op":"format","source":"policy a.b: K@1\n"}"#,
+            r#"{"ok":true,"source":"policy a.b: K@1\n","formatted":true}"#,
+        ),
+        (
+            r#"{"id":1,"op":"format","source":"policy   a.b:K@1"}"#,
+            r#"{"id":1,"ok":true,"source":"policy a.b: K@1\n","formatted":false}"#,
+        ),
+        (
+            r#"{"op":"format","source":"","path":"empty.sigil"}"#,
+            r#"{"ok":true,"source":"","formatted":true}"#,
+        ),
+        (
+            r#"{"op":"format","source":"// only a comment"}"#,
+            r#"{"ok":true,"source":"// only a comment\n","formatted":false}"#,
+        ),
+        // Non-ASCII text comes back as it went in; `<`, `>`, `&` escaped as Go does.
+        (
+            r#"{"op":"format","source":"policy a.b: K@1\nlet s = \"é <&> 😀\" // ünï\n"}"#,
+            r#"{"ok":true,"source":"policy a.b: K@1\n\nlet s = \"é \u003c\u0026\u003e 😀\" // ünï\n","formatted":false}"#,
+        ),
+        (r#"{"op":"format"}"#, NEEDS_SOURCE),
+        (
+            r#"{"op":"format","source":null,"path":"a.sigil"}"#,
+            NEEDS_SOURCE,
+        ),
+    ];
+    for (request, want) in cases {
+        assert_eq!(answer(request), *want, "request {request}");
+    }
+}
+
+#[test]
+fn format_of_a_source_that_doesn_t_parse_answers_its_syntax_errors() {
+    let help = r#""help":"fix the syntax errors; fmt only formats files that parse"}"#;
+    assert_eq!(
+        answer(
+            r#"{"id":4,"op":"format","source":"policy a.b: K@1\nlet = 1\nlet é = 2","path":"deploy/a.sigil"}"#
+        ),
+        format!(
+            r#"{{"id":4,"ok":false,"error":{{"message":"deploy/a.sigil has syntax errors",{help},"diagnostics":[{{"severity":"error","file":"deploy/a.sigil","message":"expected a name after `let`, found `=`","help":"a let is written `let name = expression`","line":2,"column":5}},{{"severity":"error","file":"deploy/a.sigil","message":"unexpected character `é`","line":3,"column":5}}]}}"#
+        )
+    );
+    // Without a path the diagnostics name `<stdin>`; the path is used as given.
+    let response = answer(r#"{"op":"format","source":"policy","path":""}"#);
+    assert!(
+        response.starts_with(&format!(
+            r#"{{"ok":false,"error":{{"message":"\u003cstdin\u003e has syntax errors",{help},"diagnostics":[{{"severity":"error","file":"\u003cstdin\u003e","#
+        )),
+        "{response}"
+    );
+    let response = answer(r#"{"op":"format","source":"policy","path":"./a//b.sigil"}"#);
+    assert!(response.contains(r#""file":"./a//b.sigil""#), "{response}");
+}
+
+#[test]
+fn format_decodes_its_fields_strictly() {
+    assert_eq!(
+        answer(r#"{"op":"format","id":3,"source":"x","paht":"a"}"#),
+        malformed("3", r#"json: unknown field \"paht\""#)
+    );
+    assert_eq!(
+        answer(r#"{"op":"format","source":1}"#),
+        malformed(
+            "",
+            "json: cannot unmarshal number into Go struct field request.source of type string"
+        )
+    );
+}
+
+// A legacy decision with a payload field named `reason` has no form in the
+// current syntax; the migration's output doesn't parse, and the formatter's
+// proof turns that into a failure instead of wrong output.
+#[test]
+fn format_fails_rather_than_answer_an_output_that_fails_its_proof() {
+    assert_eq!(
+        answer(
+            r#"{"op":"format","source":"kind K version 1\ndecision d(x: int, reason: string) { a }\n"}"#
+        ),
+        r#"{"ok":false,"error":{"message":"formatting \u003cstdin\u003e failed the formatter's own check: the output doesn't parse: 6:3: decision d declares `reason` twice","help":"this is a bug in the engine; please report it with the request"}}"#
+    );
 }

@@ -942,7 +942,7 @@ impl Expr {
 }
 
 /// Whether `a` and `b` agree in everything but their children and spans.
-fn same_node(a: &ExprKind, b: &ExprKind) -> bool {
+pub(crate) fn same_node(a: &ExprKind, b: &ExprKind) -> bool {
     use ExprKind as K;
     match (a, b) {
         (K::Error, K::Error) | (K::Outcome, K::Outcome) => true,

@@ -1,5 +1,8 @@
 package dev.svc.engine;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
 import dev.svc.engine.internal.EpochTicker;
 import dev.svc.engine.internal.GuestTrap;
@@ -97,6 +100,44 @@ public final class Engine implements AutoCloseable {
    */
   public VersionInfo version() {
     return AbiCodec.decode(roundTrip(VERSION_REQUEST), VersionInfo.class);
+  }
+
+  /**
+   * {@code source} in the canonical style of {@code sigil fmt}: every comment kept, the same program.
+   * Equal to {@code source} when it was canonical already.
+   *
+   * @throws EngineException if the source doesn't parse ({@code <stdin> has syntax errors}, with the
+   *     syntax errors as {@link EngineException#diagnostics()})
+   * @throws StoppedException if the instance is stopped
+   */
+  public String format(String source) {
+    return format(source, FormatOptions.defaults());
+  }
+
+  /**
+   * {@code source} in the canonical style of {@code sigil fmt}, as {@link #format(String)}; the
+   * diagnostics of a source that doesn't parse name the file {@code options.path()}.
+   *
+   * @throws EngineException if the source doesn't parse ({@code «path» has syntax errors}, with the
+   *     syntax errors as {@link EngineException#diagnostics()})
+   * @throws StoppedException if the instance is stopped
+   */
+  public String format(String source, FormatOptions options) {
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(options, "options");
+    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "format").put("source", source);
+    options.path().ifPresent(path -> request.put("path", path));
+    return AbiCodec.decode(roundTrip(encode(request)), Formatted.class).source();
+  }
+
+  /** The body of the format op's answer. */
+  private record Formatted(
+      @JsonProperty(value = "source", required = true) String source,
+      @JsonProperty(value = "formatted", required = true) boolean formatted) {
+
+    Formatted {
+      Objects.requireNonNull(source, "source");
+    }
   }
 
   /** Why the instance stopped, or empty while it works. */
@@ -275,6 +316,14 @@ public final class Engine implements AutoCloseable {
   private static String stderr(long instance) {
     String text = new String(Native.instanceStderr(instance), StandardCharsets.UTF_8).strip();
     return text.isEmpty() ? "" : "\n" + text;
+  }
+
+  private static byte[] encode(ObjectNode request) {
+    try {
+      return AbiCodec.MAPPER.writeValueAsBytes(request);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a JSON object of strings can always be written", e);
+    }
   }
 
   private static byte[] bytes(String text) {

@@ -1,0 +1,33 @@
+package dev.svc.engine;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How {@link Engine#format(String, FormatOptions)} formats a source.
+ *
+ * <pre>{@code
+ * engine.format(source, FormatOptions.defaults().withPath("payments/deploy.sigil"));
+ * }</pre>
+ *
+ * <p><b>Thread safety:</b> immutable and thread-safe.
+ *
+ * @param path the file name the diagnostics of a source that doesn't parse carry, used as given;
+ *     empty means {@code <stdin>}
+ */
+public record FormatOptions(Optional<String> path) {
+
+  public FormatOptions {
+    Objects.requireNonNull(path, "path");
+  }
+
+  /** No path: diagnostics name the source {@code <stdin>}. */
+  public static FormatOptions defaults() {
+    return new FormatOptions(Optional.empty());
+  }
+
+  /** A copy whose diagnostics name the source {@code path}. */
+  public FormatOptions withPath(String path) {
+    return new FormatOptions(Optional.of(Objects.requireNonNull(path, "path")));
+  }
+}
