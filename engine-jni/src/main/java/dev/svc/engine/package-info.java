@@ -8,7 +8,9 @@
  *   <li>{@link dev.svc.engine.Module}: the compiled engine module. Load it once ({@link
  *       dev.svc.engine.Module#bundled()}) and share it.
  *   <li>{@link dev.svc.engine.Engine}: one running instance of the module; one method per engine
- *       operation ({@link dev.svc.engine.Engine#version()}).
+ *       operation ({@link dev.svc.engine.Engine#version()}, {@link
+ *       dev.svc.engine.Engine#format(String, dev.svc.engine.FormatOptions)}), options as records
+ *       ({@link dev.svc.engine.FormatOptions}).
  *   <li>{@link dev.svc.engine.ModuleConfig} and {@link dev.svc.engine.Limits}: how a module is
  *       compiled and what bounds an instance's calls.
  *   <li>Records mirroring the engine's JSON: {@link dev.svc.engine.VersionInfo}, {@link
