@@ -1,7 +1,6 @@
 package dev.svc.engine;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
 import dev.svc.engine.internal.EpochTicker;
@@ -127,7 +126,7 @@ public final class Engine implements AutoCloseable {
     Objects.requireNonNull(options, "options");
     ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "format").put("source", source);
     options.path().ifPresent(path -> request.put("path", path));
-    return AbiCodec.decode(roundTrip(encode(request)), Formatted.class).source();
+    return AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Formatted.class).source();
   }
 
   /** The body of the format op's answer. */
@@ -316,14 +315,6 @@ public final class Engine implements AutoCloseable {
   private static String stderr(long instance) {
     String text = new String(Native.instanceStderr(instance), StandardCharsets.UTF_8).strip();
     return text.isEmpty() ? "" : "\n" + text;
-  }
-
-  private static byte[] encode(ObjectNode request) {
-    try {
-      return AbiCodec.MAPPER.writeValueAsBytes(request);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("a JSON object of strings can always be written", e);
-    }
   }
 
   private static byte[] bytes(String text) {

@@ -139,8 +139,8 @@ public final class Module implements AutoCloseable {
   /** The module whose bytes are {@code wasm}. */
   public static Module fromBytes(byte[] wasm, ModuleConfig config) {
     Objects.requireNonNull(wasm, "wasm");
-    byte[] copy = wasm.clone();
-    return new Module(config, false, engine -> compile(engine, copy));
+    // No defensive copy: the bridge copies the bytes, and compiling finishes before this returns.
+    return new Module(config, false, engine -> compile(engine, wasm));
   }
 
   /**

@@ -56,11 +56,15 @@ public final class AbiCodec {
 
   /** A host-call answer {@code {"error": message}}. */
   public static byte[] hostError(String message) {
-    ObjectNode answer = MAPPER.createObjectNode().put("error", message);
+    return encode(MAPPER.createObjectNode().put("error", message));
+  }
+
+  /** The compact UTF-8 JSON of {@code object}, a request or an answer built as a tree. */
+  public static byte[] encode(ObjectNode object) {
     try {
-      return MAPPER.writeValueAsBytes(answer);
+      return MAPPER.writeValueAsBytes(object);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("a JSON object of one string can always be written", e);
+      throw new IllegalStateException("a JSON tree of plain values can always be written", e);
     }
   }
 
