@@ -41,12 +41,12 @@
 )]
 
 pub mod abi;
+pub mod ast;
 pub mod diag;
+pub mod format;
 pub mod lexer;
+pub mod parser;
 pub mod source;
 #[cfg(test)]
 mod testing;
 mod version;
-pub mod ast;
-pub mod parser;
-pub mod format;

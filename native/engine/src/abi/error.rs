@@ -4,8 +4,8 @@
 
 use std::borrow::Cow;
 
-use crate::diag::go_quote;
 use super::response::Record;
+use crate::diag::go_quote;
 
 /// The help of every request the engine couldn't read.
 const MALFORMED_HELP: &str =

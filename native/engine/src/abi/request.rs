@@ -38,9 +38,7 @@ use std::collections::BTreeMap;
 
 use crate::diag::go_quote_bytes;
 
-use super::json::{
-    Cursor, Kind, SyntaxError, is_number, scan_first_value, skip_space, unquote,
-};
+use super::json::{Cursor, Kind, SyntaxError, is_number, scan_first_value, skip_space, unquote};
 
 /// A request whose syntax has been checked once, for [`read_id`] and
 /// [`decode`] to share.
@@ -296,7 +294,10 @@ impl Decoder {
     }
 
     fn unknown_field(&mut self, key: &str, cursor: &mut Cursor<'_>) {
-        self.save(format!("json: unknown field {}", go_quote_bytes(key.as_bytes())));
+        self.save(format!(
+            "json: unknown field {}",
+            go_quote_bytes(key.as_bytes())
+        ));
         cursor.raw_value();
     }
 

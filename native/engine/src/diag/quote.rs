@@ -126,5 +126,4 @@ mod tests {
             assert_eq!(go_quote_bytes(input), *want, "input {input:?}");
         }
     }
-
 }
