@@ -44,9 +44,12 @@ pub mod abi;
 pub mod ast;
 pub mod diag;
 pub mod format;
+pub mod kind;
 pub mod lexer;
 pub mod parser;
 pub mod source;
 #[cfg(test)]
 mod testing;
+pub mod types;
+pub mod value;
 mod version;
