@@ -32,6 +32,10 @@
 //! * [`ast`]: the syntax tree, spans on every node, equality ignoring spans.
 //! * [`parser`]: `parse_file`/`parse_expr`, recovery, the nesting limit.
 //! * [`format`]: the canonical formatter, comments kept, proven by reparsing.
+//! * [`kind`]: the kind loader (a kind document becomes a [`kind::Kind`]
+//!   and its diagnostics), type resolution and the canonical kind text.
+//! * [`constant`]: constant expressions evaluated against their type.
+//! * [`types`] and [`value`]: semantic types and constant values.
 //! * `version`: the build information the version op reports, set by
 //!   `build.rs`.
 //! * `testing` (tests only): the seeded generator of the property tests.
@@ -42,6 +46,7 @@
 
 pub mod abi;
 pub mod ast;
+pub mod constant;
 pub mod diag;
 pub mod format;
 pub mod kind;

@@ -229,4 +229,20 @@ impl DecisionDef {
     pub fn field(&self, name: &str) -> Option<&PayloadField> {
         self.fields.iter().find(|f| f.name == name)
     }
+
+    /// The signature sentence constructor messages end with
+    /// (language-policies §3.6): `approve takes reason: a | b, and bake:
+    /// duration = 1h`, the lines of the decision's body joined by `, `, the
+    /// last after `and ` when there are two or more.
+    pub fn signature(&self) -> String {
+        let mut lines = vec![format!("reason: {}", self.reasons.join(" | "))];
+        lines.extend(self.fields.iter().map(|f| match &f.default {
+            Some(value) => format!("{}: {} = {}", f.name, f.ty, value.const_text()),
+            None => format!("{}: {}", f.name, f.ty),
+        }));
+        if let Some(last) = lines.last_mut().filter(|_| !self.fields.is_empty()) {
+            last.insert_str(0, "and ");
+        }
+        format!("{} takes {}", self.name, lines.join(", "))
+    }
 }

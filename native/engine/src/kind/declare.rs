@@ -1,0 +1,239 @@
+//! The declarations that make up the model: enums, struct types, inputs,
+//! host functions and decisions (language-policies §2.2–§2.6), each checked
+//! on its own. Rules across declarations are in `names.rs` and `cycles.rs`.
+
+use super::load::Loader;
+use super::{DecisionDef, EnumDef, FieldDef, FnDef, InputDef, PayloadField, StructDef};
+use crate::ast::{DecisionDecl, Field, Ident, TypeKind, render_type};
+use crate::constant;
+use crate::diag::{Diagnostic, go_quote};
+use crate::types::Ty;
+
+impl Loader<'_> {
+    /// Builds every enum, type, input, function and decision of the model.
+    pub(super) fn declare(&mut self) {
+        // Enums first: payload defaults may name their values.
+        for i in 0..self.decls.enums.len() {
+            self.declare_enum(i);
+        }
+        for i in 0..self.decls.types.len() {
+            self.declare_type(i);
+        }
+        for i in 0..self.decls.inputs.len() {
+            self.declare_input(i);
+        }
+        for i in 0..self.decls.fns.len() {
+            self.declare_fn(i);
+        }
+        for i in 0..self.decls.decisions.len() {
+            self.declare_decision(i);
+        }
+    }
+
+    fn declare_enum(&mut self, index: usize) {
+        let Some(decl) = self.decls.enums.get(index).copied() else {
+            return;
+        };
+        let name = &decl.name.name;
+        let values = self.unique(&decl.values, |v| {
+            Diagnostic::error(
+                v.span,
+                format!("enum {name}: value {} is declared twice", go_quote(&v.name)),
+            )
+            .with_help("declare each value once")
+        });
+        self.enums.push(EnumDef {
+            name: name.clone(),
+            values,
+        });
+    }
+
+    fn declare_type(&mut self, index: usize) {
+        let Some(decl) = self.decls.types.get(index).copied() else {
+            return;
+        };
+        let name = &decl.name.name;
+        let mut fields: Vec<FieldDef> = Vec::new();
+        for field in &decl.fields {
+            let field_name = &field.name.name;
+            if fields.iter().any(|f| f.name == *field_name) {
+                self.report(
+                    Diagnostic::error(
+                        field.name.span,
+                        format!("type {name}: field {} is declared twice", go_quote(field_name)),
+                    )
+                    .with_help("declare each field once"),
+                );
+                continue;
+            }
+            let place = format!("type {name}, field {}", go_quote(field_name));
+            let ty = self.resolve(&field.ty, &place);
+            fields.push(FieldDef {
+                name: field_name.clone(),
+                ty,
+            });
+        }
+        self.types.push(StructDef {
+            name: name.clone(),
+            fields,
+        });
+    }
+
+    fn declare_input(&mut self, index: usize) {
+        let Some(decl) = self.decls.inputs.get(index).copied() else {
+            return;
+        };
+        let name = decl.name.name.clone();
+        let ty = self.resolve(&decl.ty, &format!("input {}", go_quote(&name)));
+        self.inputs.push(InputDef { name, ty });
+    }
+
+    fn declare_fn(&mut self, index: usize) {
+        let Some(decl) = self.decls.fns.get(index).copied() else {
+            return;
+        };
+        let name = decl.name.name.clone();
+        let params = decl
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| self.resolve(p, &format!("function {name}, parameter {}", i + 1)))
+            .collect();
+        let result = if matches!(decl.result.kind, TypeKind::Optional(_)) {
+            self.report(
+                Diagnostic::error(
+                    decl.result.span,
+                    format!("function {name}: the result can't be optional"),
+                )
+                .with_help("return a value that is always there, such as a zero value or a list, and let policies test it"),
+            );
+            Ty::Invalid
+        } else {
+            self.resolve(&decl.result, &format!("function {name}, result"))
+        };
+        self.funcs.push(FnDef {
+            name,
+            params,
+            result,
+        });
+    }
+
+    fn declare_decision(&mut self, index: usize) {
+        let Some(decl) = self.decls.decisions.get(index).copied() else {
+            return;
+        };
+        let name = &decl.name.name;
+        if decl.legacy {
+            self.report(legacy_syntax(decl));
+        }
+        let reasons = self.unique(&decl.reasons, |r| {
+            Diagnostic::error(
+                r.span,
+                format!("decision {name}: reason {} is declared twice", go_quote(&r.name)),
+            )
+            .with_help("declare each reason once")
+        });
+        let mut fields: Vec<PayloadField> = Vec::new();
+        for field in &decl.fields {
+            if let Some(payload) = self.payload_field(name, field, &fields) {
+                fields.push(payload);
+            }
+        }
+        self.decisions.push(DecisionDef {
+            name: name.clone(),
+            reasons,
+            fields,
+            ranked: None,
+        });
+    }
+
+    /// One payload field of decision `decision`, or `None` when it can't be
+    /// one (called `reason`, or declared before in `earlier`).
+    fn payload_field(
+        &mut self,
+        decision: &str,
+        field: &Field,
+        earlier: &[PayloadField],
+    ) -> Option<PayloadField> {
+        let name = &field.name.name;
+        let place = format!("decision {decision}, field {}", go_quote(name));
+        if name == "reason" {
+            self.report(
+                Diagnostic::error(field.name.span, format!("{place}: reason can't be a payload field"))
+                    .with_help("list the reasons after `reason:` in the decision's body; every constructor names one"),
+            );
+            return None;
+        }
+        if earlier.iter().any(|f| f.name == *name) {
+            self.report(
+                Diagnostic::error(field.name.span, format!("{place}: declared twice"))
+                    .with_help("declare each field once"),
+            );
+            return None;
+        }
+        let ty = self.resolve(&field.ty, &place);
+        let default = match (&field.default, ty.is_invalid()) {
+            (Some(expr), false) => match constant::eval(expr, &ty, &self.enums) {
+                Ok(value) => Some(value),
+                Err(problem) => {
+                    self.report(problem);
+                    None
+                }
+            },
+            _ => None,
+        };
+        if field.default.is_some() && default.is_none() {
+            self.broken_defaults
+                .push((decision.to_owned(), name.clone()));
+        }
+        Some(PayloadField {
+            name: name.clone(),
+            ty,
+            default,
+        })
+    }
+
+    /// The names of `names` without repeats, reporting each repeat with
+    /// `repeated`.
+    fn unique(&mut self, names: &[Ident], repeated: impl Fn(&Ident) -> Diagnostic) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for ident in names {
+            if out.contains(&ident.name) {
+                self.report(repeated(ident));
+            } else {
+                out.push(ident.name.clone());
+            }
+        }
+        out
+    }
+}
+
+/// The migration error of a decision in the legacy syntax (§2.6), at its
+/// name, with the declaration rewritten in the current syntax as help.
+fn legacy_syntax(decl: &DecisionDecl) -> Diagnostic {
+    let name = &decl.name.name;
+    let mut shape = vec!["reason: …".to_owned()];
+    shape.extend(decl.fields.iter().map(|f| format!("{}: …", f.name.name)));
+    let reasons: Vec<&str> = decl.reasons.iter().map(|r| r.name.as_str()).collect();
+    let mut members = vec![format!("reason: {}", reasons.join(" | "))];
+    members.extend(decl.fields.iter().map(written_field));
+    Diagnostic::error(
+        decl.name.span,
+        format!("old decision syntax; write `decision {name} {{ {} }}`", shape.join(" ")),
+    )
+    .with_help(format!(
+        "write `decision {name} {{ {} }}`, or run `sigil fmt --write`",
+        members.join("  ")
+    ))
+}
+
+/// `name: T = default` as the field was written (the default in its
+/// canonical rendering).
+fn written_field(field: &Field) -> String {
+    let mut out = format!("{}: {}", field.name.name, render_type(&field.ty));
+    if let Some(default) = &field.default {
+        out.push_str(" = ");
+        out.push_str(&default.canonical());
+    }
+    out
+}

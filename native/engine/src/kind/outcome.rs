@@ -1,0 +1,222 @@
+//! The `default` and `conflict` outcomes (§2.10, §2.11): decision
+//! constructors with the reason and payload rules of policies
+//! (language-policies §3.6), whose payload values are constants.
+
+use super::load::Loader;
+use super::resolution::declares;
+use super::{Collect, DecisionDef, EnumDef, Outcome};
+use crate::ast::{CallStmt, Expr, ExprKind, NamedArg, OutcomeDecl};
+use crate::constant;
+use crate::diag::{Diagnostic, did_you_mean, go_quote, merge_help, nearest};
+use crate::value::Value;
+
+impl Loader<'_> {
+    /// Loads `default` and `conflict`, each at most once, and checks when
+    /// they are required or allowed.
+    pub(super) fn outcomes(&mut self) {
+        let defaults = self.decls.defaults.clone();
+        let conflicts = self.decls.conflicts.clone();
+        let default = self.once(&defaults, "default");
+        let conflict = self.once(&conflicts, "conflict");
+        let name = self.name();
+        if default.is_none() && self.collect != Some(Collect::All) {
+            self.report(
+                Diagnostic::error(self.header_span(), format!("kind {name} has no default decision"))
+                    .with_help("declare what an evaluation returns when no rule fires, like `default deny(reason: no_rule_matched)`"),
+            );
+        }
+        if let (Some(decl), Some(Collect::All)) = (conflict, self.collect) {
+            self.report(
+                Diagnostic::error(
+                    decl.span,
+                    format!("kind {name} collects all decisions and can't declare a conflict outcome"),
+                )
+                .with_help("a collecting kind returns an empty outcome on a conflict, because granting anything on a defect in the policy would fail open; remove `conflict`"),
+            );
+        }
+        self.default = default.and_then(|d| self.outcome(d, "default"));
+        self.conflict = conflict.and_then(|c| self.outcome(c, "conflict"));
+    }
+
+    /// The outcome `decl` constructs, or `None` when its decision is
+    /// unknown. `what` is `default` or `conflict`.
+    fn outcome(&mut self, decl: &OutcomeDecl, what: &str) -> Option<Outcome> {
+        let call = &decl.call;
+        let Some(decision) = self.decisions.iter().find(|d| d.name == call.name.name) else {
+            let help = merge_help([
+                did_you_mean(&call.name.name, self.decisions.iter().map(|d| d.name.as_str()))
+                    .unwrap_or_default(),
+                format!("the {what} constructs one of the kind's decisions"),
+            ]);
+            self.report(
+                Diagnostic::error(
+                    call.name.span,
+                    format!("{what} names undeclared decision {}", go_quote(&call.name.name)),
+                )
+                .with_help(help),
+            );
+            return None;
+        };
+        let mut problems = Vec::new();
+        let reason = reason(call, decision, &mut problems);
+        let args = payload(call, decision, &self.enums, &self.broken_defaults, &mut problems);
+        self.diagnostics.extend(problems);
+        Some(Outcome {
+            decision: decision.name.clone(),
+            reason: reason.unwrap_or_default(),
+            args,
+        })
+    }
+}
+
+/// The reason `call` names, checked as in §3.6 rule 3.
+fn reason(call: &CallStmt, decision: &DecisionDef, out: &mut Vec<Diagnostic>) -> Option<String> {
+    let d = &decision.name;
+    let mut given = call.args.iter().filter(|a| a.name.name == "reason");
+    if let Some(positional) = &call.positional {
+        out.push(positional_reason(call, positional, decision));
+        return None;
+    }
+    let Some(first) = given.next() else {
+        out.push(
+            Diagnostic::error(call.span, format!("decision {d} needs a reason")).with_help(format!(
+                "write `{d}(reason: <reason>)`; {}",
+                declares(d, &decision.reasons)
+            )),
+        );
+        return None;
+    };
+    for again in given {
+        out.push(
+            Diagnostic::error(again.name.span, "field \"reason\" is given twice")
+                .with_help("give the reason once"),
+        );
+    }
+    match reason_name(&first.value) {
+        Ok(name) if decision.has_reason(name) => Some(name.to_owned()),
+        Ok(name) => {
+            let help = match nearest(name, decision.reasons.iter().map(String::as_str)) {
+                Some(close) => format!("did you mean `{close}`? {}", declares(d, &decision.reasons)),
+                None => declares(d, &decision.reasons),
+            };
+            out.push(
+                Diagnostic::error(first.value.span, format!("decision {d} has no reason `{name}`"))
+                    .with_help(help),
+            );
+            None
+        }
+        Err(problem) => {
+            out.push(problem);
+            None
+        }
+    }
+}
+
+/// The bare name a `reason:` argument must be, or why it isn't one.
+fn reason_name(value: &Expr) -> Result<&str, Diagnostic> {
+    match &value.kind {
+        ExprKind::Ident(name) => Ok(name),
+        ExprKind::String { value: text, .. } => {
+            let text = String::from_utf8_lossy(text);
+            Err(
+                Diagnostic::error(value.span, "decision reason must be a bare name").with_help(
+                    format!("reasons are declared names, not strings; write `reason: {text}`"),
+                ),
+            )
+        }
+        ExprKind::Field {
+            target,
+            name,
+            optional: false,
+        } if matches!(target.kind, ExprKind::Ident(_)) => {
+            Err(Diagnostic::error(value.span, "a reason is a bare name")
+                .with_help(format!("write `reason: {}`", name.name)))
+        }
+        _ => Err(Diagnostic::error(value.span, "decision reason must be a bare name")),
+    }
+}
+
+/// The legacy positional reason `d(x)`: an error at the argument whose
+/// help rewrites the whole call with `reason:` first.
+fn positional_reason(call: &CallStmt, positional: &Expr, decision: &DecisionDef) -> Diagnostic {
+    let written = positional.canonical();
+    let reason = match &positional.kind {
+        ExprKind::Ident(name) => nearest(name, decision.reasons.iter().map(String::as_str))
+            .unwrap_or(name)
+            .to_owned(),
+        _ => written,
+    };
+    let mut args = vec![format!("reason: {reason}")];
+    args.extend(
+        call.args
+            .iter()
+            .map(|a| format!("{}: {}", a.name.name, a.value.canonical())),
+    );
+    Diagnostic::error(positional.span, "the reason is a named argument").with_help(format!(
+        "write `{}({})`",
+        call.name.name,
+        args.join(", ")
+    ))
+}
+
+/// The payload arguments of `call` as constants, checked as in §3.6 rule 4.
+/// A field in `broken` has a default that failed to load; it still counts
+/// as one, so it isn't reported as required too.
+fn payload(
+    call: &CallStmt,
+    decision: &DecisionDef,
+    enums: &[EnumDef],
+    broken: &[(String, String)],
+    out: &mut Vec<Diagnostic>,
+) -> Vec<(String, Value)> {
+    let d = &decision.name;
+    let mut args: Vec<(String, Value)> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for NamedArg { name, value } in call.args.iter().filter(|a| a.name.name != "reason") {
+        let Some(field) = decision.field(&name.name) else {
+            let help = merge_help([
+                did_you_mean(&name.name, decision.fields.iter().map(|f| f.name.as_str()))
+                    .unwrap_or_default(),
+                decision.signature(),
+            ]);
+            out.push(
+                Diagnostic::error(
+                    name.span,
+                    format!("decision {d} has no payload field {}", go_quote(&name.name)),
+                )
+                .with_help(help),
+            );
+            continue;
+        };
+        if seen.contains(&name.name.as_str()) {
+            out.push(
+                Diagnostic::error(name.span, format!("field {} is given twice", go_quote(&name.name)))
+                    .with_help("give each field once"),
+            );
+            continue;
+        }
+        seen.push(&name.name);
+        if field.ty.is_invalid() {
+            continue;
+        }
+        match constant::eval(value, &field.ty, enums) {
+            Ok(v) => args.push((name.name.clone(), v)),
+            Err(problem) => out.push(problem),
+        }
+    }
+    for missing in decision
+        .fields
+        .iter()
+        .filter(|f| f.default.is_none() && !seen.contains(&f.name.as_str()))
+        .filter(|f| !broken.iter().any(|(bd, bf)| *bd == *d && *bf == f.name))
+    {
+        out.push(
+            Diagnostic::error(
+                call.span,
+                format!("decision {d} needs field {}", go_quote(&missing.name)),
+            )
+            .with_help(decision.signature()),
+        );
+    }
+    args
+}

@@ -1,0 +1,174 @@
+//! Type resolution: a [`Type`] as written becomes a [`Ty`] against the
+//! struct types and enums of one kind, with the rules every type obeys
+//! (language-policies §2.12): known names, map keys that are keys, no enum
+//! map values, no nested optionals, no optional list or map.
+//!
+//! The kind loader resolves its own declarations here, and the checker
+//! resolves `param` types through [`Kind::resolve_type`].
+
+use super::Kind;
+use crate::ast::{Type, TypeKind};
+use crate::diag::{Diagnostic, nearest};
+use crate::types::Ty;
+
+/// The type names a kind declares, in declaration order (the order of the
+/// unknown type's did-you-mean, language-core §9).
+pub(crate) struct TypeNames<'n> {
+    /// Struct type names.
+    pub(crate) structs: Vec<&'n str>,
+    /// Enum names.
+    pub(crate) enums: Vec<&'n str>,
+}
+
+/// Where a type is written, which decides a few texts.
+pub(crate) enum TypeSite<'w> {
+    /// In a policy (a `param`).
+    Policy,
+    /// In the kind itself; the text names the declaration in messages, like
+    /// `input "release"` or `decision approve, field "bake"`.
+    Kind(&'w str),
+}
+
+impl Kind {
+    /// Resolves a type written in a policy (a `param`'s) against this
+    /// kind's struct types and enums: an unknown name is ``unknown type
+    /// `<n>` ``, and the map-key, enum-as-map-value and optional rules hold.
+    /// The first problem found is the error.
+    pub fn resolve_type(&self, ty: &Type) -> Result<Ty, Diagnostic> {
+        let names = TypeNames {
+            structs: self.types.iter().map(|t| t.name.as_str()).collect(),
+            enums: self.enums.iter().map(|e| e.name.as_str()).collect(),
+        };
+        let mut problems = Vec::new();
+        let resolved = resolve(ty, &names, &TypeSite::Policy, &mut problems);
+        match problems.into_iter().next() {
+            Some(problem) => Err(problem),
+            None => Ok(resolved),
+        }
+    }
+}
+
+/// Resolves `ty`, reporting every problem into `out`. A type with a
+/// problem anywhere inside is [`Ty::Invalid`], so nothing downstream
+/// reports it again.
+pub(crate) fn resolve(
+    ty: &Type,
+    names: &TypeNames<'_>,
+    site: &TypeSite<'_>,
+    out: &mut Vec<Diagnostic>,
+) -> Ty {
+    match &ty.kind {
+        TypeKind::Named(name) => match named(&name.name, names) {
+            Some(resolved) => resolved,
+            None => {
+                out.push(unknown_type(&name.name, ty, names, site));
+                Ty::Invalid
+            }
+        },
+        TypeKind::List(elem) => match resolve(elem, names, site, out) {
+            Ty::Invalid => Ty::Invalid,
+            elem => Ty::list(elem),
+        },
+        TypeKind::Optional(elem) => optional(ty, elem, names, site, out),
+        TypeKind::Map(key, value) => map(key, value, names, site, out),
+    }
+}
+
+/// The type a bare name stands for: a scalar, then a struct, then an enum.
+/// `decision` is a keyword, never a name here, so data can't hold one.
+fn named(name: &str, names: &TypeNames<'_>) -> Option<Ty> {
+    if Ty::SCALAR_NAMES.contains(&name) {
+        return Ty::scalar(name);
+    }
+    if names.structs.contains(&name) {
+        return Some(Ty::Struct(name.into()));
+    }
+    names.enums.contains(&name).then(|| Ty::Enum(name.into()))
+}
+
+fn unknown_type(name: &str, ty: &Type, names: &TypeNames<'_>, site: &TypeSite<'_>) -> Diagnostic {
+    let candidates = Ty::SCALAR_NAMES
+        .iter()
+        .copied()
+        .chain(names.structs.iter().copied())
+        .chain(names.enums.iter().copied());
+    let help = match (nearest(name, candidates), site) {
+        (Some(close), _) => format!("did you mean `{close}`?"),
+        (None, TypeSite::Policy) => {
+            "types are the built-ins and the struct types and enums the kind declares".to_owned()
+        }
+        (None, TypeSite::Kind(_)) => format!(
+            "declare it with `type {name} {{ … }}` or `enum {name}: …`, or use a built-in type"
+        ),
+    };
+    Diagnostic::error(ty.span, format!("unknown type `{name}`")).with_help(help)
+}
+
+/// `?elem`: one `?` around anything but an optional, a list or a map.
+fn optional(
+    ty: &Type,
+    elem: &Type,
+    names: &TypeNames<'_>,
+    site: &TypeSite<'_>,
+    out: &mut Vec<Diagnostic>,
+) -> Ty {
+    let problem = match &elem.kind {
+        TypeKind::Optional(_) => Some(("optional types don't nest", "write `?T` with one `?`")),
+        TypeKind::List(_) => Some((
+            "a list can't be optional",
+            "write `list<T>`: a missing list reads as an empty one",
+        )),
+        TypeKind::Map(..) => Some((
+            "a map can't be optional",
+            "write `map<K, V>`: a missing map reads as an empty one",
+        )),
+        TypeKind::Named(_) => None,
+    };
+    let inner = resolve(elem, names, site, out);
+    if let Some((message, help)) = problem {
+        let message = match site {
+            TypeSite::Policy => message.to_owned(),
+            TypeSite::Kind(place) => format!("{place}: {message}"),
+        };
+        out.push(Diagnostic::error(ty.span, message).with_help(help));
+        return Ty::Invalid;
+    }
+    match inner {
+        Ty::Invalid => Ty::Invalid,
+        inner => Ty::optional(inner),
+    }
+}
+
+/// `map<key, value>`: a key type that is a key, a value that isn't an enum.
+fn map(
+    key: &Type,
+    value: &Type,
+    names: &TypeNames<'_>,
+    site: &TypeSite<'_>,
+    out: &mut Vec<Diagnostic>,
+) -> Ty {
+    let key_ty = resolve(key, names, site, out);
+    let value_ty = resolve(value, names, site, out);
+    let mut valid = !key_ty.is_invalid() && !value_ty.is_invalid();
+    if valid && !key_ty.is_key() {
+        out.push(
+            Diagnostic::error(key.span, format!("{key_ty} can't be a map key")).with_help(
+                "map keys are bool, int, float, string, duration, timestamp or an enum",
+            ),
+        );
+        valid = false;
+    }
+    if let Ty::Enum(_) = value_ty {
+        out.push(
+            Diagnostic::error(value.span, "an enum can't be a map value").with_help(
+                "a missing key would read as the zero value, and an enum has none; key the map by the enum instead, or use a list",
+            ),
+        );
+        valid = false;
+    }
+    if valid {
+        Ty::map(key_ty, value_ty)
+    } else {
+        Ty::Invalid
+    }
+}
