@@ -28,6 +28,13 @@ impl Loader<'_> {
         for i in 0..self.decls.decisions.len() {
             self.declare_decision(i);
         }
+        if self.decls.decisions.is_empty() {
+            let name = self.name();
+            self.report(
+                Diagnostic::error(self.header_span(), format!("kind {name} declares no decisions"))
+                    .with_help("declare at least one decision, like `decision deny { reason: no_rule_matched }`"),
+            );
+        }
     }
 
     fn declare_enum(&mut self, index: usize) {
