@@ -159,11 +159,7 @@ mod tests {
             (Value::List(Vec::new().into()), "[]"),
             (
                 Value::Map(
-                    vec![
-                        (Value::Int(9), string("y")),
-                        (Value::Int(10), string("x")),
-                    ]
-                    .into(),
+                    vec![(Value::Int(9), string("y")), (Value::Int(10), string("x"))].into(),
                 ),
                 r#"{10: "x", 9: "y"}"#,
             ),

@@ -196,10 +196,9 @@ impl Evaluator<'_> {
         match &expr.kind {
             ExprKind::Unary {
                 op: UnaryOp::Neg, ..
-            } if !numeric && !is_list_or_map => Diagnostic::error(
-                expr.span,
-                format!("expected {want}, found a negated value"),
-            ),
+            } if !numeric && !is_list_or_map => {
+                Diagnostic::error(expr.span, format!("expected {want}, found a negated value"))
+            }
             ExprKind::Binary {
                 op: op @ (BinaryOp::Add | BinaryOp::Sub),
                 ..
@@ -264,7 +263,10 @@ fn string_for_enum(expr: &Expr, def: &EnumDef, bytes: &[u8]) -> Diagnostic {
 
 /// `expected <want>, found <what expr is>`.
 fn mismatch(expr: &Expr, want: &Ty) -> Diagnostic {
-    Diagnostic::error(expr.span, format!("expected {want}, found {}", describe(expr)))
+    Diagnostic::error(
+        expr.span,
+        format!("expected {want}, found {}", describe(expr)),
+    )
 }
 
 /// ``` `<x>` isn't a constant ```, naming an operator by its spelling and
@@ -314,7 +316,13 @@ fn negate(value: Value) -> Option<Value> {
 /// (a float result that isn't finite).
 fn arithmetic(op: BinaryOp, lhs: Value, rhs: Value) -> Option<Value> {
     let sub = op == BinaryOp::Sub;
-    let ints = |a: i64, b: i64| if sub { a.checked_sub(b) } else { a.checked_add(b) };
+    let ints = |a: i64, b: i64| {
+        if sub {
+            a.checked_sub(b)
+        } else {
+            a.checked_add(b)
+        }
+    };
     match (lhs, rhs) {
         (Value::Int(a), Value::Int(b)) => ints(a, b).map(Value::Int),
         (Value::Duration(a), Value::Duration(b)) => ints(a, b).map(Value::Duration),

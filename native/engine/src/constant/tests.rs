@@ -23,7 +23,9 @@ fn kind() -> Kind {
         panic!("no kind document");
     };
     let loaded = load(doc);
-    loaded.kind.unwrap_or_else(|| panic!("{:?}", loaded.diagnostics))
+    loaded
+        .kind
+        .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics))
 }
 
 /// `text` as a type of the kind, read the way a param's type is.
@@ -37,7 +39,8 @@ fn ty(kind: &Kind, text: &str) -> Ty {
     let Some(Stmt::Param(param)) = doc.stmts.first() else {
         panic!("no param");
     };
-    kind.resolve_type(&param.ty).unwrap_or_else(|d| panic!("{d:?}"))
+    kind.resolve_type(&param.ty)
+        .unwrap_or_else(|d| panic!("{d:?}"))
 }
 
 enum Want {
@@ -140,7 +143,11 @@ fn constants_table() {
             (Value(text), Ok(value)) => assert_eq!(value.const_text(), *text, "{src} as {ty_text}"),
             (Error(message, help, spanned), Err(d)) => {
                 let span = d.span.unwrap_or_else(|| panic!("{src}: no span"));
-                let got = (d.message.as_str(), d.help.as_deref().unwrap_or(""), span.text(src));
+                let got = (
+                    d.message.as_str(),
+                    d.help.as_deref().unwrap_or(""),
+                    span.text(src),
+                );
                 assert_eq!(got, (*message, *help, Some(*spanned)), "{src} as {ty_text}");
             }
             (_, got) => panic!("{src} as {ty_text}: got {got:?}"),

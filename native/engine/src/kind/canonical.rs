@@ -58,7 +58,9 @@ impl Kind {
         }
         group(
             out,
-            self.inputs.iter().map(|i| format!("input {}: {}", i.name, i.ty)),
+            self.inputs
+                .iter()
+                .map(|i| format!("input {}: {}", i.name, i.ty)),
         );
         group(
             out,

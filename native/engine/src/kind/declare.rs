@@ -67,7 +67,10 @@ impl Loader<'_> {
                 self.report(
                     Diagnostic::error(
                         field.name.span,
-                        format!("type {name}: field {} is declared twice", go_quote(field_name)),
+                        format!(
+                            "type {name}: field {} is declared twice",
+                            go_quote(field_name)
+                        ),
                     )
                     .with_help("declare each field once"),
                 );
@@ -136,7 +139,10 @@ impl Loader<'_> {
         let reasons = self.unique(&decl.reasons, |r| {
             Diagnostic::error(
                 r.span,
-                format!("decision {name}: reason {} is declared twice", go_quote(&r.name)),
+                format!(
+                    "decision {name}: reason {} is declared twice",
+                    go_quote(&r.name)
+                ),
             )
             .with_help("declare each reason once")
         });
@@ -226,7 +232,10 @@ fn legacy_syntax(decl: &DecisionDecl) -> Diagnostic {
     members.extend(decl.fields.iter().map(written_field));
     Diagnostic::error(
         decl.name.span,
-        format!("old decision syntax; write `decision {name} {{ {} }}`", shape.join(" ")),
+        format!(
+            "old decision syntax; write `decision {name} {{ {} }}`",
+            shape.join(" ")
+        ),
     )
     .with_help(format!(
         "write `decision {name} {{ {} }}`, or run `sigil fmt --write`",

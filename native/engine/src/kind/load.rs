@@ -139,8 +139,18 @@ impl<'d> Loader<'d> {
     /// declaration in messages.
     pub(super) fn resolve(&mut self, ty: &Type, place: &str) -> Ty {
         let names = TypeNames {
-            structs: self.decls.types.iter().map(|t| t.name.name.as_str()).collect(),
-            enums: self.decls.enums.iter().map(|e| e.name.name.as_str()).collect(),
+            structs: self
+                .decls
+                .types
+                .iter()
+                .map(|t| t.name.name.as_str())
+                .collect(),
+            enums: self
+                .decls
+                .enums
+                .iter()
+                .map(|e| e.name.name.as_str())
+                .collect(),
         };
         resolve(ty, &names, &TypeSite::Kind(place), &mut self.diagnostics)
     }
@@ -150,8 +160,11 @@ impl<'d> Loader<'d> {
         let version = &self.doc.version;
         if version.value < 1 {
             self.report(
-                Diagnostic::error(version.span, format!("invalid kind version {}", version.value))
-                    .with_help("versions start at 1; raise the number whenever the contract changes"),
+                Diagnostic::error(
+                    version.span,
+                    format!("invalid kind version {}", version.value),
+                )
+                .with_help("versions start at 1; raise the number whenever the contract changes"),
             );
         }
         let Some(accepts) = &self.doc.accepts else {

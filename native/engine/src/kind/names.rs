@@ -54,7 +54,13 @@ impl<'d> Loader<'d> {
             } else {
                 seen.iter()
                     .find(|prev| prev.ident.name == *name)
-                    .map(|prev| repeated(&entry, prev, "struct types and enums share their names; rename one of them"))
+                    .map(|prev| {
+                        repeated(
+                            &entry,
+                            prev,
+                            "struct types and enums share their names; rename one of them",
+                        )
+                    })
             };
             match problem {
                 Some(problem) => self.diagnostics.push(problem),
@@ -155,7 +161,10 @@ fn repeated(entry: &Entry<'_>, prev: &Entry<'_>, help: &str) -> Diagnostic {
     }
     Diagnostic::error(
         entry.ident.span,
-        format!("{} {quoted} collides with {} {quoted}", entry.what, prev.what),
+        format!(
+            "{} {quoted} collides with {} {quoted}",
+            entry.what, prev.what
+        ),
     )
     .with_help(help)
 }

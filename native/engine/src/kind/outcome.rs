@@ -44,14 +44,20 @@ impl Loader<'_> {
         let call = &decl.call;
         let Some(decision) = self.decisions.iter().find(|d| d.name == call.name.name) else {
             let help = merge_help([
-                did_you_mean(&call.name.name, self.decisions.iter().map(|d| d.name.as_str()))
-                    .unwrap_or_default(),
+                did_you_mean(
+                    &call.name.name,
+                    self.decisions.iter().map(|d| d.name.as_str()),
+                )
+                .unwrap_or_default(),
                 format!("the {what} constructs one of the kind's decisions"),
             ]);
             self.report(
                 Diagnostic::error(
                     call.name.span,
-                    format!("{what} names undeclared decision {}", go_quote(&call.name.name)),
+                    format!(
+                        "{what} names undeclared decision {}",
+                        go_quote(&call.name.name)
+                    ),
                 )
                 .with_help(help),
             );
@@ -59,7 +65,13 @@ impl Loader<'_> {
         };
         let mut problems = Vec::new();
         let reason = reason(call, decision, &mut problems);
-        let args = payload(call, decision, &self.enums, &self.broken_defaults, &mut problems);
+        let args = payload(
+            call,
+            decision,
+            &self.enums,
+            &self.broken_defaults,
+            &mut problems,
+        );
         self.diagnostics.extend(problems);
         Some(Outcome {
             decision: decision.name.clone(),
@@ -79,10 +91,12 @@ fn reason(call: &CallStmt, decision: &DecisionDef, out: &mut Vec<Diagnostic>) ->
     }
     let Some(first) = given.next() else {
         out.push(
-            Diagnostic::error(call.span, format!("decision {d} needs a reason")).with_help(format!(
-                "write `{d}(reason: <reason>)`; {}",
-                declares(d, &decision.reasons)
-            )),
+            Diagnostic::error(call.span, format!("decision {d} needs a reason")).with_help(
+                format!(
+                    "write `{d}(reason: <reason>)`; {}",
+                    declares(d, &decision.reasons)
+                ),
+            ),
         );
         return None;
     };
@@ -96,12 +110,17 @@ fn reason(call: &CallStmt, decision: &DecisionDef, out: &mut Vec<Diagnostic>) ->
         Ok(name) if decision.has_reason(name) => Some(name.to_owned()),
         Ok(name) => {
             let help = match nearest(name, decision.reasons.iter().map(String::as_str)) {
-                Some(close) => format!("did you mean `{close}`? {}", declares(d, &decision.reasons)),
+                Some(close) => {
+                    format!("did you mean `{close}`? {}", declares(d, &decision.reasons))
+                }
                 None => declares(d, &decision.reasons),
             };
             out.push(
-                Diagnostic::error(first.value.span, format!("decision {d} has no reason `{name}`"))
-                    .with_help(help),
+                Diagnostic::error(
+                    first.value.span,
+                    format!("decision {d} has no reason `{name}`"),
+                )
+                .with_help(help),
             );
             None
         }
@@ -132,7 +151,10 @@ fn reason_name(value: &Expr) -> Result<&str, Diagnostic> {
             Err(Diagnostic::error(value.span, "a reason is a bare name")
                 .with_help(format!("write `reason: {}`", name.name)))
         }
-        _ => Err(Diagnostic::error(value.span, "decision reason must be a bare name")),
+        _ => Err(Diagnostic::error(
+            value.span,
+            "decision reason must be a bare name",
+        )),
     }
 }
 
@@ -190,8 +212,11 @@ fn payload(
         };
         if seen.contains(&name.name.as_str()) {
             out.push(
-                Diagnostic::error(name.span, format!("field {} is given twice", go_quote(&name.name)))
-                    .with_help("give each field once"),
+                Diagnostic::error(
+                    name.span,
+                    format!("field {} is given twice", go_quote(&name.name)),
+                )
+                .with_help("give each field once"),
             );
             continue;
         }

@@ -61,7 +61,9 @@ impl<'d> Loader<'d> {
                     decl.span,
                     format!("kind {name} collects one decision but has no precedence"),
                 )
-                .with_help("rank the decisions, highest first, like `precedence deny > review > approve`"),
+                .with_help(
+                    "rank the decisions, highest first, like `precedence deny > review > approve`",
+                ),
             );
         }
         self.collect = Some(collect);
@@ -87,8 +89,11 @@ impl<'d> Loader<'d> {
                 );
             } else if named.contains(name) {
                 self.report(
-                    Diagnostic::error(ident.span, format!("precedence names {} twice", go_quote(name)))
-                        .with_help("name every decision exactly once"),
+                    Diagnostic::error(
+                        ident.span,
+                        format!("precedence names {} twice", go_quote(name)),
+                    )
+                    .with_help("name every decision exactly once"),
                 );
             }
             named.push(name.clone());
@@ -121,7 +126,9 @@ impl<'d> Loader<'d> {
         if decision.ranked.is_some() {
             self.report(
                 Diagnostic::error(decl.span, format!("precedence {d} is declared twice"))
-                    .with_help(format!("rank the reasons of {d} in one `precedence {d}: …`")),
+                    .with_help(format!(
+                        "rank the reasons of {d} in one `precedence {d}: …`"
+                    )),
             );
             return;
         }
@@ -139,8 +146,11 @@ impl<'d> Loader<'d> {
                 );
             } else if named.contains(r) {
                 self.report(
-                    Diagnostic::error(ident.span, format!("precedence {d}: names {} twice", go_quote(r)))
-                        .with_help("name every reason exactly once"),
+                    Diagnostic::error(
+                        ident.span,
+                        format!("precedence {d}: names {} twice", go_quote(r)),
+                    )
+                    .with_help("name every reason exactly once"),
                 );
             }
             named.push(r.clone());
@@ -164,7 +174,8 @@ impl<'d> Loader<'d> {
         for decl in self.decls.exclusives.clone() {
             let mut set: Vec<OutcomeRef> = Vec::new();
             for outcome in &decl.outcomes {
-                let index = self.decision_index(&outcome.decision, "exclusive: undeclared decision");
+                let index =
+                    self.decision_index(&outcome.decision, "exclusive: undeclared decision");
                 let decision = index.and_then(|i| self.decisions.get(i));
                 if let (Some(decision), Some(reason)) = (decision, &outcome.reason) {
                     if !decision.has_reason(&reason.name) {

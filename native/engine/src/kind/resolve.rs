@@ -152,9 +152,8 @@ fn map(
     let mut valid = !key_ty.is_invalid() && !value_ty.is_invalid();
     if valid && !key_ty.is_key() {
         out.push(
-            Diagnostic::error(key.span, format!("{key_ty} can't be a map key")).with_help(
-                "map keys are bool, int, float, string, duration, timestamp or an enum",
-            ),
+            Diagnostic::error(key.span, format!("{key_ty} can't be a map key"))
+                .with_help("map keys are bool, int, float, string, duration, timestamp or an enum"),
         );
         valid = false;
     }

@@ -110,9 +110,19 @@ fn every_loader_diagnostic() {
         let got: Vec<(String, String, String)> = loaded
             .diagnostics
             .iter()
-            .map(|d| (d.message.clone(), d.help.clone().unwrap_or_default(), at(&src, d)))
+            .map(|d| {
+                (
+                    d.message.clone(),
+                    d.help.clone().unwrap_or_default(),
+                    at(&src, d),
+                )
+            })
             .collect();
-        let want = vec![(case.message.to_owned(), case.help.to_owned(), case.at.to_owned())];
+        let want = vec![(
+            case.message.to_owned(),
+            case.help.to_owned(),
+            case.at.to_owned(),
+        )];
         if got != want || loaded.kind.is_some() {
             failed.push(format!("{src}\n  got  {got:?}\n  want {want:?}"));
         }
@@ -133,8 +143,14 @@ fn mutually_recursive_types_each_report_their_own_cycle() {
     assert_eq!(
         got,
         [
-            ("type A is recursive: A -> B -> A".to_owned(), "2:6 A".to_owned()),
-            ("type B is recursive: B -> A -> B".to_owned(), "3:6 B".to_owned()),
+            (
+                "type A is recursive: A -> B -> A".to_owned(),
+                "2:6 A".to_owned()
+            ),
+            (
+                "type B is recursive: B -> A -> B".to_owned(),
+                "3:6 B".to_owned()
+            ),
         ]
     );
 }
@@ -166,7 +182,13 @@ fn reason_is_no_payload_field() {
     let got: Vec<(String, String, String)> = load_src(src)
         .diagnostics
         .iter()
-        .map(|d| (d.message.clone(), d.help.clone().unwrap_or_default(), at(src, d)))
+        .map(|d| {
+            (
+                d.message.clone(),
+                d.help.clone().unwrap_or_default(),
+                at(src, d),
+            )
+        })
         .collect();
     assert_eq!(
         got.get(1),
