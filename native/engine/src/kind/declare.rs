@@ -4,30 +4,29 @@
 
 use super::load::Loader;
 use super::{DecisionDef, EnumDef, FieldDef, FnDef, InputDef, PayloadField, StructDef};
-use crate::ast::{DecisionDecl, Field, Ident, TypeKind, render_type};
+use crate::ast::{
+    DecisionDecl, EnumDecl, Field, FnDecl, Ident, InputDecl, TypeDecl, TypeKind, render_type,
+};
 use crate::constant;
 use crate::diag::{Diagnostic, go_quote};
 use crate::types::Ty;
 
-impl Loader<'_> {
+impl<'d> Loader<'d> {
     /// Builds every enum, type, input, function and decision of the model.
     pub(super) fn declare(&mut self) {
         // Enums first: payload defaults may name their values.
-        for i in 0..self.decls.enums.len() {
-            self.declare_enum(i);
-        }
-        for i in 0..self.decls.types.len() {
-            self.declare_type(i);
-        }
-        for i in 0..self.decls.inputs.len() {
-            self.declare_input(i);
-        }
-        for i in 0..self.decls.fns.len() {
-            self.declare_fn(i);
-        }
-        for i in 0..self.decls.decisions.len() {
-            self.declare_decision(i);
-        }
+        let decls = &self.decls;
+        let (enums, types, inputs) = (
+            decls.enums.clone(),
+            decls.types.clone(),
+            decls.inputs.clone(),
+        );
+        let (fns, decisions) = (decls.fns.clone(), decls.decisions.clone());
+        enums.into_iter().for_each(|d| self.declare_enum(d));
+        types.into_iter().for_each(|d| self.declare_type(d));
+        inputs.into_iter().for_each(|d| self.declare_input(d));
+        fns.into_iter().for_each(|d| self.declare_fn(d));
+        decisions.into_iter().for_each(|d| self.declare_decision(d));
         if self.decls.decisions.is_empty() {
             let name = self.name();
             self.report(
@@ -37,10 +36,7 @@ impl Loader<'_> {
         }
     }
 
-    fn declare_enum(&mut self, index: usize) {
-        let Some(decl) = self.decls.enums.get(index).copied() else {
-            return;
-        };
+    fn declare_enum(&mut self, decl: &'d EnumDecl) {
         let name = &decl.name.name;
         let values = self.unique(&decl.values, |v| {
             Diagnostic::error(
@@ -55,10 +51,7 @@ impl Loader<'_> {
         });
     }
 
-    fn declare_type(&mut self, index: usize) {
-        let Some(decl) = self.decls.types.get(index).copied() else {
-            return;
-        };
+    fn declare_type(&mut self, decl: &'d TypeDecl) {
         let name = &decl.name.name;
         let mut fields: Vec<FieldDef> = Vec::new();
         for field in &decl.fields {
@@ -89,19 +82,13 @@ impl Loader<'_> {
         });
     }
 
-    fn declare_input(&mut self, index: usize) {
-        let Some(decl) = self.decls.inputs.get(index).copied() else {
-            return;
-        };
+    fn declare_input(&mut self, decl: &'d InputDecl) {
         let name = decl.name.name.clone();
         let ty = self.resolve(&decl.ty, &format!("input {}", go_quote(&name)));
         self.inputs.push(InputDef { name, ty });
     }
 
-    fn declare_fn(&mut self, index: usize) {
-        let Some(decl) = self.decls.fns.get(index).copied() else {
-            return;
-        };
+    fn declare_fn(&mut self, decl: &'d FnDecl) {
         let name = decl.name.name.clone();
         let params = decl
             .params
@@ -128,10 +115,7 @@ impl Loader<'_> {
         });
     }
 
-    fn declare_decision(&mut self, index: usize) {
-        let Some(decl) = self.decls.decisions.get(index).copied() else {
-            return;
-        };
+    fn declare_decision(&mut self, decl: &'d DecisionDecl) {
         let name = &decl.name.name;
         if decl.legacy {
             self.report(legacy_syntax(decl));

@@ -22,32 +22,23 @@ impl<'d> Loader<'d> {
     pub(super) fn check_names(&mut self) {
         self.check_type_names();
         let entries = self.check_namespace();
-        self.check_enum_values(&entries);
+        self.check_enum_values(entries);
     }
 
     /// Struct type and enum names: unique together, none a built-in type.
     fn check_type_names(&mut self) {
         let doc = self.doc;
         let mut seen: Vec<Entry<'d>> = Vec::new();
-        for decl in &doc.decls {
-            let entry = match decl {
-                Decl::Type(d) => Entry {
-                    what: "type",
-                    ident: &d.name,
-                },
-                Decl::Enum(d) => Entry {
-                    what: "enum",
-                    ident: &d.name,
-                },
-                _ => continue,
-            };
+        for entry in doc.decls.iter().filter_map(Entry::of) {
+            if !matches!(entry.what, "type" | "enum") {
+                continue;
+            }
             let name = &entry.ident.name;
-            let quoted = go_quote(name);
             let problem = if is_builtin_type(name) {
                 Some(
                     Diagnostic::error(
                         entry.ident.span,
-                        format!("{} {quoted} shadows a built-in type", entry.what),
+                        format!("{} {} shadows a built-in type", entry.what, go_quote(name)),
                     )
                     .with_help("the built-in type names are taken; pick another name"),
                 )
@@ -75,28 +66,11 @@ impl<'d> Loader<'d> {
     fn check_namespace(&mut self) -> Vec<Entry<'d>> {
         let doc = self.doc;
         let mut seen: Vec<Entry<'d>> = Vec::new();
-        for decl in &doc.decls {
-            let entry = match decl {
-                Decl::Input(d) => Entry {
-                    what: "input",
-                    ident: &d.name,
-                },
-                Decl::Fn(d) => Entry {
-                    what: "function",
-                    ident: &d.name,
-                },
-                Decl::Decision(d) => Entry {
-                    what: "decision",
-                    ident: &d.name,
-                },
-                Decl::Enum(d) => Entry {
-                    what: "enum",
-                    ident: &d.name,
-                },
-                _ => continue,
-            };
-            let prev = seen.iter().find(|p| p.ident.name == entry.ident.name);
-            match prev {
+        for entry in doc.decls.iter().filter_map(Entry::of) {
+            if entry.what == "type" {
+                continue;
+            }
+            match seen.iter().find(|p| p.ident.name == entry.ident.name) {
                 // Two enums of one name are the type-name rule's to report.
                 Some(prev) if prev.what == "enum" && entry.what == "enum" => {}
                 Some(prev) => self
@@ -110,21 +84,18 @@ impl<'d> Loader<'d> {
 
     /// Every enum value against the namespace and the struct type names.
     /// Two enums may share a value.
-    fn check_enum_values(&mut self, namespace: &[Entry<'d>]) {
-        let doc_types: Vec<&'d crate::ast::TypeDecl> = self.decls.types.clone();
-        let enums: Vec<&'d crate::ast::EnumDecl> = self.decls.enums.clone();
-        let types = doc_types.into_iter().map(|t| Entry {
-            what: "type",
-            ident: &t.name,
-        });
-        let taken: Vec<Entry<'d>> = namespace
+    fn check_enum_values(&mut self, namespace: Vec<Entry<'d>>) {
+        let doc = self.doc;
+        let types = doc
+            .decls
             .iter()
-            .map(|e| Entry {
-                what: e.what,
-                ident: e.ident,
-            })
-            .chain(types)
-            .collect();
+            .filter_map(Entry::of)
+            .filter(|e| e.what == "type");
+        let taken: Vec<Entry<'d>> = namespace.into_iter().chain(types).collect();
+        let enums = doc.decls.iter().filter_map(|d| match d {
+            Decl::Enum(e) => Some(e),
+            _ => None,
+        });
         for decl in enums {
             for value in &decl.values {
                 let Some(other) = taken.iter().find(|e| e.ident.name == value.name) else {
@@ -145,6 +116,22 @@ impl<'d> Loader<'d> {
                 );
             }
         }
+    }
+}
+
+impl<'d> Entry<'d> {
+    /// The name `decl` declares, for the declarations that name something
+    /// in the namespace or among the types.
+    fn of(decl: &'d Decl) -> Option<Self> {
+        let (what, ident) = match decl {
+            Decl::Input(d) => ("input", &d.name),
+            Decl::Fn(d) => ("function", &d.name),
+            Decl::Decision(d) => ("decision", &d.name),
+            Decl::Enum(d) => ("enum", &d.name),
+            Decl::Type(d) => ("type", &d.name),
+            _ => return None,
+        };
+        Some(Entry { what, ident })
     }
 }
 

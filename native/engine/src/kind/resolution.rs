@@ -72,42 +72,19 @@ impl<'d> Loader<'d> {
     /// `precedence d1 > d2 > …`: every declared decision exactly once.
     fn decision_ranking(&mut self, decl: &PrecedenceDecl) {
         let declared: Vec<String> = self.decisions.iter().map(|d| d.name.clone()).collect();
-        let mut named: Vec<String> = Vec::new();
-        for ident in &decl.names {
-            let name = &ident.name;
-            if !declared.contains(name) {
-                let help = merge_help([
-                    did_you_mean(name, declared.iter().map(String::as_str)).unwrap_or_default(),
-                    "precedence ranks the declared decisions, highest first".to_owned(),
-                ]);
-                self.report(
-                    Diagnostic::error(
-                        ident.span,
-                        format!("precedence names undeclared decision {}", go_quote(name)),
-                    )
-                    .with_help(help),
-                );
-            } else if named.contains(name) {
-                self.report(
-                    Diagnostic::error(
-                        ident.span,
-                        format!("precedence names {} twice", go_quote(name)),
-                    )
-                    .with_help("name every decision exactly once"),
-                );
-            }
-            named.push(name.clone());
-        }
-        for missing in declared.iter().filter(|d| !named.contains(d)) {
-            self.report(
-                Diagnostic::error(
-                    decl.span,
-                    format!("precedence doesn't name decision {}", go_quote(missing)),
-                )
-                .with_help("name every decision exactly once, highest first"),
-            );
-        }
-        self.precedence = named;
+        let undeclared_help = |name: &str| {
+            merge_help([
+                did_you_mean(name, declared.iter().map(String::as_str)).unwrap_or_default(),
+                "precedence ranks the declared decisions, highest first".to_owned(),
+            ])
+        };
+        let ranking = Ranking {
+            prefix: "precedence".to_owned(),
+            noun: "decision",
+            declared: &declared,
+            undeclared_help: &undeclared_help,
+        };
+        self.precedence = self.rank(decl, &ranking);
     }
 
     /// `precedence d: r1 > r2 > …`: at most one per decision, every reason
@@ -133,40 +110,52 @@ impl<'d> Loader<'d> {
             return;
         }
         let reasons = decision.reasons.clone();
+        let undeclared_help = |_: &str| declares(&d, &reasons);
+        let ranking = Ranking {
+            prefix: format!("precedence {d}:"),
+            noun: "reason",
+            declared: &reasons,
+            undeclared_help: &undeclared_help,
+        };
+        let ranked = self.rank(decl, &ranking);
+        if let Some(decision) = self.decisions.get_mut(index) {
+            decision.ranked = Some(ranked);
+        }
+    }
+
+    /// The names `decl` ranks, reporting a name `ranking` doesn't declare,
+    /// a name ranked twice, and a declared name left out.
+    fn rank(&mut self, decl: &PrecedenceDecl, ranking: &Ranking<'_>) -> Vec<String> {
+        let Ranking { prefix, noun, .. } = ranking;
         let mut named: Vec<String> = Vec::new();
         for ident in &decl.names {
-            let r = &ident.name;
-            if !reasons.contains(r) {
+            let (name, quoted) = (&ident.name, go_quote(&ident.name));
+            if !ranking.declared.contains(name) {
                 self.report(
                     Diagnostic::error(
                         ident.span,
-                        format!("precedence {d}: names undeclared reason {}", go_quote(r)),
+                        format!("{prefix} names undeclared {noun} {quoted}"),
                     )
-                    .with_help(declares(&d, &reasons)),
+                    .with_help((ranking.undeclared_help)(name)),
                 );
-            } else if named.contains(r) {
+            } else if named.contains(name) {
                 self.report(
-                    Diagnostic::error(
-                        ident.span,
-                        format!("precedence {d}: names {} twice", go_quote(r)),
-                    )
-                    .with_help("name every reason exactly once"),
+                    Diagnostic::error(ident.span, format!("{prefix} names {quoted} twice"))
+                        .with_help(format!("name every {noun} exactly once")),
                 );
             }
-            named.push(r.clone());
+            named.push(name.clone());
         }
-        for missing in reasons.iter().filter(|r| !named.contains(r)) {
+        for missing in ranking.declared.iter().filter(|d| !named.contains(d)) {
             self.report(
                 Diagnostic::error(
                     decl.span,
-                    format!("precedence {d}: doesn't name reason {}", go_quote(missing)),
+                    format!("{prefix} doesn't name {noun} {}", go_quote(missing)),
                 )
-                .with_help("name every reason exactly once, highest first"),
+                .with_help(format!("name every {noun} exactly once, highest first")),
             );
         }
-        if let Some(decision) = self.decisions.get_mut(index) {
-            decision.ranked = Some(named);
-        }
+        named
     }
 
     /// Every `exclusive` set: declared decisions, and declared reasons.
@@ -209,6 +198,18 @@ impl<'d> Loader<'d> {
         }
         found
     }
+}
+
+/// What a `precedence` ranks, for its messages.
+struct Ranking<'r> {
+    /// `precedence`, or `precedence d:` for the reasons of `d`.
+    prefix: String,
+    /// `decision` or `reason`.
+    noun: &'static str,
+    /// The names to rank, each exactly once.
+    declared: &'r [String],
+    /// The help for a name that isn't declared.
+    undeclared_help: &'r dyn Fn(&str) -> String,
 }
 
 /// `exclusive: decision <d> has no reason "<r>"` at `span`.

@@ -57,20 +57,94 @@ pub(crate) fn resolve(
     site: &TypeSite<'_>,
     out: &mut Vec<Diagnostic>,
 ) -> Ty {
-    match &ty.kind {
-        TypeKind::Named(name) => match named(&name.name, names) {
-            Some(resolved) => resolved,
-            None => {
-                out.push(unknown_type(&name.name, ty, names, site));
-                Ty::Invalid
-            }
-        },
-        TypeKind::List(elem) => match resolve(elem, names, site, out) {
+    Resolver { names, site, out }.resolve(ty)
+}
+
+/// One resolution: where the names come from, where the type is written,
+/// where problems go.
+struct Resolver<'r, 'n> {
+    names: &'r TypeNames<'n>,
+    site: &'r TypeSite<'r>,
+    out: &'r mut Vec<Diagnostic>,
+}
+
+impl Resolver<'_, '_> {
+    fn resolve(&mut self, ty: &Type) -> Ty {
+        match &ty.kind {
+            TypeKind::Named(name) => match named(&name.name, self.names) {
+                Some(resolved) => resolved,
+                None => {
+                    let problem = unknown_type(&name.name, ty, self.names, self.site);
+                    self.out.push(problem);
+                    Ty::Invalid
+                }
+            },
+            TypeKind::List(elem) => match self.resolve(elem) {
+                Ty::Invalid => Ty::Invalid,
+                elem => Ty::list(elem),
+            },
+            TypeKind::Optional(elem) => self.optional(ty, elem),
+            TypeKind::Map(key, value) => self.map(key, value),
+        }
+    }
+
+    /// `?elem`: one `?` around anything but an optional, a list or a map.
+    fn optional(&mut self, ty: &Type, elem: &Type) -> Ty {
+        let problem = match &elem.kind {
+            TypeKind::Optional(_) => Some(("optional types don't nest", "write `?T` with one `?`")),
+            TypeKind::List(_) => Some((
+                "a list can't be optional",
+                "write `list<T>`: a missing list reads as an empty one",
+            )),
+            TypeKind::Map(..) => Some((
+                "a map can't be optional",
+                "write `map<K, V>`: a missing map reads as an empty one",
+            )),
+            TypeKind::Named(_) => None,
+        };
+        let inner = self.resolve(elem);
+        if let Some((message, help)) = problem {
+            let message = match self.site {
+                TypeSite::Policy => message.to_owned(),
+                TypeSite::Kind(place) => format!("{place}: {message}"),
+            };
+            self.out
+                .push(Diagnostic::error(ty.span, message).with_help(help));
+            return Ty::Invalid;
+        }
+        match inner {
             Ty::Invalid => Ty::Invalid,
-            elem => Ty::list(elem),
-        },
-        TypeKind::Optional(elem) => optional(ty, elem, names, site, out),
-        TypeKind::Map(key, value) => map(key, value, names, site, out),
+            inner => Ty::optional(inner),
+        }
+    }
+
+    /// `map<key, value>`: a key type that is a key, a value that isn't an
+    /// enum.
+    fn map(&mut self, key: &Type, value: &Type) -> Ty {
+        let key_ty = self.resolve(key);
+        let value_ty = self.resolve(value);
+        let mut valid = !key_ty.is_invalid() && !value_ty.is_invalid();
+        if valid && !key_ty.is_key() {
+            self.out.push(
+                Diagnostic::error(key.span, format!("{key_ty} can't be a map key")).with_help(
+                    "map keys are bool, int, float, string, duration, timestamp or an enum",
+                ),
+            );
+            valid = false;
+        }
+        if let Ty::Enum(_) = value_ty {
+            self.out.push(
+                Diagnostic::error(value.span, "an enum can't be a map value").with_help(
+                    "a missing key would read as the zero value, and an enum has none; key the map by the enum instead, or use a list",
+                ),
+            );
+            valid = false;
+        }
+        if valid {
+            Ty::map(key_ty, value_ty)
+        } else {
+            Ty::Invalid
+        }
     }
 }
 
@@ -102,72 +176,4 @@ fn unknown_type(name: &str, ty: &Type, names: &TypeNames<'_>, site: &TypeSite<'_
         ),
     };
     Diagnostic::error(ty.span, format!("unknown type `{name}`")).with_help(help)
-}
-
-/// `?elem`: one `?` around anything but an optional, a list or a map.
-fn optional(
-    ty: &Type,
-    elem: &Type,
-    names: &TypeNames<'_>,
-    site: &TypeSite<'_>,
-    out: &mut Vec<Diagnostic>,
-) -> Ty {
-    let problem = match &elem.kind {
-        TypeKind::Optional(_) => Some(("optional types don't nest", "write `?T` with one `?`")),
-        TypeKind::List(_) => Some((
-            "a list can't be optional",
-            "write `list<T>`: a missing list reads as an empty one",
-        )),
-        TypeKind::Map(..) => Some((
-            "a map can't be optional",
-            "write `map<K, V>`: a missing map reads as an empty one",
-        )),
-        TypeKind::Named(_) => None,
-    };
-    let inner = resolve(elem, names, site, out);
-    if let Some((message, help)) = problem {
-        let message = match site {
-            TypeSite::Policy => message.to_owned(),
-            TypeSite::Kind(place) => format!("{place}: {message}"),
-        };
-        out.push(Diagnostic::error(ty.span, message).with_help(help));
-        return Ty::Invalid;
-    }
-    match inner {
-        Ty::Invalid => Ty::Invalid,
-        inner => Ty::optional(inner),
-    }
-}
-
-/// `map<key, value>`: a key type that is a key, a value that isn't an enum.
-fn map(
-    key: &Type,
-    value: &Type,
-    names: &TypeNames<'_>,
-    site: &TypeSite<'_>,
-    out: &mut Vec<Diagnostic>,
-) -> Ty {
-    let key_ty = resolve(key, names, site, out);
-    let value_ty = resolve(value, names, site, out);
-    let mut valid = !key_ty.is_invalid() && !value_ty.is_invalid();
-    if valid && !key_ty.is_key() {
-        out.push(
-            Diagnostic::error(key.span, format!("{key_ty} can't be a map key"))
-                .with_help("map keys are bool, int, float, string, duration, timestamp or an enum"),
-        );
-        valid = false;
-    }
-    if let Ty::Enum(_) = value_ty {
-        out.push(
-            Diagnostic::error(value.span, "an enum can't be a map value").with_help(
-                "a missing key would read as the zero value, and an enum has none; key the map by the enum instead, or use a list",
-            ),
-        );
-        valid = false;
-    }
-    if valid {
-        Ty::map(key_ty, value_ty)
-    } else {
-        Ty::Invalid
-    }
 }
