@@ -125,3 +125,19 @@ pub(crate) fn on_small_stack(f: impl FnOnce() + Send + 'static) {
         std::panic::resume_unwind(panic);
     }
 }
+
+/// `policy p: K@1` with `param x: <ty>`, and the param's type as parsed
+/// (the source, for positions).
+pub(crate) fn param_type(ty: &str) -> (String, crate::ast::Type) {
+    use crate::ast::{Document, Stmt};
+    let src = format!("policy p: K@1\nparam x: {ty}");
+    let (file, problems) = crate::parser::parse_file("p.sigil", &src);
+    assert!(problems.is_empty(), "{src}\n{problems:?}");
+    let Some(Document::Policy(doc)) = file.docs.into_iter().next() else {
+        panic!("no policy in {src}");
+    };
+    let Some(Stmt::Param(param)) = doc.stmts.into_iter().next() else {
+        panic!("no param in {src}");
+    };
+    (src, param.ty)
+}

@@ -2,9 +2,10 @@
 //! text or the diagnostic (message, help, the source text it spans).
 
 use super::eval;
-use crate::ast::{Document, Stmt};
+use crate::ast::Document;
 use crate::kind::{Kind, load};
 use crate::parser::{parse_expr, parse_file};
+use crate::testing::param_type;
 use crate::types::Ty;
 
 const KIND: &str = "kind K version 1
@@ -30,17 +31,8 @@ fn kind() -> Kind {
 
 /// `text` as a type of the kind, read the way a param's type is.
 fn ty(kind: &Kind, text: &str) -> Ty {
-    let src = format!("policy p: K@1\nparam x: {text}");
-    let (file, problems) = parse_file("p.sigil", &src);
-    assert!(problems.is_empty(), "{problems:?}");
-    let Some(Document::Policy(doc)) = file.docs.first() else {
-        panic!("no policy");
-    };
-    let Some(Stmt::Param(param)) = doc.stmts.first() else {
-        panic!("no param");
-    };
-    kind.resolve_type(&param.ty)
-        .unwrap_or_else(|d| panic!("{d:?}"))
+    let (_, ty) = param_type(text);
+    kind.resolve_type(&ty).unwrap_or_else(|d| panic!("{d:?}"))
 }
 
 enum Want {

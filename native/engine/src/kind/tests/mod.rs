@@ -3,6 +3,7 @@
 
 mod canonical;
 mod diagnostics;
+mod resolve_type;
 
 use super::{Loaded, load};
 use crate::ast::Document;
