@@ -225,18 +225,6 @@ impl Evaluator<'_> {
     }
 }
 
-impl EnumDef {
-    /// Whether the enum declares `value`.
-    pub fn declares(&self, value: &str) -> bool {
-        self.values.iter().any(|v| v == value)
-    }
-
-    /// `<E> declares: a, b, c`, the help that lists the values.
-    pub fn declares_sentence(&self) -> String {
-        format!("{} declares: {}", self.name, self.values.join(", "))
-    }
-}
-
 /// `value` as a value of `def`, or ``<E> has no value `v` `` at `span`.
 fn declared_value(def: &EnumDef, value: &str, span: Span) -> Result<Value, Diagnostic> {
     if def.declares(value) {

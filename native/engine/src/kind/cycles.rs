@@ -7,6 +7,7 @@ use crate::diag::Diagnostic;
 use crate::types::Ty;
 
 impl Loader<'_> {
+    /// Reports every struct type that reaches itself, at its name.
     pub(super) fn check_cycles(&mut self) {
         let edges = self.struct_edges();
         for (start, decl) in self.decls.types.clone().into_iter().enumerate() {

@@ -212,6 +212,18 @@ impl Kind {
     }
 }
 
+impl EnumDef {
+    /// Whether the enum declares `value`.
+    pub fn declares(&self, value: &str) -> bool {
+        self.values.iter().any(|v| v == value)
+    }
+
+    /// `<E> declares: a, b, c`, the help that lists the values.
+    pub fn declares_sentence(&self) -> String {
+        format!("{} declares: {}", self.name, self.values.join(", "))
+    }
+}
+
 impl StructDef {
     /// The field called `name`.
     pub fn field(&self, name: &str) -> Option<&FieldDef> {

@@ -8,6 +8,8 @@ use crate::diag::{Diagnostic, did_you_mean, go_quote, merge_help};
 use crate::source::Span;
 
 impl<'d> Loader<'d> {
+    /// The decision ranking, `collect`, the reason rankings and the
+    /// `exclusive` sets.
     pub(super) fn resolution(&mut self) {
         let (ranking, scoped): (Vec<&'d PrecedenceDecl>, Vec<&'d PrecedenceDecl>) = self
             .decls
