@@ -36,6 +36,12 @@
 //!   and its diagnostics), type resolution and the canonical kind text.
 //! * [`constant`]: constant expressions evaluated against their type.
 //! * [`types`] and [`value`]: semantic types and constant values.
+//! * [`check`]: the type checker of policy and module documents.
+//! * [`bundle`]: the files of a request parsed, indexed by name and
+//!   checked in import order; scopes of `policies` patterns.
+//! * [`lint`]: the lints and their levels.
+//! * [`pattern`]: `like` globs and `matches` regular expressions (RE2 as
+//!   Go reads it).
 //! * `version`: the build information the version op reports, set by
 //!   `build.rs`.
 //! * `testing` (tests only): the seeded generator of the property tests.
@@ -46,11 +52,14 @@
 
 pub mod abi;
 pub mod ast;
+pub mod bundle;
+pub mod check;
 pub mod constant;
 pub mod diag;
 pub mod format;
 pub mod kind;
 pub mod lexer;
+pub mod lint;
 pub mod parser;
 pub mod source;
 #[cfg(test)]

@@ -57,6 +57,20 @@ impl EngineError {
         )
     }
 
+    /// A request whose fields can't be used as they are (a bad file list,
+    /// lint, pattern or requirement): the op's own message and help.
+    pub(crate) fn rejected(message: String, help: String) -> Self {
+        Self::new(message, help)
+    }
+
+    /// A check, compile or explain request without files (module-abi §3).
+    pub(crate) fn no_files() -> Self {
+        Self::new(
+            "the request holds no files".to_owned(),
+            r#"send the kind and the policies as "files": [{"path": "...", "source": "..."}]"#,
+        )
+    }
+
     /// A known op that this build of the engine doesn't have yet.
     pub(crate) fn not_implemented(op: &'static str) -> Self {
         Self::new(

@@ -144,4 +144,6 @@ pub use exports::{engine_abi_version, engine_alloc, engine_call, engine_free};
 #[cfg(test)]
 mod fuzz_tests;
 #[cfg(test)]
+mod check_tests;
+#[cfg(test)]
 mod tests;

@@ -5,7 +5,11 @@
 use super::error::EngineError;
 use super::request::Request;
 use super::response::{DiagnosticRecord, Record, Success};
+use super::request::File;
+use crate::bundle::{FileInput, Project, named_files};
+use crate::diag::Diagnostic;
 use crate::format::{FormatError, format_source};
+use crate::lint::Levels;
 use crate::source::LineIndex;
 
 /// The op that panics on purpose, in test builds and builds with the
@@ -18,7 +22,7 @@ pub(crate) const PANIC_PROBE: &str = "panic-probe";
 pub(crate) fn run(request: &Request<'_>) -> Result<Success, EngineError> {
     match request.op.as_ref() {
         "version" => Ok(version()),
-        "check" => Err(EngineError::not_implemented("check")),
+        "check" => check(request),
         "compile" => Err(EngineError::not_implemented("compile")),
         "eval" => Err(EngineError::not_implemented("eval")),
         "explain" => Err(EngineError::not_implemented("explain")),
@@ -34,6 +38,68 @@ pub(crate) fn run(request: &Request<'_>) -> Result<Success, EngineError> {
 /// §4.1: the build of the engine. It takes no fields.
 fn version() -> Success {
     Success::Version
+}
+
+/// §4.2: every problem of the files, as `sigil check -o json` reports
+/// them. Finding errors is a result (`ok: true`); a request whose lints,
+/// files, requirements or patterns can't be used fails.
+fn check(request: &Request<'_>) -> Result<Success, EngineError> {
+    let lints = request.lints.iter().map(|(k, v)| (k.as_ref(), v.as_ref()));
+    let levels = Levels::configured(lints).map_err(|e| EngineError::rejected(e.message, e.help))?;
+    let project = load_project(request)?;
+    let patterns: Vec<&str> = request.policies.iter().map(AsRef::as_ref).collect();
+    let scope = project
+        .scope(&patterns)
+        .map_err(|e| EngineError::rejected(e.message, e.help))?;
+    let mut diagnostics = project.in_scope(&scope);
+    if !diagnostics.iter().any(Diagnostic::is_error) {
+        let required: Vec<&str> = request.require.iter().map(|r| r.policy.as_ref()).collect();
+        diagnostics.extend(crate::lint::findings(&project, &scope, &levels, &required));
+        crate::diag::sort(&mut diagnostics);
+    }
+    Ok(Success::Check {
+        diagnostics: records(&project, diagnostics),
+    })
+}
+
+/// The request's files and trusted files, parsed, indexed and checked.
+fn load_project(request: &Request<'_>) -> Result<Project, EngineError> {
+    if request.files.is_empty() {
+        return Err(EngineError::no_files());
+    }
+    let files = named_files(&inputs(&request.files), &inputs(&request.trusted_files))
+        .map_err(|e| EngineError::rejected(e.message, e.help))?;
+    Ok(Project::load(files))
+}
+
+/// The files of one list as the bundle takes them.
+fn inputs<'r>(list: &'r [File<'_>]) -> Vec<FileInput<'r>> {
+    list.iter()
+        .map(|f| FileInput {
+            path: f.path.as_ref(),
+            source: f.source.as_ref(),
+        })
+        .collect()
+}
+
+/// The records of `diagnostics`, positions resolved in their files.
+fn records(project: &Project, diagnostics: Vec<Diagnostic>) -> Vec<DiagnosticRecord> {
+    let indexes: Vec<(&str, LineIndex<'_>)> = project
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), LineIndex::new(&f.source)))
+        .collect();
+    let empty = LineIndex::new("");
+    diagnostics
+        .into_iter()
+        .map(|d| {
+            let index = indexes
+                .iter()
+                .find(|(path, _)| Some(*path) == d.file.as_deref())
+                .map_or(&empty, |(_, index)| index);
+            DiagnosticRecord::new(d, index)
+        })
+        .collect()
 }
 
 /// Where a format request's diagnostics say they are without a `path`.

@@ -28,11 +28,13 @@ pub(crate) enum Success {
     /// A source in the canonical style (§4.6): `source`, then `formatted`,
     /// whether the request's source was that already, byte for byte.
     Format { source: String, formatted: bool },
+    /// The problems a check found (§4.2), errors and warnings alike.
+    Check { diagnostics: Vec<DiagnosticRecord> },
 }
 
 /// A diagnostic as the record of tooling §2, its position resolved to a
 /// line and a column (code points) of the source it points into.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct DiagnosticRecord {
     diagnostic: Diagnostic,
     position: Option<Position>,
@@ -179,6 +181,7 @@ pub(crate) fn encode(id: Option<&str>, result: &Result<Success, EngineError>) ->
     match result {
         Ok(Success::Version) => version(id),
         Ok(Success::Format { source, formatted }) => format(id, source, *formatted),
+        Ok(Success::Check { diagnostics }) => check(id, diagnostics),
         Err(error) => failure(id, error),
     }
 }
@@ -214,6 +217,21 @@ fn format(id: Option<&str>, source: &str, formatted: bool) -> Vec<u8> {
     json.string(source);
     json.member("formatted");
     json.raw(if formatted { "true" } else { "false" });
+    json.finish()
+}
+
+/// `{"id":…,"ok":true,"diagnostics":[…]}`, `[]` when clean.
+fn check(id: Option<&str>, diagnostics: &[DiagnosticRecord]) -> Vec<u8> {
+    let mut json = Json::envelope(id, true, 32 + diagnostics.len() * 160);
+    json.member("diagnostics");
+    json.raw("[");
+    for (i, diagnostic) in diagnostics.iter().enumerate() {
+        if i > 0 {
+            json.raw(",");
+        }
+        diagnostic.write(&mut json);
+    }
+    json.raw("]");
     json.finish()
 }
 

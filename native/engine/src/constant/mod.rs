@@ -14,7 +14,7 @@
 //! found is returned, at the part of the expression that is wrong.
 
 use crate::ast::{BinaryOp, Expr, ExprKind, MapEntry, UnaryOp};
-use crate::diag::{Diagnostic, nearest};
+use crate::diag::Diagnostic;
 use crate::kind::EnumDef;
 use crate::source::Span;
 use crate::types::Ty;
@@ -230,11 +230,7 @@ fn declared_value(def: &EnumDef, value: &str, span: Span) -> Result<Value, Diagn
     if def.declares(value) {
         return Ok(Value::Enum(value.into()));
     }
-    let declares = def.declares_sentence();
-    let help = match nearest(value, def.values.iter().map(String::as_str)) {
-        Some(close) => format!("did you mean `{close}`? {declares}"),
-        None => declares,
-    };
+    let help = def.values_help(value);
     Err(Diagnostic::error(span, format!("{} has no value `{value}`", def.name)).with_help(help))
 }
 

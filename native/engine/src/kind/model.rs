@@ -222,6 +222,16 @@ impl EnumDef {
     pub fn declares_sentence(&self) -> String {
         format!("{} declares: {}", self.name, self.values.join(", "))
     }
+
+    /// The help for `name`, which isn't one of the values:
+    /// ``did you mean `w`? <E> declares: a, b`` or the list alone.
+    pub fn values_help(&self, name: &str) -> String {
+        let declares = self.declares_sentence();
+        match crate::diag::nearest(name, self.values.iter().map(String::as_str)) {
+            Some(close) => format!("did you mean `{close}`? {declares}"),
+            None => declares,
+        }
+    }
 }
 
 impl StructDef {

@@ -1,0 +1,784 @@
+//! Documents and statements (language-policies §3–4): the kind pin,
+//! imports, params, lets, `when`, `assert`, decision constructors and
+//! policy invocations.
+
+use super::exports::{ExportedLet, Exports, ParamSig};
+use super::facts::{Facts, ImportFact, InvocationFact, Shadow};
+use super::hints;
+use super::names::{Binding, LetInfo, LetState, Names, ParamInfo};
+use super::{Checker, chain};
+use crate::ast::{
+    Assert, CallStmt, Expr, ExprKind, Ident, Import, IntLit, Let, ModuleDoc, Param, PolicyDoc,
+    Stmt, Use, When,
+};
+use crate::diag::{Diagnostic, go_quote};
+use crate::kind::{DecisionDef, Kind};
+use crate::source::Span;
+use crate::types::Ty;
+use crate::value::Value;
+
+/// What a `use` path names, as the bundle resolves it.
+#[derive(Clone, Copy, Debug)]
+pub enum ImportTarget<'a> {
+    /// A checked policy or module.
+    Found(&'a Exports),
+    /// A kind document: not importable.
+    Kind,
+    /// Nothing in the bundle.
+    Unknown,
+    /// A document whose problem is reported elsewhere (an import cycle, a
+    /// kind that doesn't load): its names are bound, but to nothing usable.
+    Unavailable,
+}
+
+/// A policy or module document.
+#[derive(Clone, Copy, Debug)]
+pub enum DocumentRef<'d> {
+    /// A policy.
+    Policy(&'d PolicyDoc),
+    /// A module.
+    Module(&'d ModuleDoc),
+}
+
+/// The result of checking one document.
+#[derive(Debug, Default)]
+pub struct Checked {
+    /// Every problem found, sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the document offers its importers.
+    pub exports: Exports,
+    /// What the lints need to know.
+    pub facts: Facts,
+}
+
+/// Checks a policy or module against `kind`; `imports` resolves a `use`
+/// path to what it names.
+pub fn check_document<'a>(
+    doc: DocumentRef<'a>,
+    source: &str,
+    kind: &'a Kind,
+    imports: &dyn Fn(&str) -> ImportTarget<'a>,
+) -> Checked {
+    let mut checker = Checker::new(kind, Names::for_kind(kind));
+    let (name, kind_ref, pin, uses, is_policy) = match doc {
+        DocumentRef::Policy(p) => (p.name.text(), &p.kind, p.pin.as_ref(), &p.uses, true),
+        DocumentRef::Module(m) => (m.name.text(), &m.kind, m.pin.as_ref(), &m.uses, false),
+    };
+    checker.pin(kind_ref, pin);
+    for u in uses {
+        checker.import(u, imports);
+    }
+    let mut params = Vec::new();
+    match doc {
+        DocumentRef::Policy(p) => {
+            checker.declare_stmts(&p.stmts, None, &mut params, source);
+            checker.type_lets();
+            checker.stmts(&p.stmts, true);
+        }
+        DocumentRef::Module(m) => {
+            for l in &m.lets {
+                checker.declare_let(l, None);
+            }
+            checker.type_lets();
+        }
+    }
+    checker.pub_lets();
+    let exports = Exports {
+        name,
+        is_policy,
+        lets: checker.exported_lets(),
+        params,
+    };
+    let facts = checker.finish_facts();
+    let mut diagnostics = checker.diagnostics;
+    crate::diag::sort(&mut diagnostics);
+    Checked {
+        diagnostics,
+        exports,
+        facts,
+    }
+}
+
+impl<'a> Checker<'a> {
+    /// The pin rules of language-policies §2.1.
+    fn pin(&mut self, kind_ref: &Ident, pin: Option<&IntLit>) {
+        let kind = self.kind;
+        let Some(pin) = pin else {
+            let help = format!(
+                "pin the kind version the document was written against, like `{}@{}`",
+                kind.name, kind.version
+            );
+            self.error(kind_ref.span, format!("`{}` needs a version", kind.name), help);
+            return;
+        };
+        if pin.value > kind.version {
+            let message = format!(
+                "{}@{} is newer than the kind, which is at version {}",
+                kind.name, pin.value, kind.version
+            );
+            let help = "the kind is older than the document; check the document against this version and lower the pin";
+            self.error(pin.span, message, help);
+        } else if pin.value < kind.accepts {
+            let message = format!(
+                "{}@{} is no longer accepted; the kind accepts version {} and later",
+                kind.name, pin.value, kind.accepts
+            );
+            let help = format!(
+                "review the document against the kind's changes since version {}, then raise the pin",
+                pin.value
+            );
+            self.error(pin.span, message, help);
+        } else {
+            self.older_pin = pin.value < kind.version;
+        }
+    }
+
+    // ---- imports --------------------------------------------------------------
+
+    /// One `use` (language-policies §3.2).
+    fn import(&mut self, u: &'a Use, imports: &dyn Fn(&str) -> ImportTarget<'a>) {
+        let path = u.path.text();
+        let target = imports(&path);
+        let exports = match target {
+            ImportTarget::Found(exports) => Some(exports),
+            ImportTarget::Kind => {
+                let message = format!("`{path}` is a kind, not a policy or module");
+                let help = "`use` names a policy or module by the name in its header; the kind is the document's contract already";
+                self.error(u.path.span(), message, help);
+                None
+            }
+            ImportTarget::Unknown => {
+                let help = "`use` names a policy or module by the name in its header, wherever its file is";
+                self.error(u.path.span(), format!("unknown document `{path}`"), help);
+                None
+            }
+            ImportTarget::Unavailable => None,
+        };
+        match &u.import {
+            Import::Whole | Import::Alias(_) => {
+                let local = match &u.import {
+                    Import::Alias(alias) => alias,
+                    _ => match u.path.parts.last() {
+                        Some(last) => last,
+                        None => return,
+                    },
+                };
+                self.facts.imports.push(ImportFact {
+                    path: path.clone(),
+                    local: local.name.clone(),
+                    item: None,
+                    span: u.span,
+                    used: false,
+                });
+                let binding = match exports {
+                    Some(e) if e.is_policy => Binding::Policy(e),
+                    Some(e) => Binding::Module(e),
+                    None => self.unavailable(),
+                };
+                self.declare(local, binding);
+            }
+            Import::Items(items) => {
+                for item in items {
+                    let ty = match exports {
+                        Some(e) => self.imported_let(e, &item.name),
+                        None => Ty::Invalid,
+                    };
+                    self.names.imported.push(ty);
+                    let binding = Binding::ImportedLet(self.names.imported.len() - 1);
+                    let local = item.alias.as_ref().unwrap_or(&item.name);
+                    self.facts.imports.push(ImportFact {
+                        path: path.clone(),
+                        local: local.name.clone(),
+                        item: Some(item.name.name.clone()),
+                        span: local.span,
+                        used: false,
+                    });
+                    self.declare(local, binding);
+                }
+            }
+        }
+    }
+
+    /// The binding of a name imported from a document that isn't usable: an
+    /// imported let of type invalid, so reading it reports nothing more.
+    fn unavailable(&mut self) -> Binding<'a> {
+        self.names.imported.push(Ty::Invalid);
+        Binding::ImportedLet(self.names.imported.len() - 1)
+    }
+
+    // ---- declarations -----------------------------------------------------------
+
+    /// Binds a document name, reporting a collision with what already holds
+    /// it (language-policies §3.10).
+    fn declare(&mut self, name: &Ident, binding: Binding<'a>) -> bool {
+        let Some(existing) = self.names.get(&name.name) else {
+            self.names.bind(&name.name, binding);
+            return true;
+        };
+        if existing.is_kind_name() && self.older_pin {
+            self.shadow(name, existing);
+            self.names.bind(&name.name, binding);
+            return true;
+        }
+        let message = format!(
+            "`{}` is already the name of {}",
+            name.name,
+            existing.entity().with_article()
+        );
+        self.error(
+            name.span,
+            message,
+            "every name in a document means one thing; rename one of them",
+        );
+        false
+    }
+
+    /// Records that `name` takes the kind's name `existing` (allowed in a
+    /// document pinned to an older kind version; lint
+    /// `shadowed-kind-name`).
+    pub(super) fn shadow(&mut self, name: &Ident, existing: Binding<'_>) {
+        let what = match existing {
+            Binding::Input(_) => "input".to_owned(),
+            Binding::Func(_) => "host function".to_owned(),
+            Binding::Decision(_) => "decision".to_owned(),
+            Binding::EnumValue => match self.kind.enums_declaring(&name.name).next() {
+                Some(e) => format!("{} value", e.name),
+                None => "name".to_owned(),
+            },
+            _ => "name".to_owned(),
+        };
+        self.facts.shadows.push(Shadow {
+            name: name.name.clone(),
+            what,
+            span: name.span,
+        });
+    }
+
+    /// The facts, with what the whole document's check learned: which
+    /// imports were used and which lets were never read.
+    fn finish_facts(&mut self) -> Facts {
+        let mut facts = std::mem::take(&mut self.facts);
+        for import in &mut facts.imports {
+            import.used = self.used_imports.contains(&import.local);
+        }
+        facts.unread_lets = self
+            .names
+            .lets
+            .iter()
+            .filter(|l| !l.read && !l.decl.public)
+            .map(|l| (l.decl.name.name.clone(), l.decl.name.span))
+            .collect();
+        facts
+    }
+
+    /// Declares the params and lets of `stmts` (and of nested bodies) in
+    /// source order; `body` is the `when` body they are in.
+    fn declare_stmts(
+        &mut self,
+        stmts: &'a [Stmt],
+        body: Option<usize>,
+        params: &mut Vec<ParamSig>,
+        source: &str,
+    ) {
+        for stmt in stmts {
+            match stmt {
+                Stmt::Param(p) => params.push(self.param(p, source)),
+                Stmt::Let(l) => self.declare_let(l, body),
+                Stmt::When(w) => {
+                    self.parents.push(body);
+                    let inner = self.parents.len() - 1;
+                    self.declare_stmts(&w.body, Some(inner), params, source);
+                }
+                Stmt::Assert(_) | Stmt::Call(_) => {}
+            }
+        }
+    }
+
+    fn declare_let(&mut self, decl: &'a Let, body: Option<usize>) {
+        if let Some(Binding::Let(other)) = self.names.get(&decl.name.name) {
+            let elsewhere = self.names.lets.get(other).map(|l| l.body) != Some(body);
+            if elsewhere && body.is_some() {
+                let message = format!(
+                    "`{}` is already the name of a let in another `when` body",
+                    decl.name.name
+                );
+                let help = "let names are unique in a document, so a trace can name each one; rename one of them";
+                self.error(decl.name.span, message, help);
+                return;
+            }
+        }
+        let index = self.names.lets.len();
+        if self.declare(&decl.name, Binding::Let(index)) {
+            self.names.lets.push(LetInfo {
+                decl,
+                body,
+                state: LetState::Untyped,
+                reads_param: None,
+                read: false,
+            });
+        }
+    }
+
+    /// Types every let not typed yet, in declaration order.
+    fn type_lets(&mut self) {
+        for i in 0..self.names.lets.len() {
+            let untyped = self
+                .names
+                .lets
+                .get(i)
+                .is_some_and(|l| l.state == LetState::Untyped);
+            if untyped {
+                self.type_let(i);
+            }
+        }
+    }
+
+    /// A `pub let` in a policy can't read a param (language-policies §3.4).
+    fn pub_lets(&mut self) {
+        let problems: Vec<(Span, String)> = self
+            .names
+            .lets
+            .iter()
+            .filter(|l| l.decl.public)
+            .filter_map(|l| {
+                let param = l.reads_param.as_ref()?;
+                let message = format!(
+                    "let `{}` can't be `pub`: it reads param `{param}`",
+                    l.decl.name.name
+                );
+                Some((l.decl.name.span, message))
+            })
+            .collect();
+        for (span, message) in problems {
+            self.error(
+                span,
+                message,
+                "a param has no value outside an invocation; move the let to a module, or drop `pub`",
+            );
+        }
+    }
+
+    fn exported_lets(&self) -> Vec<ExportedLet> {
+        self.names
+            .lets
+            .iter()
+            .filter(|l| l.body.is_none())
+            .map(|l| ExportedLet {
+                name: l.decl.name.name.clone(),
+                public: l.decl.public,
+                ty: match &l.state {
+                    LetState::Typed(ty) => ty.clone(),
+                    _ => Ty::Invalid,
+                },
+            })
+            .collect()
+    }
+
+    // ---- params -------------------------------------------------------------------
+
+    /// A `param` (language-policies §3.3): its type, default and bounds.
+    fn param(&mut self, p: &Param, source: &str) -> ParamSig {
+        let ty = self.param_type(p);
+        self.names.params.push(ParamInfo { ty: ty.clone() });
+        let binding = Binding::Param(self.names.params.len() - 1);
+        self.declare(&p.name, binding);
+        let mut sig = ParamSig {
+            name: p.name.name.clone(),
+            ty: ty.clone(),
+            has_default: p.default.is_some(),
+            default: None,
+            min: None,
+            max: None,
+            text: collapse_whitespace(p.span.text(source).unwrap_or_default()),
+            span: p.span,
+        };
+        if ty.is_invalid() {
+            return sig;
+        }
+        sig.default = p.default.as_ref().and_then(|d| self.constant(d, &ty));
+        if p.min.is_some() || p.max.is_some() {
+            self.bounds(p, &ty, &mut sig);
+        }
+        sig
+    }
+
+    fn param_type(&mut self, p: &Param) -> Ty {
+        let ty = match self.kind.resolve_type(&p.ty) {
+            Ok(ty) => ty,
+            Err(diagnostic) => {
+                self.diagnostics.push(diagnostic);
+                return Ty::Invalid;
+            }
+        };
+        match &ty {
+            Ty::Optional(elem) => {
+                let help = format!(
+                    "an optional param is a param with a default; write `param {}: {elem} = <default>`",
+                    p.name.name
+                );
+                self.error(p.ty.span, "a param can't be optional".to_owned(), help);
+                Ty::Invalid
+            }
+            _ => ty,
+        }
+    }
+
+    /// Evaluates a constant of type `ty`, reporting why it isn't one.
+    fn constant(&mut self, e: &Expr, ty: &Ty) -> Option<Value> {
+        match crate::constant::eval(e, ty, &self.kind.enums) {
+            Ok(value) => Some(value),
+            Err(diagnostic) => {
+                self.diagnostics.push(diagnostic);
+                None
+            }
+        }
+    }
+
+    /// A param's `min` and `max`: only on int, float and duration, in
+    /// order, around the default.
+    fn bounds(&mut self, p: &Param, ty: &Ty, sig: &mut ParamSig) {
+        if !matches!(ty, Ty::Int | Ty::Float | Ty::Duration) {
+            let Some(at) = p.min.as_ref().or(p.max.as_ref()) else {
+                return;
+            };
+            let message = format!("a param of type {ty} can't have bounds");
+            self.error(at.span, message, "bounds apply to int, float and duration params");
+            return;
+        }
+        sig.min = p.min.as_ref().and_then(|e| self.constant(e, ty));
+        sig.max = p.max.as_ref().and_then(|e| self.constant(e, ty));
+        if let (Some(lo), Some(hi), Some(max)) = (&sig.min, &sig.max, &p.max) {
+            if compare(lo, hi) == Some(std::cmp::Ordering::Greater) {
+                let message = format!("max {} is below min {}", hi.const_text(), lo.const_text());
+                self.error(max.span, message, "");
+                return;
+            }
+        }
+        let (Some(default), Some(at)) = (&sig.default, &p.default) else {
+            return;
+        };
+        let help = "a default has to be a value the param accepts";
+        if let Some(lo) = &sig.min {
+            if compare(default, lo) == Some(std::cmp::Ordering::Less) {
+                let message = format!(
+                    "default {} is below the minimum {}",
+                    default.const_text(),
+                    lo.const_text()
+                );
+                self.error(at.span, message, help);
+                return;
+            }
+        }
+        if let Some(hi) = &sig.max {
+            if compare(default, hi) == Some(std::cmp::Ordering::Greater) {
+                let message = format!(
+                    "default {} is above the maximum {}",
+                    default.const_text(),
+                    hi.const_text()
+                );
+                self.error(at.span, message, help);
+            }
+        }
+    }
+
+    // ---- statements -----------------------------------------------------------------
+
+    /// Checks rules, asserts, constructors and invocations; `top` is true at
+    /// the document's top level.
+    fn stmts(&mut self, stmts: &'a [Stmt], top: bool) {
+        for stmt in stmts {
+            match stmt {
+                Stmt::Param(_) | Stmt::Let(_) => {}
+                Stmt::When(w) => {
+                    // Bodies are numbered in the order `declare_stmts` met
+                    // them: source order, depth first.
+                    let body = self.next_body;
+                    self.next_body += 1;
+                    self.when(w, body);
+                }
+                Stmt::Assert(a) => self.assert(a),
+                Stmt::Call(c) => self.call_stmt(c, top),
+            }
+        }
+    }
+
+    fn when(&mut self, w: &'a When, body: usize) {
+        self.expr_as(&w.cond, &Ty::Bool);
+        let outer = self.body;
+        self.body = Some(body);
+        self.stmts(&w.body, false);
+        self.body = outer;
+    }
+
+    fn assert(&mut self, a: &Assert) {
+        if a.reason.value.is_empty() {
+            self.error(
+                a.reason.span,
+                "an assert's reason can't be empty".to_owned(),
+                "the reason is a stable identifier for metrics and grep, like `sod_customer_dev`",
+            );
+        }
+        self.facts.has_asserts = true;
+        let outer = self.in_assert;
+        self.in_assert = true;
+        self.expr_as(&a.cond, &Ty::Bool);
+        self.in_assert = outer;
+    }
+
+    /// A call statement: a decision constructor or a policy invocation.
+    fn call_stmt(&mut self, c: &CallStmt, top: bool) {
+        let name = &c.name.name;
+        match self.names.get(name) {
+            Some(Binding::Decision(d)) => {
+                if top {
+                    let help = format!(
+                        "a constructor here would fire for every input; wrap it in `when true {{ {name}(...) }}` if that's what you mean"
+                    );
+                    self.error(c.name.span, "decision constructors go inside a `when` block".to_owned(), help);
+                }
+                self.constructor(c, d);
+            }
+            Some(Binding::Policy(exports)) => {
+                self.used_imports.push(name.clone());
+                self.invocation(c, exports);
+            }
+            Some(Binding::Module(_)) => {
+                let help = format!("a module holds only lets; read one as `{name}.<let>`, or import a policy to invoke");
+                self.error(c.name.span, format!("`{name}` is a module and can't be invoked"), help);
+            }
+            Some(other) => {
+                let message = format!("`{name}` is {}, not a decision", other.entity().with_article());
+                let help = "only the kind's decisions can be constructed, and only imported policies invoked";
+                self.error(c.name.span, message, help);
+            }
+            None => {
+                let help = match self.nearest_name(name) {
+                    Some(near) => format!("did you mean `{near}`?"),
+                    None => "constructors name one of the kind's decisions; invocations name an imported policy".to_owned(),
+                };
+                self.error(c.name.span, format!("unknown decision `{name}`"), help);
+            }
+        }
+    }
+
+    // ---- constructors ---------------------------------------------------------------
+
+    /// A decision constructor (language-policies §3.6).
+    fn constructor(&mut self, c: &CallStmt, d: &DecisionDef) {
+        self.facts.constructs.push(d.name.clone());
+        self.reason(c, d);
+        let mut given: Vec<&str> = Vec::new();
+        for arg in c.args.iter().filter(|a| a.name.name != "reason") {
+            let field_name = arg.name.name.as_str();
+            let Some(field) = d.field(field_name) else {
+                let names = d.fields.iter().map(|f| f.name.as_str());
+                let signature = d.signature();
+                let help = match crate::diag::did_you_mean(field_name, names) {
+                    Some(near) => format!("{near} {signature}"),
+                    None => signature,
+                };
+                let message = format!(
+                    "decision {} has no payload field {}",
+                    d.name,
+                    go_quote(field_name)
+                );
+                self.error(arg.name.span, message, help);
+                self.expr(&arg.value, None);
+                continue;
+            };
+            if given.contains(&field_name) {
+                let message = format!("field {} is given twice", go_quote(field_name));
+                self.error(arg.name.span, message, "pass each field once");
+            }
+            given.push(field_name);
+            self.expr_as(&arg.value, &field.ty);
+        }
+        for field in &d.fields {
+            if field.default.is_none() && !given.contains(&field.name.as_str()) {
+                let message = format!("decision {} needs field {}", d.name, go_quote(&field.name));
+                self.error(c.span, message, d.signature());
+            }
+        }
+    }
+
+    /// A constructor's `reason:`: given once, a bare declared reason.
+    fn reason(&mut self, c: &CallStmt, d: &DecisionDef) {
+        let declares = format!("{} declares: {}", d.name, d.reasons.join(", "));
+        if let Some(positional) = &c.positional {
+            let help = match &positional.kind {
+                ExprKind::Ident(r) => {
+                    let reason = crate::diag::nearest(r, d.reasons.iter().map(String::as_str))
+                        .unwrap_or(r);
+                    format!("write `{}`", rewrite_with_reason(c, reason))
+                }
+                _ => format!("write `{}(reason: <reason>)`; {declares}", d.name),
+            };
+            self.error(positional.span, "the reason is a named argument".to_owned(), help);
+            return;
+        }
+        let reasons: Vec<&Expr> = c
+            .args
+            .iter()
+            .filter(|a| a.name.name == "reason")
+            .map(|a| &a.value)
+            .collect();
+        let Some(value) = reasons.first() else {
+            let help = format!("write `{}(reason: <reason>)`; {declares}", d.name);
+            self.error(c.span, format!("decision {} needs a reason", d.name), help);
+            return;
+        };
+        for twice in c.args.iter().filter(|a| a.name.name == "reason").skip(1) {
+            let message = format!("field {} is given twice", go_quote("reason"));
+            self.error(twice.name.span, message, "pass each field once");
+        }
+        match &value.kind {
+            ExprKind::Ident(r) if d.has_reason(r) => {}
+            ExprKind::Ident(r) => {
+                let message = format!("decision {} has no reason `{r}`", d.name);
+                self.error(value.span, message, chain::reasons_help(d, r));
+            }
+            ExprKind::String { value: text, .. } => {
+                let text = String::from_utf8_lossy(text);
+                let help = format!("reasons are declared names, not strings; write `reason: {text}`");
+                self.error(value.span, "decision reason must be a bare name".to_owned(), help);
+            }
+            ExprKind::Field { name, .. } => {
+                let help = format!("write `reason: {}`", name.name);
+                self.error(value.span, "a reason is a bare name".to_owned(), help);
+            }
+            _ => {
+                let help = format!("write `reason: <reason>`; {declares}");
+                self.error(value.span, "decision reason must be a bare name".to_owned(), help);
+            }
+        }
+    }
+
+    // ---- invocations ----------------------------------------------------------------
+
+    /// A policy invocation (language-policies §3.8).
+    fn invocation(&mut self, c: &CallStmt, callee: &Exports) {
+        let mut args: Vec<String> = c
+            .args
+            .iter()
+            .map(|a| format!("{}: {}", a.name.name, a.value.canonical()))
+            .collect();
+        args.sort_unstable();
+        self.facts.invocations.push(InvocationFact {
+            target: callee.name.clone(),
+            args,
+            gated: self.body.is_some(),
+            span: c.span,
+        });
+        if let Some(positional) = &c.positional {
+            let help = format!("name the param it binds, like `{}(<param>: <value>)`", c.name.name);
+            self.error(positional.span, "invocation arguments are named".to_owned(), help);
+        }
+        let mut given: Vec<&str> = Vec::new();
+        for arg in &c.args {
+            let name = arg.name.name.as_str();
+            let Some(param) = callee.param(name) else {
+                self.unknown_param(callee, &arg.name);
+                continue;
+            };
+            if given.contains(&name) {
+                let message = format!("param `{name}` is given twice");
+                self.error(arg.name.span, message, "bind each param once");
+            }
+            given.push(name);
+            if self.static_argument(&arg.value) && !param.ty.is_invalid() {
+                self.expr_as(&arg.value, &param.ty);
+            }
+        }
+        for param in &callee.params {
+            if !param.has_default && !given.contains(&param.name.as_str()) {
+                let message = format!(
+                    "invocation of {} doesn't bind param `{}`",
+                    callee.name, param.name
+                );
+                let help = format!("bind it in the invocation: `{}({}: ...)`", c.name.name, param.name);
+                self.error(c.span, message, help);
+            }
+        }
+    }
+
+    fn unknown_param(&mut self, callee: &Exports, arg: &Ident) {
+        let names: Vec<&str> = callee.params.iter().map(|p| p.name.as_str()).collect();
+        let declares = match names.is_empty() {
+            true => format!("{} declares no params", callee.name),
+            false => format!("{} declares: {}", callee.name, names.join(", ")),
+        };
+        let help = match crate::diag::nearest(&arg.name, names) {
+            Some(near) => format!("did you mean `{near}`? {declares}"),
+            None => declares,
+        };
+        let message = format!("policy {} has no param `{}`", callee.name, arg.name);
+        self.error(arg.span, message, help);
+    }
+
+    /// Whether an invocation argument reads only constants and the
+    /// document's own params; reports the first thing it reads otherwise.
+    fn static_argument(&mut self, e: &Expr) -> bool {
+        let Some(problem) = self.dynamic_part(e) else {
+            return true;
+        };
+        self.error(
+            e.span,
+            format!("invocation argument {problem}"),
+            "an invocation is bound when the policy compiles, so its arguments can only be constants and this document's params",
+        );
+        false
+    }
+
+    /// What in `e` isn't known when the policy compiles, as the rest of the
+    /// sentence "invocation argument …".
+    fn dynamic_part(&self, e: &Expr) -> Option<String> {
+        match &e.kind {
+            ExprKind::Ident(name) => match self.names.get(name) {
+                Some(Binding::Input(_)) => Some(format!("reads input `{name}`")),
+                Some(Binding::Let(_)) => Some(format!("reads let `{name}`")),
+                Some(Binding::ImportedLet(_)) => Some(format!("reads imported let `{name}`")),
+                _ => None,
+            },
+            ExprKind::Field { target, name, .. } => match &hints::unparen(target).kind {
+                ExprKind::Ident(m) => match self.names.get(m) {
+                    Some(Binding::Module(_) | Binding::Policy(_)) => {
+                        Some(format!("reads imported let `{m}.{}`", name.name))
+                    }
+                    _ => self.dynamic_part(target),
+                },
+                _ => self.dynamic_part(target),
+            },
+            ExprKind::Call { .. } => Some("calls a host function".to_owned()),
+            ExprKind::Quantifier { range, .. } | ExprKind::Filter { range, .. } => {
+                Some(format!("quantifies over `{}`", range.canonical()))
+            }
+            _ => e.children().into_iter().find_map(|child| self.dynamic_part(child)),
+        }
+    }
+}
+
+/// The call `c` rewritten with `reason: <reason>` first and its named
+/// arguments after, for the legacy positional form's help.
+fn rewrite_with_reason(c: &CallStmt, reason: &str) -> String {
+    let mut args = vec![format!("reason: {reason}")];
+    args.extend(
+        c.args
+            .iter()
+            .map(|a| format!("{}: {}", a.name.name, a.value.canonical())),
+    );
+    format!("{}({})", c.name.name, args.join(", "))
+}
+
+/// The order of two constants of one numeric type.
+fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    match (a, b) {
+        (Value::Int(a), Value::Int(b)) | (Value::Duration(a), Value::Duration(b)) => Some(a.cmp(b)),
+        (Value::Float(a), Value::Float(b)) => a.partial_cmp(b),
+        _ => None,
+    }
+}
+
+/// `text` with every run of whitespace collapsed to one space.
+fn collapse_whitespace(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
