@@ -32,6 +32,8 @@
 //! * [`ast`]: the syntax tree, spans on every node, equality ignoring spans.
 //! * [`parser`]: `parse_file`/`parse_expr`, recovery, the nesting limit.
 //! * [`format`]: the canonical formatter, comments kept, proven by reparsing.
+//! * [`pattern`]: the patterns of `like` (glob) and `matches` (Go's RE2
+//!   syntax and error texts, linear-time matching).
 //! * `version`: the build information the version op reports, set by
 //!   `build.rs`.
 //! * `testing` (tests only): the seeded generator of the property tests.
@@ -47,6 +49,7 @@ pub mod format;
 pub mod kind;
 pub mod lexer;
 pub mod parser;
+pub mod pattern;
 pub mod source;
 #[cfg(test)]
 mod testing;
