@@ -40,8 +40,8 @@
 //! * [`bundle`]: the files of a request parsed, indexed by name and
 //!   checked in import order; scopes of `policies` patterns.
 //! * [`lint`]: the lints and their levels.
-//! * [`pattern`]: `like` globs and `matches` regular expressions (RE2 as
-//!   Go reads it).
+//! * [`pattern`]: the patterns of `like` (glob) and `matches` (Go's RE2
+//!   syntax and error texts, linear-time matching).
 //! * `version`: the build information the version op reports, set by
 //!   `build.rs`.
 //! * `testing` (tests only): the seeded generator of the property tests.
@@ -61,6 +61,7 @@ pub mod kind;
 pub mod lexer;
 pub mod lint;
 pub mod parser;
+pub mod pattern;
 pub mod source;
 #[cfg(test)]
 mod testing;

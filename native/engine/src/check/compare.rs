@@ -362,7 +362,7 @@ impl Checker<'_> {
             if let Err(problem) = crate::pattern::Regex::new(pattern) {
                 self.error(
                     unparen(rhs).span,
-                    format!("invalid regular expression: {}", problem.go_text()),
+                    format!("invalid regular expression: {}", problem.message()),
                     "patterns are RE2 regular expressions, as Go's regexp package reads them",
                 );
                 return Ty::Invalid;

@@ -53,6 +53,8 @@ const ERRORS: &[(&str, &str, &str, &str)] = &[
     // patterns
     ("badge.holder like lower(\"x\")", "lower(\"x\")", "the pattern after `like` must be a string literal", "patterns compile once, when the policy loads, so they can't be computed"),
     ("attempts like \"a*\"", "attempts", "expected string, found int", ""),
+    ("badge.holder matches \"(\"", "\"(\"", "invalid regular expression: error parsing regexp: missing closing ): `(`", "patterns are RE2 regular expressions, as Go's regexp package reads them"),
+    ("badge.holder matches (`a**`)", "`a**`", "invalid regular expression: error parsing regexp: invalid nested repetition operator: `**`", "patterns are RE2 regular expressions, as Go's regexp package reads them"),
     // optionals
     ("attempts ?? 1", "attempts", "`??` needs an optional on the left, found int", "only an optional (`?T`) value needs a default; this one is always present"),
     ("badge.pin_age ?? 5", "5", "expected duration, found int", "a bare number is never a duration; write a literal like `30m`"),
