@@ -319,3 +319,41 @@ fn format_of_random_bytes_gets_well_formed_answers() {
         assert_format_properties(&raw);
     }
 }
+
+/// The kind the check soups are written against: it declares some of the
+/// vocabulary's names.
+const SOUP_KIND: &str = "kind K version 1\nenum E: x | r\ntype S { a: ?int  s: list<S2> }\ntype S2 { b: map<E, string> }\ninput a: S\nfn f(int) -> S\ndecision d {\n  reason: r\n  n: list<int> = []\n}\ncollect all\n";
+
+/// A check of the kind and `source`.
+fn check_request(source: &str) -> Vec<u8> {
+    format!(
+        r#"{{"op":"check","files":[{{"path":"k.sigil","source":{}}},{{"path":"p.sigil","source":{}}}]}}"#,
+        json_string(SOUP_KIND),
+        json_string(source)
+    )
+    .into_bytes()
+}
+
+#[test]
+fn check_of_token_soups_always_answers_ok() {
+    let mut rng = Rng(0xc4ec_5000_0000_0006);
+    let starts = ["", "policy a.b: K@1\n", "policy a.b: K@1\nwhen ", "module m: K@1\nlet x = "];
+    let mut clean = 0;
+    for _ in 0..3_000 {
+        let mut source = String::from(starts[rng.below(starts.len())]);
+        for _ in 0..rng.below(30) {
+            source.push_str(VOCABULARY[rng.below(VOCABULARY.len())]);
+            source.push_str([" ", "", "\n"][rng.below(3)]);
+        }
+        let request = check_request(&source);
+        assert_properties(&request);
+        let response = handle(&request);
+        assert!(
+            response.starts_with(br#"{"ok":true,"diagnostics":["#),
+            "a check answers ok whatever the source: {}",
+            String::from_utf8_lossy(&response)
+        );
+        clean += usize::from(response.ends_with(br#""diagnostics":[]}"#));
+    }
+    assert!(clean > 10, "only {clean} soups checked clean");
+}
