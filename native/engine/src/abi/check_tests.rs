@@ -138,3 +138,24 @@ fn unusable_requests_fail_with_message_and_help() {
         assert_eq!(answer(request), want, "{request}");
     }
 }
+
+#[test]
+fn invocations_bind_params_by_name_inside_their_bounds() {
+    let guard = "policy guard: Door@1\nparam min_floor: int = 1, min: 0,\n  max: 9\nwhen floor < min_floor { allow(reason: member) }\n";
+    let cases = [
+        ("guard(min_floor: 12)", "min_floor: 12 is above the maximum 9", "guard declares `param min_floor: int = 1, min: 0, max: 9`"),
+        ("guard(min_floor: -1)", "min_floor: -1 is below the minimum 0", "guard declares `param min_floor: int = 1, min: 0, max: 9`"),
+        ("guard(min_flor: 1)", "policy guard has no param `min_flor`", "did you mean `min_floor`? guard declares: min_floor"),
+        ("guard(min_floor: floor)", "invocation argument reads input `floor`", "an invocation is bound when the policy compiles, so its arguments can only be constants and this document's params"),
+        ("guard(min_floor: 1, min_floor: 2)", "param `min_floor` is given twice", "bind each param once"),
+    ];
+    for (call, message, help) in cases {
+        let root = format!("policy root: Door@1\nuse guard\n{call}\n");
+        let response = check(&[("kind.sigil", KIND), ("guard.sigil", guard), ("root.sigil", &root)], "");
+        let want = format!(r#""message":"{message}","help":"{help}""#);
+        assert!(response.contains(&want), "{call}: {response}");
+    }
+    let root = "policy root: Door@1\nuse guard\nguard(min_floor: 3)\n";
+    let response = check(&[("kind.sigil", KIND), ("guard.sigil", guard), ("root.sigil", root)], "");
+    assert_eq!(response, r#"{"id":7,"ok":true,"diagnostics":[]}"#);
+}

@@ -76,7 +76,7 @@ impl EngineError {
         Self::new(
             format!("this engine build doesn't implement the {op} op yet"),
             format!(
-                "this build answers only the version and format ops; use an engine build that implements {op}"
+                "this build answers only the version, format and check ops; use an engine build that implements {op}"
             ),
         )
     }

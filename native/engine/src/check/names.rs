@@ -6,7 +6,7 @@
 //! Nothing shadows anything, except that a document pinned to an older
 //! kind version may take a name the kind added later.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use super::exports::Exports;
 use crate::ast;
@@ -127,9 +127,11 @@ pub(super) enum LetState {
     Typed(Ty),
 }
 
-/// The document's namespace.
+/// The document's namespace. A `BTreeMap`: sorted names are what
+/// did-you-mean wants, and it needs no random seed (a `HashMap` would make
+/// the module import `random_get`).
 pub(super) struct Names<'a> {
-    map: HashMap<String, Binding<'a>>,
+    map: BTreeMap<String, Binding<'a>>,
     pub(super) params: Vec<ParamInfo>,
     pub(super) lets: Vec<LetInfo<'a>>,
     /// Types of the lets imported by name, in import order.
@@ -140,7 +142,7 @@ impl<'a> Names<'a> {
     /// The kind's names: inputs, host functions, decisions, enums and their
     /// values.
     pub(super) fn for_kind(kind: &'a Kind) -> Self {
-        let mut map = HashMap::new();
+        let mut map = BTreeMap::new();
         for e in &kind.enums {
             for value in &e.values {
                 map.insert(value.clone(), Binding::EnumValue);
@@ -179,8 +181,6 @@ impl<'a> Names<'a> {
     /// Every bound name, sorted by bytes: the candidates of an unknown
     /// name's did-you-mean (language-core §9).
     pub(super) fn sorted(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self.map.keys().map(String::as_str).collect();
-        names.sort_unstable();
-        names
+        self.map.keys().map(String::as_str).collect()
     }
 }

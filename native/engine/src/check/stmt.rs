@@ -686,7 +686,10 @@ impl<'a> Checker<'a> {
             }
             given.push(name);
             if self.static_argument(&arg.value) && !param.ty.is_invalid() {
-                self.expr_as(&arg.value, &param.ty);
+                let typed = !self.expr_as(&arg.value, &param.ty).is_invalid();
+                if typed && !self.reads_param(&arg.value) {
+                    self.within_bounds(callee, param, &arg.value);
+                }
             }
         }
         for param in &callee.params {
@@ -699,6 +702,35 @@ impl<'a> Checker<'a> {
                 self.error(c.span, message, help);
             }
         }
+    }
+
+    /// Whether `e` reads one of the document's params (its value is then
+    /// only known when the document is compiled).
+    fn reads_param(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Ident(name) => matches!(self.names.get(name), Some(Binding::Param(_))),
+            _ => e.children().into_iter().any(|child| self.reads_param(child)),
+        }
+    }
+
+    /// A constant argument inside the bounds of the param it binds
+    /// (language-policies §3.8 rule 5).
+    fn within_bounds(&mut self, callee: &Exports, param: &ParamSig, e: &Expr) {
+        let Ok(value) = crate::constant::eval(e, &param.ty, &self.kind.enums) else {
+            return;
+        };
+        let problem = match (&param.min, &param.max) {
+            (Some(lo), _) if compare(&value, lo) == Some(std::cmp::Ordering::Less) => {
+                format!("is below the minimum {}", lo.const_text())
+            }
+            (_, Some(hi)) if compare(&value, hi) == Some(std::cmp::Ordering::Greater) => {
+                format!("is above the maximum {}", hi.const_text())
+            }
+            _ => return,
+        };
+        let message = format!("{}: {} {problem}", param.name, value.const_text());
+        let help = format!("{} declares `{}`", callee.name, param.text);
+        self.error(e.span, message, help);
     }
 
     fn unknown_param(&mut self, callee: &Exports, arg: &Ident) {
