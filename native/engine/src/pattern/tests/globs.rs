@@ -65,7 +65,10 @@ fn each_row_matches_as_the_spec_says() {
     for &(glob, text, want) in CASES {
         let got: bool = Glob::new(glob.as_bytes()).is_match(text);
         if got != want {
-            failed.push(format!("{glob:?} on {:?}: got {got}", String::from_utf8_lossy(text)));
+            failed.push(format!(
+                "{glob:?} on {:?}: got {got}",
+                String::from_utf8_lossy(text)
+            ));
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
@@ -92,7 +95,9 @@ fn globs_agree_with_their_regular_expressions() {
     let text_pieces: [&[u8]; 7] = [b"a", b"b", b"\n", "é".as_bytes(), b"\xff", b"ab", b"ba"];
     let mut rng = Rng(0x5eed_0001);
     for _ in 0..3000 {
-        let glob: String = (0..rng.below(7)).map(|_| pieces[rng.below(pieces.len())]).collect();
+        let glob: String = (0..rng.below(7))
+            .map(|_| pieces[rng.below(pieces.len())])
+            .collect();
         let re: Regex = as_regex(&glob);
         let compiled: Glob = Glob::new(glob.as_bytes());
         for _ in 0..8 {

@@ -178,7 +178,10 @@ fn each_row_matches_as_go_does() {
     for &(pattern, text, want) in CASES {
         let got: bool = regex(pattern.as_bytes()).is_match(text);
         if got != want {
-            failed.push(format!("{pattern:?} on {:?}: got {got}", String::from_utf8_lossy(text)));
+            failed.push(format!(
+                "{pattern:?} on {:?}: got {got}",
+                String::from_utf8_lossy(text)
+            ));
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
