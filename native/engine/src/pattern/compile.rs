@@ -172,7 +172,9 @@ impl Compiler {
     fn patch(&mut self, holes: Holes, target: u32) {
         let mut hole: u32 = holes.head;
         while hole != 0 {
-            let Some(field) = self.field(hole) else { return };
+            let Some(field) = self.field(hole) else {
+                return;
+            };
             let next: u32 = *field;
             *field = target;
             hole = next;

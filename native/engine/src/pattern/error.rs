@@ -3,8 +3,10 @@
 
 use std::fmt;
 
-/// Why a pattern is not a regular expression, one variant per Go error code;
-/// the doc of each names an input that triggers it.
+/// Why a pattern is not a regular expression, one variant per Go error code
+/// the parser can return; the doc of each names an input that triggers it.
+/// (Go also defines `invalid character class`, but its parser never returns
+/// it: an unknown `[:name:]` is an `invalid character class range`.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
     /// `[:foo:]` inside brackets, `\pX`, `\p{Foo}`, `[z-a]`.

@@ -76,9 +76,7 @@ fn parts_match(parts: &[Vec<u8>], s: &[u8]) -> bool {
     if first.len() + last.len() > s.len() || !s.starts_with(first) || !s.ends_with(last) {
         return false;
     }
-    let mut rest: &[u8] = s
-        .get(first.len()..s.len() - last.len())
-        .unwrap_or_default();
+    let mut rest: &[u8] = s.get(first.len()..s.len() - last.len()).unwrap_or_default();
     for part in middle {
         let Some(at) = find(rest, part) else {
             return false;

@@ -80,7 +80,10 @@ pub(super) fn parse(pattern: &[u8]) -> Result<Tree> {
                     skip(t, 1)
                 }
                 Some((min, max, after)) => {
-                    if !(0..=MAX_REPEAT).contains(&min) || max > MAX_REPEAT || (max >= 0 && min > max) {
+                    if !(0..=MAX_REPEAT).contains(&min)
+                        || max > MAX_REPEAT
+                        || (max >= 0 && min > max)
+                    {
                         return Err(error(ErrorCode::InvalidRepeatSize, consumed(t, after)));
                     }
                     repeat = t;
@@ -104,7 +107,10 @@ pub(super) fn parse(pattern: &[u8]) -> Result<Tree> {
 enum Item {
     Node(NodeId),
     /// `(` or `(?flags:`; the flags to restore at its `)`.
-    LeftParen { capture: bool, flags: u16 },
+    LeftParen {
+        capture: bool,
+        flags: u16,
+    },
     /// `|`: the finished branches of the alternation sit below it.
     Bar,
 }
@@ -162,11 +168,15 @@ impl<'a> Parser<'a> {
             Node::Capture(_) | Node::Star(_) => 2 + sub,
             Node::Plus(_) | Node::Quest(_) => 1 + sub,
             Node::Concat(subs) => subs.iter().map(size).sum(),
-            Node::Alternate(subs) => subs.iter().map(size).sum::<u64>() + (subs.len() as u64).saturating_sub(1),
+            Node::Alternate(subs) => {
+                subs.iter().map(size).sum::<u64>() + (subs.len() as u64).saturating_sub(1)
+            }
             Node::Repeat { min, max: None, .. } if *min == 0 => 2 + sub,
             Node::Repeat { min, max: None, .. } => 1 + u64::from(*min).saturating_mul(sub),
             Node::Repeat {
-                min, max: Some(max), ..
+                min,
+                max: Some(max),
+                ..
             } => u64::from(*max)
                 .saturating_mul(sub)
                 .saturating_add(u64::from(max - min)),
@@ -298,7 +308,10 @@ impl<'a> Parser<'a> {
             let valid: bool =
                 !name.is_empty() && name.iter().all(|&b| b == b'_' || b.is_ascii_alphanumeric());
             if !valid {
-                return Err(error(ErrorCode::InvalidNamedCapture, s.get(..=end).unwrap_or(s)));
+                return Err(error(
+                    ErrorCode::InvalidNamedCapture,
+                    s.get(..=end).unwrap_or(s),
+                ));
             }
             self.push_marker(Item::LeftParen {
                 capture: true,
@@ -509,7 +522,10 @@ impl<'a> Parser<'a> {
         // A `?` after the operator makes it lazy: the same yes/no answer.
         let after: &[u8] = after.strip_prefix(b"?").unwrap_or(after);
         if !last_repeat.is_empty() {
-            return Err(error(ErrorCode::InvalidRepeatOp, consumed(last_repeat, after)));
+            return Err(error(
+                ErrorCode::InvalidRepeatOp,
+                consumed(last_repeat, after),
+            ));
         }
         let operator: &[u8] = consumed(before, after);
         let Some(Item::Node(sub)) = self.stack.last().copied() else {

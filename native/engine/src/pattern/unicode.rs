@@ -20,7 +20,12 @@ pub(super) struct Group {
 /// scripts, and `Any`, `ASCII`, `Assigned`. `None` for any other name.
 pub(super) fn unicode_group(name: &[u8]) -> Option<Group> {
     let name: Vec<u8> = canonical_name(name);
-    let found = |ranges: Vec<Range>| Some(Group { ranges, negated: false });
+    let found = |ranges: Vec<Range>| {
+        Some(Group {
+            ranges,
+            negated: false,
+        })
+    };
     match name.as_slice() {
         b"Any" => return found(vec![(0, MAX_RUNE)]),
         b"Ascii" => return found(vec![(0, 0x7F)]),

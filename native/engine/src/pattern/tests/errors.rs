@@ -114,9 +114,18 @@ fn each_error_has_gos_code_and_fragment() {
 fn the_specs_examples_read_as_the_spec_says() {
     for (pattern, want) in [
         ("(", "error parsing regexp: missing closing ): `(`"),
-        ("a**", "error parsing regexp: invalid nested repetition operator: `**`"),
-        (r"\1", r"error parsing regexp: invalid escape sequence: `\1`"),
-        ("(?=x)", "error parsing regexp: invalid or unsupported Perl syntax: `(?=`"),
+        (
+            "a**",
+            "error parsing regexp: invalid nested repetition operator: `**`",
+        ),
+        (
+            r"\1",
+            r"error parsing regexp: invalid escape sequence: `\1`",
+        ),
+        (
+            "(?=x)",
+            "error parsing regexp: invalid or unsupported Perl syntax: `(?=`",
+        ),
     ] {
         let err: RegexError = Regex::new(pattern.as_bytes()).err().unwrap();
         assert_eq!(err.to_string(), want);
@@ -145,7 +154,10 @@ fn bytes_that_are_not_utf8_are_invalid_utf8() {
         assert_eq!(err.fragment(), fragment, "{pattern:?}");
     }
     let err: RegexError = Regex::new(b"a\xffb").err().unwrap();
-    assert_eq!(err.message(), "error parsing regexp: invalid UTF-8: `\u{fffd}b`");
+    assert_eq!(
+        err.message(),
+        "error parsing regexp: invalid UTF-8: `\u{fffd}b`"
+    );
 }
 
 /// `n` copies of `open`, then `middle`, then `n` copies of `close`.
@@ -155,14 +167,30 @@ fn nest(open: &str, middle: &str, close: &str, n: usize) -> String {
 
 #[test]
 fn nesting_is_limited_at_go_height_1000() {
-    let deep = |pattern: &str| Regex::new(pattern.as_bytes()).map(|_| ()).map_err(|e| e.code());
+    let deep = |pattern: &str| {
+        Regex::new(pattern.as_bytes())
+            .map(|_| ())
+            .map_err(|e| e.code())
+    };
     // Each capture adds a level above the innermost node.
     assert_eq!(deep(&nest("(", "a", ")", 999)), Ok(()));
-    assert_eq!(deep(&nest("(", "a", ")", 1000)), Err(ErrorCode::NestingDepth));
-    assert_eq!(deep(&nest("(", "", ")", 1000)), Err(ErrorCode::NestingDepth));
+    assert_eq!(
+        deep(&nest("(", "a", ")", 1000)),
+        Err(ErrorCode::NestingDepth)
+    );
+    assert_eq!(
+        deep(&nest("(", "", ")", 1000)),
+        Err(ErrorCode::NestingDepth)
+    );
     assert_eq!(deep(&nest("(?:", "a", ")*", 999)), Ok(()));
-    assert_eq!(deep(&nest("(?:", "a", ")*", 1000)), Err(ErrorCode::NestingDepth));
-    assert_eq!(deep(&nest("(", "a", ")", 20_000)), Err(ErrorCode::NestingDepth));
+    assert_eq!(
+        deep(&nest("(?:", "a", ")*", 1000)),
+        Err(ErrorCode::NestingDepth)
+    );
+    assert_eq!(
+        deep(&nest("(", "a", ")", 20_000)),
+        Err(ErrorCode::NestingDepth)
+    );
     // Non-capturing groups add no level, so any number of them is fine.
     assert_eq!(deep(&nest("(?:", "a", ")", 20_000)), Ok(()));
     // The fragment is the whole pattern.
@@ -180,5 +208,8 @@ fn programs_are_limited_at_go_size() {
     assert_eq!(large(&"(xx?){1000}".repeat(10)), None);
     // Nested counts multiply: within 1000 is fine, past it is a count error.
     assert_eq!(large("((a{10}){10}){10}"), None);
-    assert_eq!(large("((a{10}){10}){11}"), Some(ErrorCode::InvalidRepeatSize));
+    assert_eq!(
+        large("((a{10}){10}){11}"),
+        Some(ErrorCode::InvalidRepeatSize)
+    );
 }
