@@ -91,6 +91,12 @@ pub(crate) fn spec_example_files() -> Vec<PathBuf> {
     out
 }
 
+/// The value of the header line `// key: value` of a spec example, if any.
+pub(crate) fn example_header<'s>(src: &'s str, key: &str) -> Option<&'s str> {
+    src.lines()
+        .find_map(|l| l.strip_prefix("// ")?.strip_prefix(key)?.strip_prefix(": "))
+}
+
 /// The text of `path`, failing the test when it can't be read.
 pub(crate) fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))

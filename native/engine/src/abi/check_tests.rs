@@ -2,6 +2,7 @@
 //! errors answers `ok: true` with them; a request whose lints, files or
 //! patterns can't be used fails.
 
+use super::fuzz_tests::json_string as json;
 use super::handle;
 
 const KIND: &str = "kind Door version 1\n\ninput zone: string\ninput floor: int\n\ndecision allow {\n  reason: member\n}\n\ncollect all\n";
@@ -10,28 +11,16 @@ fn answer(request: &str) -> String {
     String::from_utf8(handle(request.as_bytes())).unwrap()
 }
 
-/// `s` as a JSON string.
-fn json(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// A check request of `files` (path, source) plus `extra` members.
 fn check(files: &[(&str, &str)], extra: &str) -> String {
     let files: Vec<String> = files
         .iter()
         .map(|(path, source)| format!(r#"{{"path":{},"source":{}}}"#, json(path), json(source)))
         .collect();
-    answer(&format!(r#"{{"op":"check","id":7,"files":[{}]{extra}}}"#, files.join(",")))
+    answer(&format!(
+        r#"{{"op":"check","id":7,"files":[{}]{extra}}}"#,
+        files.join(",")
+    ))
 }
 
 #[test]
@@ -57,7 +46,15 @@ fn problems_of_the_bundle_are_reported_together_sorted_by_file() {
     let a = "policy a: Door@1\nwhen true { allow(reason: member) }\n";
     let b = "policy a: Door@1\nwhen flor > 1 { allow(reason: member) }\n";
     let c = "module c: Gate@1\n";
-    let response = check(&[("kind.sigil", KIND), ("b.sigil", b), ("a.sigil", a), ("c.sigil", c)], "");
+    let response = check(
+        &[
+            ("kind.sigil", KIND),
+            ("b.sigil", b),
+            ("a.sigil", a),
+            ("c.sigil", c),
+        ],
+        "",
+    );
     let messages: Vec<&str> = response
         .split(r#""message":""#)
         .skip(1)
@@ -89,17 +86,37 @@ fn an_import_cycle_is_reported_once_at_the_use_that_closes_it() {
 fn imports_read_pub_lets_of_checked_documents() {
     let shared = "module shared: Door@1\npub let high = floor > 10\nlet hidden = 1\n";
     let policy = "policy p: Door@1\nuse shared\nuse shared.{hidden}\nwhen shared.high and shared.nope { allow(reason: member) }\n";
-    let response = check(&[("kind.sigil", KIND), ("s.sigil", shared), ("p.sigil", policy)], "");
-    assert!(response.contains("let `hidden` of shared is private"), "{response}");
-    assert!(response.contains("shared has no pub let `nope`"), "{response}");
-    assert!(response.contains(r#""help":"shared exports: high""#), "{response}");
+    let response = check(
+        &[
+            ("kind.sigil", KIND),
+            ("s.sigil", shared),
+            ("p.sigil", policy),
+        ],
+        "",
+    );
+    assert!(
+        response.contains("let `hidden` of shared is private"),
+        "{response}"
+    );
+    assert!(
+        response.contains("shared has no pub let `nope`"),
+        "{response}"
+    );
+    assert!(
+        response.contains(r#""help":"shared exports: high""#),
+        "{response}"
+    );
 }
 
 #[test]
 fn policies_patterns_narrow_the_check_to_what_they_use() {
     let good = "policy good: Door@1\nwhen true { allow(reason: member) }\n";
     let bad = "policy bad: Door@1\nwhen nope { allow(reason: member) }\n";
-    let files = [("kind.sigil", KIND), ("good.sigil", good), ("bad.sigil", bad)];
+    let files = [
+        ("kind.sigil", KIND),
+        ("good.sigil", good),
+        ("bad.sigil", bad),
+    ];
     assert_eq!(
         check(&files, r#","policies":["go*"]"#),
         r#"{"id":7,"ok":true,"diagnostics":[]}"#
@@ -143,19 +160,53 @@ fn unusable_requests_fail_with_message_and_help() {
 fn invocations_bind_params_by_name_inside_their_bounds() {
     let guard = "policy guard: Door@1\nparam min_floor: int = 1, min: 0,\n  max: 9\nwhen floor < min_floor { allow(reason: member) }\n";
     let cases = [
-        ("guard(min_floor: 12)", "min_floor: 12 is above the maximum 9", "guard declares `param min_floor: int = 1, min: 0, max: 9`"),
-        ("guard(min_floor: -1)", "min_floor: -1 is below the minimum 0", "guard declares `param min_floor: int = 1, min: 0, max: 9`"),
-        ("guard(min_flor: 1)", "policy guard has no param `min_flor`", "did you mean `min_floor`? guard declares: min_floor"),
-        ("guard(min_floor: floor)", "invocation argument reads input `floor`", "an invocation is bound when the policy compiles, so its arguments can only be constants and this document's params"),
-        ("guard(min_floor: 1, min_floor: 2)", "param `min_floor` is given twice", "bind each param once"),
+        (
+            "guard(min_floor: 12)",
+            "min_floor: 12 is above the maximum 9",
+            "guard declares `param min_floor: int = 1, min: 0, max: 9`",
+        ),
+        (
+            "guard(min_floor: -1)",
+            "min_floor: -1 is below the minimum 0",
+            "guard declares `param min_floor: int = 1, min: 0, max: 9`",
+        ),
+        (
+            "guard(min_flor: 1)",
+            "policy guard has no param `min_flor`",
+            "did you mean `min_floor`? guard declares: min_floor",
+        ),
+        (
+            "guard(min_floor: floor)",
+            "invocation argument reads input `floor`",
+            "an invocation is bound when the policy compiles, so its arguments can only be constants and this document's params",
+        ),
+        (
+            "guard(min_floor: 1, min_floor: 2)",
+            "param `min_floor` is given twice",
+            "bind each param once",
+        ),
     ];
     for (call, message, help) in cases {
         let root = format!("policy root: Door@1\nuse guard\n{call}\n");
-        let response = check(&[("kind.sigil", KIND), ("guard.sigil", guard), ("root.sigil", &root)], "");
+        let response = check(
+            &[
+                ("kind.sigil", KIND),
+                ("guard.sigil", guard),
+                ("root.sigil", &root),
+            ],
+            "",
+        );
         let want = format!(r#""message":"{message}","help":"{help}""#);
         assert!(response.contains(&want), "{call}: {response}");
     }
     let root = "policy root: Door@1\nuse guard\nguard(min_floor: 3)\n";
-    let response = check(&[("kind.sigil", KIND), ("guard.sigil", guard), ("root.sigil", root)], "");
+    let response = check(
+        &[
+            ("kind.sigil", KIND),
+            ("guard.sigil", guard),
+            ("root.sigil", root),
+        ],
+        "",
+    );
     assert_eq!(response, r#"{"id":7,"ok":true,"diagnostics":[]}"#);
 }

@@ -242,7 +242,7 @@ const VOCABULARY: &[&str] = &[
 ];
 
 /// `text` as a JSON string, every control character escaped.
-fn json_string(text: &str) -> String {
+pub(super) fn json_string(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
         match c {
@@ -337,7 +337,12 @@ fn check_request(source: &str) -> Vec<u8> {
 #[test]
 fn check_of_token_soups_always_answers_ok() {
     let mut rng = Rng(0xc4ec_5000_0000_0006);
-    let starts = ["", "policy a.b: K@1\n", "policy a.b: K@1\nwhen ", "module m: K@1\nlet x = "];
+    let starts = [
+        "",
+        "policy a.b: K@1\n",
+        "policy a.b: K@1\nwhen ",
+        "module m: K@1\nlet x = ",
+    ];
     let mut clean = 0;
     for _ in 0..3_000 {
         let mut source = String::from(starts[rng.below(starts.len())]);

@@ -142,8 +142,8 @@ pub fn host_read(packed: i64) -> Option<Vec<u8>> {
 pub use exports::{engine_abi_version, engine_alloc, engine_call, engine_free};
 
 #[cfg(test)]
-mod fuzz_tests;
-#[cfg(test)]
 mod check_tests;
+#[cfg(test)]
+mod fuzz_tests;
 #[cfg(test)]
 mod tests;

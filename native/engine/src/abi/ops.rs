@@ -3,9 +3,9 @@
 //! answers a [`Success`] or an [`EngineError`].
 
 use super::error::EngineError;
+use super::request::File;
 use super::request::Request;
 use super::response::{DiagnosticRecord, Record, Success};
-use super::request::File;
 use crate::bundle::{FileInput, Project, named_files};
 use crate::diag::Diagnostic;
 use crate::format::{FormatError, format_source};

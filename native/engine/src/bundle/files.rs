@@ -42,10 +42,17 @@ pub fn named_files(
 ) -> Result<Vec<NamedFile>, FileError> {
     let trusted = dedup(trusted, "trusted file", true)?;
     let files = dedup(files, "file", false)?;
-    if let Some(both) = files.iter().find(|f| trusted.iter().any(|t| t.path == f.path)) {
+    if let Some(both) = files
+        .iter()
+        .find(|f| trusted.iter().any(|t| t.path == f.path))
+    {
         return Err(FileError {
-            message: format!("{} is among both the files and the trusted files", both.path),
-            help: "a trusted file's path belongs to it; give the other file another path".to_owned(),
+            message: format!(
+                "{} is among both the files and the trusted files",
+                both.path
+            ),
+            help: "a trusted file's path belongs to it; give the other file another path"
+                .to_owned(),
         });
     }
     Ok(trusted.into_iter().chain(files).collect())
@@ -107,10 +114,22 @@ mod tests {
     #[test]
     fn bad_file_lists_fail_the_request() {
         let cases: [(&[FileInput<'_>], &[FileInput<'_>], &str); 4] = [
-            (&[input("a", "1"), input("", "2")], &[], "file 2 has no path"),
+            (
+                &[input("a", "1"), input("", "2")],
+                &[],
+                "file 2 has no path",
+            ),
             (&[], &[input("", "2")], "trusted file 1 has no path"),
-            (&[input("a", "1"), input("./a", "2")], &[], "a is given twice, with two sources"),
-            (&[input("x/a", "1")], &[input("x//a", "1")], "x/a is among both the files and the trusted files"),
+            (
+                &[input("a", "1"), input("./a", "2")],
+                &[],
+                "a is given twice, with two sources",
+            ),
+            (
+                &[input("x/a", "1")],
+                &[input("x//a", "1")],
+                "x/a is among both the files and the trusted files",
+            ),
         ];
         for (files, trusted, message) in cases {
             let error = named_files(files, trusted).unwrap_err();

@@ -68,8 +68,11 @@ impl Project {
         let at = self.header_position(first.at);
         let message = format!("kind document {} differs from the one at {at}", name.name);
         let help = "a kind has one definition; make the two documents identical, or remove one";
-        self.diagnostics
-            .push(Diagnostic::error(name.span, message).with_help(help).with_file(path));
+        self.diagnostics.push(
+            Diagnostic::error(name.span, message)
+                .with_help(help)
+                .with_file(path),
+        );
     }
 
     /// Indexes policies and modules; a name defined twice is an error at
@@ -94,8 +97,12 @@ impl Project {
         if let Some(first) = self.docs.iter().find(|d| d.name == name) {
             let at = self.header_position(first.at);
             let help = match first.trusted {
-                true => format!("the name belongs to the trusted source, defined at {at}; documents resolve by name, so each name has one definition"),
-                false => format!("first defined at {at}; documents resolve by name, so each name has one definition"),
+                true => format!(
+                    "the name belongs to the trusted source, defined at {at}; documents resolve by name, so each name has one definition"
+                ),
+                false => format!(
+                    "first defined at {at}; documents resolve by name, so each name has one definition"
+                ),
             };
             let message = format!("{what} {name} is defined twice");
             self.diagnostics.push(

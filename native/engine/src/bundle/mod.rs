@@ -103,7 +103,11 @@ impl Project {
             .into_iter()
             .map(|f| {
                 let (ast, parse_errors) = crate::parser::parse_file(&f.path, &f.source);
-                diagnostics.extend(parse_errors.into_iter().map(|d| d.with_file(f.path.clone())));
+                diagnostics.extend(
+                    parse_errors
+                        .into_iter()
+                        .map(|d| d.with_file(f.path.clone())),
+                );
                 ProjectFile {
                     path: f.path,
                     source: f.source,
@@ -138,7 +142,10 @@ impl Project {
 
     /// The path of file `file`.
     fn path_of(&self, file: usize) -> String {
-        self.files.get(file).map(|f| f.path.clone()).unwrap_or_default()
+        self.files
+            .get(file)
+            .map(|f| f.path.clone())
+            .unwrap_or_default()
     }
 
     /// `file:line:col` of `span` in file `file`.

@@ -126,10 +126,16 @@ impl Project {
         let cycle: Vec<usize> = walk.path.get(start..).unwrap_or_default().to_vec();
         let mut names: Vec<&str> = cycle.iter().map(|&d| self.name_of(d)).collect();
         names.push(self.name_of(j));
-        let any_policy = cycle.iter().any(|&d| self.entry(d).is_some_and(|e| e.is_policy));
+        let any_policy = cycle
+            .iter()
+            .any(|&d| self.entry(d).is_some_and(|e| e.is_policy));
         let help = match any_policy {
-            true => "a policy can't invoke itself, directly or through other policies; imports form a directed acyclic graph",
-            false => "imports form a directed acyclic graph; move the shared lets to a module both can import",
+            true => {
+                "a policy can't invoke itself, directly or through other policies; imports form a directed acyclic graph"
+            }
+            false => {
+                "imports form a directed acyclic graph; move the shared lets to a module both can import"
+            }
         };
         let message = format!("import cycle: {}", names.join(" -> "));
         self.report(i, span, message, help);

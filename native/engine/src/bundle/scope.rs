@@ -96,7 +96,12 @@ impl Project {
             };
             if !*seen {
                 *seen = true;
-                stack.extend(self.docs.get(i).map(|d| d.imports.clone()).unwrap_or_default());
+                stack.extend(
+                    self.docs
+                        .get(i)
+                        .map(|d| d.imports.clone())
+                        .unwrap_or_default(),
+                );
             }
         }
         Ok(Scope { docs })
@@ -118,7 +123,11 @@ impl Project {
         if let Some(name) = d.document.as_deref() {
             return self.find(name).is_some_and(in_scope);
         }
-        let Some(file) = self.files.iter().position(|f| Some(f.path.as_str()) == d.file.as_deref()) else {
+        let Some(file) = self
+            .files
+            .iter()
+            .position(|f| Some(f.path.as_str()) == d.file.as_deref())
+        else {
             return true;
         };
         let in_kind_doc = self.kinds.iter().any(|k| k.at.0 == file);

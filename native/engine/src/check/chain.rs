@@ -94,11 +94,14 @@ impl Checker<'_> {
     fn unqualified(&mut self, base: &Expr, links: &[&Expr]) -> (Ty, usize) {
         let first = links.first().map(|l| &l.kind);
         match (&base.kind, first) {
-            (ExprKind::Outcome, Some(ExprKind::Field { name, optional: false, .. }))
-                if self.in_assert =>
-            {
-                (self.candidates(name), 1)
-            }
+            (
+                ExprKind::Outcome,
+                Some(ExprKind::Field {
+                    name,
+                    optional: false,
+                    ..
+                }),
+            ) if self.in_assert => (self.candidates(name), 1),
             _ => (self.expr(base, None), 0),
         }
     }
@@ -108,7 +111,12 @@ impl Checker<'_> {
         if self.kind.decision(&decision.name).is_some() {
             return Ty::list(Ty::Candidate(decision.name.as_str().into()));
         }
-        let names: Vec<&str> = self.kind.decisions.iter().map(|d| d.name.as_str()).collect();
+        let names: Vec<&str> = self
+            .kind
+            .decisions
+            .iter()
+            .map(|d| d.name.as_str())
+            .collect();
         let declares = format!(
             "`outcome.<decision>` reads the candidates of one decision; the kind declares: {}",
             names.join(", ")
@@ -128,7 +136,10 @@ impl Checker<'_> {
             Some(found) if found.public => found.ty.clone(),
             Some(_) => {
                 let message = format!("let `{}` of {} is private", field.name, exports.name);
-                let help = format!("mark it `pub let {}` in {} to import it", field.name, exports.name);
+                let help = format!(
+                    "mark it `pub let {}` in {} to import it",
+                    field.name, exports.name
+                );
                 self.error(field.span, message, help);
                 Ty::Invalid
             }
@@ -169,7 +180,9 @@ impl Checker<'_> {
     fn field(&mut self, target: &Expr, name: &Ident, optional: bool, base: Ty) -> Ty {
         let operand = target.canonical();
         if let Ty::List(elem) = &base {
-            if let (Ty::Candidate(decision), ExprKind::Outcome) = (&**elem, &target_leaf(target).kind) {
+            if let (Ty::Candidate(decision), ExprKind::Outcome) =
+                (&**elem, &target_leaf(target).kind)
+            {
                 return self.narrow(decision, name, &operand, base.clone());
             }
         }
@@ -193,16 +206,28 @@ impl Checker<'_> {
             Ty::Candidate(d) => self.candidate_field(d, name),
             Ty::Optional(elem) if matches!(**elem, Ty::Struct(_)) => {
                 let help = format!("read the field with `{operand}?.{}`", name.name);
-                self.error(name.span, format!("`{operand}` is {inner}, which may be absent"), help);
+                self.error(
+                    name.span,
+                    format!("`{operand}` is {inner}, which may be absent"),
+                    help,
+                );
                 Ty::Invalid
             }
             _ if optional => {
-                self.error(name.span, format!("`{operand}` holds {inner}, which has no fields"), "");
+                self.error(
+                    name.span,
+                    format!("`{operand}` holds {inner}, which has no fields"),
+                    "",
+                );
                 Ty::Invalid
             }
             _ => {
                 let help = hints::unwrap(target, &base);
-                self.error(name.span, format!("`{operand}` is {base}, which has no fields"), help);
+                self.error(
+                    name.span,
+                    format!("`{operand}` is {base}, which has no fields"),
+                    help,
+                );
                 Ty::Invalid
             }
         }
@@ -313,7 +338,11 @@ impl Checker<'_> {
                 let help = format!(
                     "the order of candidates isn't part of the outcome; test every one with `all x in {x}: ...`, or `any`"
                 );
-                self.error(target.span, format!("`{x}` is a list of candidates, which can't be indexed"), help);
+                self.error(
+                    target.span,
+                    format!("`{x}` is a list of candidates, which can't be indexed"),
+                    help,
+                );
                 Ty::Invalid
             }
             Ty::List(elem) => {
@@ -335,7 +364,11 @@ impl Checker<'_> {
     pub(super) fn call(&mut self, callee: &Expr, args: &[Expr], span: Span) -> Ty {
         const ONLY_HOST: &str = "policies can only call the host functions the kind declares";
         let ExprKind::Ident(name) = &callee.kind else {
-            self.error(callee.span, format!("`{}` isn't a function", callee.canonical()), ONLY_HOST);
+            self.error(
+                callee.span,
+                format!("`{}` isn't a function", callee.canonical()),
+                ONLY_HOST,
+            );
             return Ty::Invalid;
         };
         let entity = match self.vars.iter().rev().find(|v| v.name == *name) {
@@ -365,7 +398,11 @@ impl Checker<'_> {
             let n = f.params.len();
             let plural = if n == 1 { "" } else { "s" };
             let message = format!("`{name}` takes {n} argument{plural}, found {}", args.len());
-            self.error(span, message, format!("it's declared as: {}", hints::signature(f)));
+            self.error(
+                span,
+                message,
+                format!("it's declared as: {}", hints::signature(f)),
+            );
             return Ty::Invalid;
         }
         let mut valid = true;
@@ -405,7 +442,11 @@ fn article(name: &str) -> &'static str {
 
 /// ``[did you mean `s`? ]d declares: r1, r2``.
 pub(super) fn reasons_help(decision: &DecisionDef, reason: &str) -> String {
-    let declares = format!("{} declares: {}", decision.name, decision.reasons.join(", "));
+    let declares = format!(
+        "{} declares: {}",
+        decision.name,
+        decision.reasons.join(", ")
+    );
     match crate::diag::nearest(reason, decision.reasons.iter().map(String::as_str)) {
         Some(near) => format!("did you mean `{near}`? {declares}"),
         None => declares,

@@ -18,11 +18,9 @@ impl Checker<'_> {
         rhs: &Expr,
         whole: &Expr,
     ) -> Ty {
-        let (l, r) = self.operands(lhs, known, rhs, same, same);
-        if l.is_invalid() || r.is_invalid() {
+        let Some((l, r)) = self.unified_operands(lhs, known, rhs) else {
             return Ty::Invalid;
-        }
-        let (l, r) = unify(l, r);
+        };
         let ordering = !matches!(op, BinaryOp::Eq | BinaryOp::NotEq);
         for ty in [&l, &r] {
             let inner = ty.strip_optional();
@@ -32,7 +30,11 @@ impl Checker<'_> {
             };
             if !allowed {
                 let help = self.undefined_help(op, inner, lhs, &l, rhs, &r);
-                self.error(whole.span, format!("`{}` isn't defined for {ty}", op.as_str()), help);
+                self.error(
+                    whole.span,
+                    format!("`{}` isn't defined for {ty}", op.as_str()),
+                    help,
+                );
                 return Ty::Invalid;
             }
         }
@@ -58,9 +60,27 @@ impl Checker<'_> {
         Ty::Bool
     }
 
+    /// Both operands, each hinting the other (§4.8), an empty literal on
+    /// one side resolved against the other's type; `None` when one failed.
+    fn unified_operands(&mut self, lhs: &Expr, known: Option<Ty>, rhs: &Expr) -> Option<(Ty, Ty)> {
+        let (l, r) = self.operands(lhs, known, rhs, same, same);
+        match l.is_invalid() || r.is_invalid() {
+            true => None,
+            false => Some(unify(l, r)),
+        }
+    }
+
     /// The help of ``` `op` isn't defined for T ```, by priority: enum order,
     /// emptiness, candidate equality, the default.
-    fn undefined_help(&self, op: BinaryOp, inner: &Ty, lhs: &Expr, l: &Ty, rhs: &Expr, r: &Ty) -> String {
+    fn undefined_help(
+        &self,
+        op: BinaryOp,
+        inner: &Ty,
+        lhs: &Expr,
+        l: &Ty,
+        rhs: &Expr,
+        r: &Ty,
+    ) -> String {
         let equality = matches!(op, BinaryOp::Eq | BinaryOp::NotEq);
         if let Ty::Enum(_) = inner {
             return "an enum's values have no order; test them with `==` or `in`".to_owned();
@@ -76,7 +96,8 @@ impl Checker<'_> {
             }
         }
         if let Ty::Candidate(_) = inner {
-            return "candidates have no equality; compare a field of each, such as `reason`".to_owned();
+            return "candidates have no equality; compare a field of each, such as `reason`"
+                .to_owned();
         }
         match equality {
             true => "lists, maps and structs can't be compared yet".to_owned(),
@@ -114,9 +135,8 @@ impl Checker<'_> {
 
     /// `x`, or `x2`, `x3`, … : the first that names nothing in scope.
     fn free_name(&self) -> String {
-        let taken = |name: &str| {
-            self.names.get(name).is_some() || self.vars.iter().any(|v| v.name == name)
-        };
+        let taken =
+            |name: &str| self.names.get(name).is_some() || self.vars.iter().any(|v| v.name == name);
         let mut n = 1;
         loop {
             let name = match n {
@@ -164,7 +184,11 @@ impl Checker<'_> {
                     "`{}` needs a string on the left of a string, found {l}",
                     op.as_str()
                 );
-                self.error(whole.span, message, "`in` on a string tests for a substring");
+                self.error(
+                    whole.span,
+                    message,
+                    "`in` on a string tests for a substring",
+                );
                 Ty::Invalid
             }
             _ => {
@@ -179,7 +203,15 @@ impl Checker<'_> {
     }
 
     /// `x in xs` with a list on the right.
-    fn element_in_list(&mut self, op: BinaryOp, lhs: &Expr, l: Ty, rhs: &Expr, r: Ty, whole: &Expr) -> Ty {
+    fn element_in_list(
+        &mut self,
+        op: BinaryOp,
+        lhs: &Expr,
+        l: Ty,
+        rhs: &Expr,
+        r: Ty,
+        whole: &Expr,
+    ) -> Ty {
         let (l, r) = unify(l, r);
         let elem = match &r {
             Ty::List(elem) => Ty::clone(elem),
@@ -224,7 +256,10 @@ impl Checker<'_> {
                             .iter()
                             .map(|s| String::from_utf8_lossy(s).into_owned())
                             .collect();
-                        format!("an enum value is a bare name; write `[{}]`", names.join(", "))
+                        format!(
+                            "an enum value is a bare name; write `[{}]`",
+                            names.join(", ")
+                        )
                     }
                 };
             }
@@ -251,7 +286,9 @@ impl Checker<'_> {
             return true;
         }
         let help = match elem {
-            Ty::Candidate(_) => "candidates have no equality; compare a field of each, such as `reason`",
+            Ty::Candidate(_) => {
+                "candidates have no equality; compare a field of each, such as `reason`"
+            }
             _ => "structs have no equality; compare a field that identifies them, such as a name",
         };
         let message = format!("`{}` can't compare elements of type {elem}", op.as_str());
@@ -268,11 +305,9 @@ impl Checker<'_> {
         rhs: &Expr,
         whole: &Expr,
     ) -> Ty {
-        let (l, r) = self.operands(lhs, known, rhs, same, same);
-        if l.is_invalid() || r.is_invalid() {
+        let Some((l, r)) = self.unified_operands(lhs, known, rhs) else {
             return Ty::Invalid;
-        }
-        let (l, r) = unify(l, r);
+        };
         for (side, ty) in [(lhs, &l), (rhs, &r)] {
             if !matches!(ty, Ty::List(_) | Ty::EmptyList) {
                 let message = format!("`{}` needs lists on both sides, found {ty}", op.as_str());
@@ -348,12 +383,21 @@ impl Checker<'_> {
 
     /// `s like "glob"`, `s matches "re"` (§5.8): the pattern must be a
     /// string literal, and a regular expression must compile.
-    pub(super) fn pattern(&mut self, op: BinaryOp, lhs: &Expr, known: Option<Ty>, rhs: &Expr) -> Ty {
+    pub(super) fn pattern(
+        &mut self,
+        op: BinaryOp,
+        lhs: &Expr,
+        known: Option<Ty>,
+        rhs: &Expr,
+    ) -> Ty {
         let l = self.left_as(lhs, known, &Ty::String);
         let Some(pattern) = hints::string_literal(rhs) else {
             self.error(
                 rhs.span,
-                format!("the pattern after `{}` must be a string literal", op.as_str()),
+                format!(
+                    "the pattern after `{}` must be a string literal",
+                    op.as_str()
+                ),
                 "patterns compile once, when the policy loads, so they can't be computed",
             );
             return Ty::Invalid;

@@ -163,7 +163,11 @@ impl Checker<'_> {
                     "call it with its arguments; it's declared as: {}",
                     hints::signature(f)
                 );
-                self.error(span, format!("`{name}` is a host function, not a value"), help);
+                self.error(
+                    span,
+                    format!("`{name}` is a host function, not a value"),
+                    help,
+                );
                 Ty::Invalid
             }
             Some(Binding::Decision(_)) => self.decision_value(name, span),
@@ -176,7 +180,11 @@ impl Checker<'_> {
                 let help = format!(
                     "invoke it as a statement, `{name}(<param>: <value>)`, or read one of its pub lets as `{name}.<let>`"
                 );
-                self.error(span, format!("`{name}` is an imported policy, not a value"), help);
+                self.error(
+                    span,
+                    format!("`{name}` is an imported policy, not a value"),
+                    help,
+                );
                 Ty::Invalid
             }
             Some(Binding::EnumType(e)) => {
@@ -193,7 +201,10 @@ impl Checker<'_> {
         if let Some(frame) = self.param_reads.last_mut() {
             frame.push(name.to_owned());
         }
-        self.names.params.get(i).map_or(Ty::Invalid, |p| p.ty.clone())
+        self.names
+            .params
+            .get(i)
+            .map_or(Ty::Invalid, |p| p.ty.clone())
     }
 
     /// Whether let `i` is visible where the checker is: a top-level let
@@ -337,7 +348,11 @@ impl Checker<'_> {
         let help = format!(
             "to produce the decision, construct it inside a rule: `when <condition> {{ {name}(reason: <reason>) }}`; its bare name is only a value in an assert condition"
         );
-        self.error(span, format!("`{name}` is a decision, not a value here"), help);
+        self.error(
+            span,
+            format!("`{name}` is a decision, not a value here"),
+            help,
+        );
         Ty::Invalid
     }
 
@@ -486,7 +501,11 @@ impl Checker<'_> {
             }
             Some(k) if *k != ty => {
                 let message = format!("expected {k}, found {ty}");
-                self.error(entry.key.span, message, "every key of a map has the same type");
+                self.error(
+                    entry.key.span,
+                    message,
+                    "every key of a map has the same type",
+                );
                 false
             }
             Some(_) => true,
@@ -557,7 +576,11 @@ impl Checker<'_> {
                 ty @ (Ty::Invalid | Ty::Int | Ty::Float | Ty::Duration) => ty,
                 ty => {
                     let help = hints::unwrap(operand, &ty);
-                    self.error(span, format!("`-` needs int, float or duration, found {ty}"), help);
+                    self.error(
+                        span,
+                        format!("`-` needs int, float or duration, found {ty}"),
+                        help,
+                    );
                     Ty::Invalid
                 }
             },
@@ -565,8 +588,13 @@ impl Checker<'_> {
                 Ty::Invalid => Ty::Invalid,
                 Ty::Optional(_) => Ty::Bool,
                 ty => {
-                    let message = format!("`{}` is {ty}, which is always present", operand.canonical());
-                    self.error(operand.span, message, "only an optional value can be absent");
+                    let message =
+                        format!("`{}` is {ty}, which is always present", operand.canonical());
+                    self.error(
+                        operand.span,
+                        message,
+                        "only an optional value can be absent",
+                    );
                     Ty::Invalid
                 }
             },
@@ -597,7 +625,14 @@ impl Checker<'_> {
 
     /// One binary operator; `known` is the left operand's type when the
     /// spine loop already typed it.
-    fn binary(&mut self, op: BinaryOp, lhs: &Expr, known: Option<Ty>, rhs: &Expr, whole: &Expr) -> Ty {
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        lhs: &Expr,
+        known: Option<Ty>,
+        rhs: &Expr,
+        whole: &Expr,
+    ) -> Ty {
         match op {
             BinaryOp::Or | BinaryOp::Xor | BinaryOp::And => {
                 let l = self.left_as(lhs, known, &Ty::Bool);
@@ -607,9 +642,12 @@ impl Checker<'_> {
                     false => Ty::Bool,
                 }
             }
-            BinaryOp::Eq | BinaryOp::NotEq | BinaryOp::Lt | BinaryOp::LtEq | BinaryOp::Gt | BinaryOp::GtEq => {
-                self.comparison(op, lhs, known, rhs, whole)
-            }
+            BinaryOp::Eq
+            | BinaryOp::NotEq
+            | BinaryOp::Lt
+            | BinaryOp::LtEq
+            | BinaryOp::Gt
+            | BinaryOp::GtEq => self.comparison(op, lhs, known, rhs, whole),
             BinaryOp::In | BinaryOp::NotIn => self.membership(op, lhs, known, rhs, whole),
             BinaryOp::AllIn | BinaryOp::AnyIn | BinaryOp::OneIn | BinaryOp::ExclusiveIn => {
                 self.list_op(op, lhs, known, rhs, whole)
@@ -661,7 +699,14 @@ impl Checker<'_> {
     }
 
     /// `a + b`, `a - b` (§5.10).
-    fn arithmetic(&mut self, op: BinaryOp, lhs: &Expr, known: Option<Ty>, rhs: &Expr, span: Span) -> Ty {
+    fn arithmetic(
+        &mut self,
+        op: BinaryOp,
+        lhs: &Expr,
+        known: Option<Ty>,
+        rhs: &Expr,
+        span: Span,
+    ) -> Ty {
         let l = self.left(lhs, known);
         let r = self.expr(rhs, None);
         if l.is_invalid() || r.is_invalid() {
@@ -680,7 +725,11 @@ impl Checker<'_> {
                 (Ty::String, _) | (_, Ty::String) => "there is no string concatenation".to_owned(),
                 _ => "`+` and `-` work on int, float and duration, and on a timestamp with a duration".to_owned(),
             });
-        self.error(span, format!("`{}` isn't defined for {l} and {r}", op.as_str()), help);
+        self.error(
+            span,
+            format!("`{}` isn't defined for {l} and {r}", op.as_str()),
+            help,
+        );
         Ty::Invalid
     }
 }

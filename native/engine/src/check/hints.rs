@@ -105,10 +105,7 @@ impl Checker<'_> {
         let text = String::from_utf8_lossy(text);
         match def.values.iter().any(|v| *v == text) {
             true => format!("an enum value is a bare name; write `{text}`"),
-            false => format!(
-                "an enum value is a bare name; {}",
-                def.values_help(&text)
-            ),
+            false => format!("an enum value is a bare name; {}", def.values_help(&text)),
         }
     }
 }

@@ -71,7 +71,11 @@ impl Checker<'_> {
             var.name,
             entity.with_article()
         );
-        self.error(var.span, message, "nothing shadows anything; pick a name that isn't in use");
+        self.error(
+            var.span,
+            message,
+            "nothing shadows anything; pick a name that isn't in use",
+        );
         false
     }
 }

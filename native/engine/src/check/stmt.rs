@@ -108,7 +108,11 @@ impl<'a> Checker<'a> {
                 "pin the kind version the document was written against, like `{}@{}`",
                 kind.name, kind.version
             );
-            self.error(kind_ref.span, format!("`{}` needs a version", kind.name), help);
+            self.error(
+                kind_ref.span,
+                format!("`{}` needs a version", kind.name),
+                help,
+            );
             return;
         };
         if pin.value > kind.version {
@@ -442,7 +446,11 @@ impl<'a> Checker<'a> {
                 return;
             };
             let message = format!("a param of type {ty} can't have bounds");
-            self.error(at.span, message, "bounds apply to int, float and duration params");
+            self.error(
+                at.span,
+                message,
+                "bounds apply to int, float and duration params",
+            );
             return;
         }
         sig.min = p.min.as_ref().and_then(|e| self.constant(e, ty));
@@ -457,27 +465,13 @@ impl<'a> Checker<'a> {
         let (Some(default), Some(at)) = (&sig.default, &p.default) else {
             return;
         };
-        let help = "a default has to be a value the param accepts";
-        if let Some(lo) = &sig.min {
-            if compare(default, lo) == Some(std::cmp::Ordering::Less) {
-                let message = format!(
-                    "default {} is below the minimum {}",
-                    default.const_text(),
-                    lo.const_text()
-                );
-                self.error(at.span, message, help);
-                return;
-            }
-        }
-        if let Some(hi) = &sig.max {
-            if compare(default, hi) == Some(std::cmp::Ordering::Greater) {
-                let message = format!(
-                    "default {} is above the maximum {}",
-                    default.const_text(),
-                    hi.const_text()
-                );
-                self.error(at.span, message, help);
-            }
+        if let Some(problem) = out_of_bounds(default, sig) {
+            let message = format!("default {} {problem}", default.const_text());
+            self.error(
+                at.span,
+                message,
+                "a default has to be a value the param accepts",
+            );
         }
     }
 
@@ -534,7 +528,11 @@ impl<'a> Checker<'a> {
                     let help = format!(
                         "a constructor here would fire for every input; wrap it in `when true {{ {name}(...) }}` if that's what you mean"
                     );
-                    self.error(c.name.span, "decision constructors go inside a `when` block".to_owned(), help);
+                    self.error(
+                        c.name.span,
+                        "decision constructors go inside a `when` block".to_owned(),
+                        help,
+                    );
                 }
                 self.constructor(c, d);
             }
@@ -543,11 +541,20 @@ impl<'a> Checker<'a> {
                 self.invocation(c, exports);
             }
             Some(Binding::Module(_)) => {
-                let help = format!("a module holds only lets; read one as `{name}.<let>`, or import a policy to invoke");
-                self.error(c.name.span, format!("`{name}` is a module and can't be invoked"), help);
+                let help = format!(
+                    "a module holds only lets; read one as `{name}.<let>`, or import a policy to invoke"
+                );
+                self.error(
+                    c.name.span,
+                    format!("`{name}` is a module and can't be invoked"),
+                    help,
+                );
             }
             Some(other) => {
-                let message = format!("`{name}` is {}, not a decision", other.entity().with_article());
+                let message = format!(
+                    "`{name}` is {}, not a decision",
+                    other.entity().with_article()
+                );
                 let help = "only the kind's decisions can be constructed, and only imported policies invoked";
                 self.error(c.name.span, message, help);
             }
@@ -607,13 +614,17 @@ impl<'a> Checker<'a> {
         if let Some(positional) = &c.positional {
             let help = match &positional.kind {
                 ExprKind::Ident(r) => {
-                    let reason = crate::diag::nearest(r, d.reasons.iter().map(String::as_str))
-                        .unwrap_or(r);
+                    let reason =
+                        crate::diag::nearest(r, d.reasons.iter().map(String::as_str)).unwrap_or(r);
                     format!("write `{}`", rewrite_with_reason(c, reason))
                 }
                 _ => format!("write `{}(reason: <reason>)`; {declares}", d.name),
             };
-            self.error(positional.span, "the reason is a named argument".to_owned(), help);
+            self.error(
+                positional.span,
+                "the reason is a named argument".to_owned(),
+                help,
+            );
             return;
         }
         let reasons: Vec<&Expr> = c
@@ -639,8 +650,13 @@ impl<'a> Checker<'a> {
             }
             ExprKind::String { value: text, .. } => {
                 let text = String::from_utf8_lossy(text);
-                let help = format!("reasons are declared names, not strings; write `reason: {text}`");
-                self.error(value.span, "decision reason must be a bare name".to_owned(), help);
+                let help =
+                    format!("reasons are declared names, not strings; write `reason: {text}`");
+                self.error(
+                    value.span,
+                    "decision reason must be a bare name".to_owned(),
+                    help,
+                );
             }
             ExprKind::Field { name, .. } => {
                 let help = format!("write `reason: {}`", name.name);
@@ -648,7 +664,11 @@ impl<'a> Checker<'a> {
             }
             _ => {
                 let help = format!("write `reason: <reason>`; {declares}");
-                self.error(value.span, "decision reason must be a bare name".to_owned(), help);
+                self.error(
+                    value.span,
+                    "decision reason must be a bare name".to_owned(),
+                    help,
+                );
             }
         }
     }
@@ -670,8 +690,15 @@ impl<'a> Checker<'a> {
             span: c.span,
         });
         if let Some(positional) = &c.positional {
-            let help = format!("name the param it binds, like `{}(<param>: <value>)`", c.name.name);
-            self.error(positional.span, "invocation arguments are named".to_owned(), help);
+            let help = format!(
+                "name the param it binds, like `{}(<param>: <value>)`",
+                c.name.name
+            );
+            self.error(
+                positional.span,
+                "invocation arguments are named".to_owned(),
+                help,
+            );
         }
         let mut given: Vec<&str> = Vec::new();
         for arg in &c.args {
@@ -698,7 +725,10 @@ impl<'a> Checker<'a> {
                     "invocation of {} doesn't bind param `{}`",
                     callee.name, param.name
                 );
-                let help = format!("bind it in the invocation: `{}({}: ...)`", c.name.name, param.name);
+                let help = format!(
+                    "bind it in the invocation: `{}({}: ...)`",
+                    c.name.name, param.name
+                );
                 self.error(c.span, message, help);
             }
         }
@@ -709,7 +739,10 @@ impl<'a> Checker<'a> {
     fn reads_param(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Ident(name) => matches!(self.names.get(name), Some(Binding::Param(_))),
-            _ => e.children().into_iter().any(|child| self.reads_param(child)),
+            _ => e
+                .children()
+                .into_iter()
+                .any(|child| self.reads_param(child)),
         }
     }
 
@@ -719,14 +752,8 @@ impl<'a> Checker<'a> {
         let Ok(value) = crate::constant::eval(e, &param.ty, &self.kind.enums) else {
             return;
         };
-        let problem = match (&param.min, &param.max) {
-            (Some(lo), _) if compare(&value, lo) == Some(std::cmp::Ordering::Less) => {
-                format!("is below the minimum {}", lo.const_text())
-            }
-            (_, Some(hi)) if compare(&value, hi) == Some(std::cmp::Ordering::Greater) => {
-                format!("is above the maximum {}", hi.const_text())
-            }
-            _ => return,
+        let Some(problem) = out_of_bounds(&value, param) else {
+            return;
         };
         let message = format!("{}: {} {problem}", param.name, value.const_text());
         let help = format!("{} declares `{}`", callee.name, param.text);
@@ -784,7 +811,10 @@ impl<'a> Checker<'a> {
             ExprKind::Quantifier { range, .. } | ExprKind::Filter { range, .. } => {
                 Some(format!("quantifies over `{}`", range.canonical()))
             }
-            _ => e.children().into_iter().find_map(|child| self.dynamic_part(child)),
+            _ => e
+                .children()
+                .into_iter()
+                .find_map(|child| self.dynamic_part(child)),
         }
     }
 }
@@ -799,6 +829,21 @@ fn rewrite_with_reason(c: &CallStmt, reason: &str) -> String {
             .map(|a| format!("{}: {}", a.name.name, a.value.canonical())),
     );
     format!("{}({})", c.name.name, args.join(", "))
+}
+
+/// `is below the minimum «lo»` or `is above the maximum «hi»` when `value`
+/// is outside the bounds of `param`.
+fn out_of_bounds(value: &Value, param: &ParamSig) -> Option<String> {
+    use std::cmp::Ordering::{Greater, Less};
+    match (&param.min, &param.max) {
+        (Some(lo), _) if compare(value, lo) == Some(Less) => {
+            Some(format!("is below the minimum {}", lo.const_text()))
+        }
+        (_, Some(hi)) if compare(value, hi) == Some(Greater) => {
+            Some(format!("is above the maximum {}", hi.const_text()))
+        }
+        _ => None,
+    }
 }
 
 /// The order of two constants of one numeric type.

@@ -11,7 +11,12 @@ use crate::kind::Collect;
 use crate::source::{LineIndex, Span};
 
 /// Every finding of every lint not `off`, sorted by file and position.
-pub fn findings(project: &Project, scope: &Scope, levels: &Levels, required: &[&str]) -> Vec<Diagnostic> {
+pub fn findings(
+    project: &Project,
+    scope: &Scope,
+    levels: &Levels,
+    required: &[&str],
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (i, doc) in project.docs.iter().enumerate() {
         if !scope.contains(i) || doc.trusted || doc.failed || doc.exports.is_none() {
@@ -42,7 +47,12 @@ impl Linter<'_, '_> {
         self.imports(facts);
         for (name, span) in &facts.unread_lets {
             let help = "remove the let, or read it; a private let can't be imported";
-            self.report("unused-let", *span, format!("let {name} is never read"), help.to_owned());
+            self.report(
+                "unused-let",
+                *span,
+                format!("let {name} is never read"),
+                help.to_owned(),
+            );
         }
         self.shadows(facts);
         self.invocations(facts, required);
@@ -56,7 +66,11 @@ impl Linter<'_, '_> {
             Level::Warn => Severity::Warning,
             Level::Error => Severity::Error,
         };
-        let path = self.project.files.get(self.doc.at.0).map(|f| f.path.clone());
+        let path = self
+            .project
+            .files
+            .get(self.doc.at.0)
+            .map(|f| f.path.clone());
         let mut diagnostic = Diagnostic::new(severity, Some(span), message)
             .with_help(help)
             .with_lint(lint)
@@ -83,7 +97,10 @@ impl Linter<'_, '_> {
                     "remove the import, or use what it binds",
                 ),
                 Some(_) => (
-                    format!("{} is imported from {} but never used", import.local, import.path),
+                    format!(
+                        "{} is imported from {} but never used",
+                        import.local, import.path
+                    ),
                     "remove it from the import list",
                 ),
             };
@@ -98,7 +115,12 @@ impl Linter<'_, '_> {
         let help = format!(
             "import the whole document, `use {path}`, and qualify each name, `{last}.{first_item}`"
         );
-        self.report("qualified-imports", span, format!("selective import of {path}"), help);
+        self.report(
+            "qualified-imports",
+            span,
+            format!("selective import of {path}"),
+            help,
+        );
     }
 
     /// The span of the `use` statement holding `inner`.
@@ -162,7 +184,11 @@ impl Linter<'_, '_> {
             let help = "its asserts only run while the condition holds; invoke it at the top level, or have the host require it";
             self.report("gated-assert", span, message, help.to_owned());
         }
-        let Some(deny) = self.kind().filter(|k| k.collect == Collect::One).and_then(|k| k.precedence.first()) else {
+        let Some(deny) = self
+            .kind()
+            .filter(|k| k.collect == Collect::One)
+            .and_then(|k| k.precedence.first())
+        else {
             return;
         };
         let deny = deny.clone();
@@ -184,7 +210,11 @@ impl Linter<'_, '_> {
             if seen.contains(&name) {
                 continue;
             }
-            let Some(doc) = self.project.find(&name).and_then(|i| self.project.docs.get(i)) else {
+            let Some(doc) = self
+                .project
+                .find(&name)
+                .and_then(|i| self.project.docs.get(i))
+            else {
                 continue;
             };
             if has(&doc.facts) {
@@ -220,7 +250,10 @@ impl Linter<'_, '_> {
             _ => return,
         };
         let target = format!("{}.sigil", self.doc.name.replace('.', "/"));
-        let message = format!("{} is in {}, not in a file named after it", self.doc.name, file.path);
+        let message = format!(
+            "{} is in {}, not in a file named after it",
+            self.doc.name, file.path
+        );
         let help = format!("move it to {target}, or rename it to match its file");
         self.report("path-matches-name", span, message, help);
     }

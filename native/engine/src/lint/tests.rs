@@ -59,7 +59,8 @@ fn lint(files: &[(&str, &str)], config: &[(&str, &str)], required: &[&str]) -> V
         .collect()
 }
 
-const SHARED: &str = "module shared: Gate@2\npub let high = attempts > 3\npub let low = attempts < 1\n";
+const SHARED: &str =
+    "module shared: Gate@2\npub let high = attempts > 3\npub let low = attempts < 1\n";
 const GUARD: &str = "policy guard: Gate@2\nassert(\"sane\", attempts >= 0)\nwhen attempts > 9 { deny(reason: expired) }\n";
 
 #[test]
@@ -81,16 +82,26 @@ fn qualified_imports_is_off_until_configured() {
     assert_eq!(lint(&files, &[], &[]), Vec::<String>::new());
     assert_eq!(
         lint(&files, &[("qualified-imports", "error")], &[]),
-        ["error qualified-imports: selective import of shared | import the whole document, `use shared`, and qualify each name, `shared.high`"]
+        [
+            "error qualified-imports: selective import of shared | import the whole document, `use shared`, and qualify each name, `shared.high`"
+        ]
     );
 }
 
 #[test]
 fn unused_let_and_its_levels() {
-    let p = "policy p: Gate@2\nlet spare = 1\npub let shown = 2\nwhen true { allow(reason: member) }\n";
-    let want = "let spare is never read | remove the let, or read it; a private let can't be imported";
-    assert_eq!(lint(&[("p.sigil", p)], &[], &[]), [format!("warning unused-let: {want}")]);
-    assert_eq!(lint(&[("p.sigil", p)], &[("unused-let", "error")], &[]), [format!("error unused-let: {want}")]);
+    let p =
+        "policy p: Gate@2\nlet spare = 1\npub let shown = 2\nwhen true { allow(reason: member) }\n";
+    let want =
+        "let spare is never read | remove the let, or read it; a private let can't be imported";
+    assert_eq!(
+        lint(&[("p.sigil", p)], &[], &[]),
+        [format!("warning unused-let: {want}")]
+    );
+    assert_eq!(
+        lint(&[("p.sigil", p)], &[("unused-let", "error")], &[]),
+        [format!("error unused-let: {want}")]
+    );
     assert!(lint(&[("p.sigil", p)], &[("unused-let", "off")], &[]).is_empty());
 }
 
@@ -117,7 +128,10 @@ fn gated_invocations_of_policies_with_asserts_or_deny_rules() {
             "warning gated-deny: guard holds deny rules and is invoked under `when` | its deny rules only fire while the condition holds; invoke it at the top level, or have the host require it",
         ]
     );
-    assert!(lint(&files, &[], &["guard"]).is_empty(), "a required policy is never reported");
+    assert!(
+        lint(&files, &[], &["guard"]).is_empty(),
+        "a required policy is never reported"
+    );
     let top = "policy p: Gate@2\nuse guard\nguard()\n";
     assert!(lint(&[("guard.sigil", GUARD), ("p.sigil", top)], &[], &[]).is_empty());
 }
@@ -125,10 +139,16 @@ fn gated_invocations_of_policies_with_asserts_or_deny_rules() {
 #[test]
 fn the_same_invocation_twice() {
     let p = "policy p: Gate@2\nuse guard\nguard()\nwhen true {\n  guard()\n}\n";
-    let found = lint(&[("guard.sigil", GUARD), ("p.sigil", p)], &[("gated-assert", "off"), ("gated-deny", "off")], &[]);
+    let found = lint(
+        &[("guard.sigil", GUARD), ("p.sigil", p)],
+        &[("gated-assert", "off"), ("gated-deny", "off")],
+        &[],
+    );
     assert_eq!(
         found,
-        ["warning duplicate-invocation: guard is invoked twice with the same arguments | the first is on line 3; every rule it holds already fires once, so remove one, or change its arguments"]
+        [
+            "warning duplicate-invocation: guard is invoked twice with the same arguments | the first is on line 3; every rule it holds already fires once, so remove one, or change its arguments"
+        ]
     );
 }
 
@@ -139,14 +159,16 @@ fn path_matches_name_when_configured() {
     assert!(lint(&[("gate/main.sigil", p)], &config, &[]).is_empty());
     assert_eq!(
         lint(&[("policies.sigil", p)], &config, &[]),
-        ["warning path-matches-name: gate.main is in policies.sigil, not in a file named after it | move it to gate/main.sigil, or rename it to match its file"]
+        [
+            "warning path-matches-name: gate.main is in policies.sigil, not in a file named after it | move it to gate/main.sigil, or rename it to match its file"
+        ]
     );
 }
 
-
 #[test]
 fn lints_default_as_the_table_says_and_take_configured_levels() {
-    let levels = Levels::configured([("unused-let", "error"), ("path-matches-name", "warn")]).unwrap();
+    let levels =
+        Levels::configured([("unused-let", "error"), ("path-matches-name", "warn")]).unwrap();
     assert_eq!(levels.of("unused-let"), Level::Error);
     assert_eq!(levels.of("path-matches-name"), Level::Warn);
     assert_eq!(levels.of("unused-import"), Level::Warn);
@@ -165,5 +187,8 @@ fn an_unknown_lint_or_level_fails_with_the_names_to_use() {
     assert_eq!(error.message, "lints: unused-let: unknown level \"Warn\"");
     assert_eq!(error.help, "set a lint to off, warn or error");
     let error = Levels::configured([("zzz", "bad"), ("aaa", "warn")]).unwrap_err();
-    assert_eq!(error.message, "lints: unknown lint \"aaa\"", "keys are checked sorted");
+    assert_eq!(
+        error.message, "lints: unknown lint \"aaa\"",
+        "keys are checked sorted"
+    );
 }

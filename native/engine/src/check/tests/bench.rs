@@ -34,7 +34,11 @@ fn time(name: &str, src: &str, rounds: u32) {
     let Some(Document::Policy(doc)) = file.docs.first() else {
         panic!("no policy");
     };
-    let check = || check_document(DocumentRef::Policy(doc), src, &kind, &|_| ImportTarget::Unknown);
+    let check = || {
+        check_document(DocumentRef::Policy(doc), src, &kind, &|_| {
+            ImportTarget::Unknown
+        })
+    };
     assert!(check().diagnostics.is_empty(), "{:#?}", check().diagnostics);
     let started = Instant::now();
     for _ in 0..rounds {

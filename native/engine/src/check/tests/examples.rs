@@ -5,11 +5,6 @@ use super::{describe, kind_of};
 use crate::parser::parse_expr;
 use crate::source::LineIndex;
 
-fn header<'s>(src: &'s str, key: &str) -> Option<&'s str> {
-    src.lines()
-        .find_map(|l| l.strip_prefix("// ")?.strip_prefix(key)?.strip_prefix(": "))
-}
-
 #[test]
 fn core_examples_check_as_their_headers_say() {
     let files = crate::testing::spec_example_files();
@@ -18,9 +13,12 @@ fn core_examples_check_as_their_headers_say() {
     };
     let kind = kind_of(&crate::testing::read(kind_file));
     let mut checked = 0;
-    for file in files.iter().filter(|f| f.to_string_lossy().contains("/core/")) {
+    for file in files
+        .iter()
+        .filter(|f| f.to_string_lossy().contains("/core/"))
+    {
         let src = crate::testing::read(file);
-        if header(&src, "mode") != Some("expr") {
+        if crate::testing::example_header(&src, "mode") != Some("expr") {
             continue;
         }
         let (expr, syntax) = parse_expr("case", &src);
@@ -29,20 +27,31 @@ fn core_examples_check_as_their_headers_say() {
         };
         let (ty, diagnostics) = super::super::check_expr(&expr, &kind);
         let name = file.display();
-        match header(&src, "expect-error") {
+        match crate::testing::example_header(&src, "expect-error") {
             Some(want) => {
                 let index = LineIndex::new(&src);
                 let got: Vec<String> = diagnostics
                     .iter()
-                    .map(|d| format!("{} {}", index.format_span(d.span.unwrap_or_default()), d.message))
+                    .map(|d| {
+                        format!(
+                            "{} {}",
+                            index.format_span(d.span.unwrap_or_default()),
+                            d.message
+                        )
+                    })
                     .collect();
                 assert_eq!(got, [want], "{name}");
                 let help = diagnostics.first().and_then(|d| d.help.as_deref());
-                assert_eq!(help, header(&src, "expect-help"), "{name}: {}", describe(&src, &diagnostics[0]));
+                assert_eq!(
+                    help,
+                    crate::testing::example_header(&src, "expect-help"),
+                    "{name}: {}",
+                    describe(&src, &diagnostics[0])
+                );
             }
             None => {
                 assert!(diagnostics.is_empty(), "{name}: {diagnostics:#?}");
-                if let Some(want) = header(&src, "expect-type") {
+                if let Some(want) = crate::testing::example_header(&src, "expect-type") {
                     assert_eq!(ty.to_string(), want, "{name}");
                 }
             }

@@ -84,7 +84,11 @@ pub(super) fn kind_of(src: &str) -> Kind {
 pub(super) fn describe(src: &str, d: &crate::diag::Diagnostic) -> String {
     let span = d.span.expect("a position");
     let text = span.text(src).unwrap_or("<bad span>");
-    format!("{text}: {} | {}", d.message, d.help.as_deref().unwrap_or(""))
+    format!(
+        "{text}: {} | {}",
+        d.message,
+        d.help.as_deref().unwrap_or("")
+    )
 }
 
 /// The type and diagnostics of one expression checked against [`KIND`].

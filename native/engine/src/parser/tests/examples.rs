@@ -18,12 +18,6 @@ const SYNTAX_ERROR_CASES: &[&str] = &[
     "18-or-xor-mix",
 ];
 
-/// The value of header line `// key: value`, if any.
-fn header<'s>(src: &'s str, key: &str) -> Option<&'s str> {
-    src.lines()
-        .find_map(|l| l.strip_prefix("// ")?.strip_prefix(key)?.strip_prefix(": "))
-}
-
 #[test]
 fn spec_examples_parse_as_their_headers_say() {
     let files = crate::testing::spec_example_files();
@@ -36,7 +30,7 @@ fn spec_examples_parse_as_their_headers_say() {
         let src = std::fs::read_to_string(file).unwrap();
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         let name = file.display().to_string();
-        if header(&src, "mode") != Some("expr") {
+        if crate::testing::example_header(&src, "mode") != Some("expr") {
             let (parsed, diags) = parse_file(&name, &src);
             assert!(diags.is_empty(), "{name}: {diags:#?}");
             assert!(!parsed.docs.is_empty(), "{name}: no documents");
@@ -50,16 +44,20 @@ fn spec_examples_parse_as_their_headers_say() {
                 .iter()
                 .map(|d| format!("{} {}", idx.format_span(d.span.unwrap()), d.message))
                 .collect();
-            assert_eq!(got, [header(&src, "expect-error").unwrap()], "{name}");
+            assert_eq!(
+                got,
+                [crate::testing::example_header(&src, "expect-error").unwrap()],
+                "{name}"
+            );
             assert_eq!(
                 diags[0].help.as_deref(),
-                header(&src, "expect-help"),
+                crate::testing::example_header(&src, "expect-help"),
                 "{name}"
             );
             continue;
         }
         assert!(diags.is_empty(), "{name}: {diags:#?}");
-        if let Some(want) = header(&src, "expect-parse") {
+        if let Some(want) = crate::testing::example_header(&src, "expect-parse") {
             parsed_shapes += 1;
             assert_eq!(expr.unwrap().canonical(), want, "{name}");
         }
