@@ -35,7 +35,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class Engine implements AutoCloseable {
 
-  static final int ABI_VERSION = 1;
   private static final byte[] VERSION_REQUEST = bytes("{\"op\":\"version\"}");
   private static final String START_HELP =
       "build engine.wasm from the same svc revision as this library; with Limits.maxMemory, the"
@@ -139,6 +138,26 @@ public final class Engine implements AutoCloseable {
     }
   }
 
+  /**
+   * The size of this instance's linear memory in bytes: a whole number of 64 KiB WebAssembly pages.
+   * The module grows its memory when a request needs more and never gives it back, so this is the
+   * instance's high-water mark; compare it with {@link Limits#maxMemory()} to see how close an
+   * instance is to its cap. Reading it does not enter the module, and works on a stopped instance
+   * too (whose memory is kept until it is closed). It waits while a call on another thread runs.
+   *
+   * @return the memory size in bytes, at least one page once the engine started
+   * @throws IllegalStateException if the engine is closed
+   * @throws EngineException if a host function of this instance asks (the instance is busy running it)
+   */
+  public long memorySize() {
+    lockOpen();
+    try {
+      return Native.instanceMemorySize(instance);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Why the instance stopped, or empty while it works. */
   public Optional<StoppedException> stopped() {
     return Optional.ofNullable(stopped);
@@ -167,18 +186,27 @@ public final class Engine implements AutoCloseable {
 
   private byte[] roundTrip(byte[] request) {
     throwIfStopped();
+    lockOpen();
+    try {
+      throwIfStopped();
+      return callModule(request, limits.opDeadline());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // Takes the lock of an open instance for one operation; the caller unlocks. A host function that
+  // calls back into the instance running it is refused instead of meeting the bridge's busy guard.
+  private void lockOpen() {
     if (lock.isHeldByCurrentThread()) {
       throw new EngineException(
           "the module is busy: a host function can't call back into the instance that runs it",
           "use another instance for the nested call, or compute the value before the evaluation");
     }
     lock.lock();
-    try {
-      throwIfClosed();
-      throwIfStopped();
-      return callModule(request, limits.opDeadline());
-    } finally {
+    if (closed) {
       lock.unlock();
+      throw new IllegalStateException("the Engine is closed; create a new one");
     }
   }
 
@@ -203,12 +231,6 @@ public final class Engine implements AutoCloseable {
           "the instance is out of memory; build a new one, or raise Limits.maxMemory");
     }
     return response;
-  }
-
-  private void throwIfClosed() {
-    if (closed) {
-      throw new IllegalStateException("the Engine is closed; create a new one");
-    }
   }
 
   private void throwIfStopped() {
@@ -288,9 +310,9 @@ public final class Engine implements AutoCloseable {
           "the Sigil module trapped while reporting its ABI version: " + why(trap) + stderr(instance),
           StoppedException.HELP_REBUILD, trap);
     }
-    if (version != ABI_VERSION) {
+    if (version != Module.ABI_VERSION) {
       throw new EngineException(
-          "the module speaks ABI version " + version + ", and this library version " + ABI_VERSION,
+          "the module speaks ABI version " + version + ", and this library version " + Module.ABI_VERSION,
           "use the engine.wasm that ships with this library (Module.bundled()), or one built from"
               + " the same svc revision");
     }

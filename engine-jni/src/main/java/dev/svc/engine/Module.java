@@ -33,6 +33,13 @@ import java.util.function.LongSupplier;
  */
 public final class Module implements AutoCloseable {
 
+  /**
+   * The version of the engine's JSON ABI (spec/module-abi.md) this library speaks. Every instance
+   * asks its module for {@code engine_abi_version()} when it starts, and {@link Engine#create} refuses
+   * a module that reports another version.
+   */
+  public static final int ABI_VERSION = 1;
+
   private static final String BUNDLED = "engine.wasm";
   private static final String WASI = "wasi_snapshot_preview1";
   // The WASI preview 1 functions the bridge links; a module importing others is refused up front.

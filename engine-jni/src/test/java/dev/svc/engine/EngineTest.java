@@ -18,6 +18,8 @@ class EngineTest {
   private static final String NOT_A_REQUEST =
       "\"message\":\"the request isn't a JSON object of the fields an op takes: ";
 
+  private static final long PAGE = 64 * 1024;
+
   private Engine engine;
 
   @BeforeEach
@@ -151,6 +153,31 @@ class EngineTest {
     assertThatThrownBy(other::version)
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("the Engine is closed");
+  }
+
+  @Test
+  void memorySizeIsWholePagesAndGrowsWithABigRequest() {
+    long before = engine.memorySize();
+    String big = "policy a.b: K@1\n" + "\nlet x = [1, 2, 3]\n".repeat(200_000);
+
+    assertThat(engine.format(big)).isEqualTo(big);
+    long after = engine.memorySize();
+
+    assertThat(before).isPositive();
+    assertThat(before % PAGE).as("whole pages").isZero();
+    assertThat(after).isGreaterThan(before);
+    assertThat(after % PAGE).as("whole pages").isZero();
+    assertThat(engine.memorySize()).as("memory is never given back").isEqualTo(after);
+  }
+
+  @Test
+  void memorySizeOfAClosedEngineThrowsAsEveryOtherCallDoes() {
+    Engine other = Engine.create(TestModules.engine());
+    other.close();
+
+    assertThatThrownBy(other::memorySize)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the Engine is closed; create a new one");
   }
 
   @Test

@@ -36,6 +36,17 @@ class StoppedInstanceTest {
   }
 
   @Test
+  void aStoppedInstanceStillReportsItsMemorySize() {
+    try (Module module = Module.fromBytes(TestModules.wat("engine_traps"));
+        Engine engine = Engine.create(module)) {
+      long before = engine.memorySize();
+      catchThrowableOfType(StoppedException.class, engine::version);
+
+      assertThat(engine.memorySize()).isPositive().isEqualTo(before);
+    }
+  }
+
+  @Test
   void anExitWhileStartingIsAStoppedStartWithTheExitCodeAndStderr() {
     try (Module module = Module.fromBytes(TestModules.wat("engine_start_exits"))) {
       assertThatThrownBy(() -> Engine.create(module))
