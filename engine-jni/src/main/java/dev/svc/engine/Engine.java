@@ -27,8 +27,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * instance works on. A {@link StoppedException} means the module trapped or exited: the instance is
  * dead, every later call throws the same error, and a new one must be built.
  *
- * <p><b>Calling thread:</b> the module runs on the calling thread's native stack; call from threads
- * with at least the JVM's default 1 MiB stack.
+ * <p><b>Calling thread:</b> any thread. The module runs on the calling thread's native stack when
+ * enough of it is left (about 768 KiB; a default 1 MiB Java thread has that). A call from a thread
+ * with less, such as one created with a small stack size, runs on this instance's helper thread
+ * {@code svc-engine-stack} with an 8 MiB stack while the caller waits: it behaves the same and costs
+ * a thread hand-off per call. The helper starts on first need and ends when the engine is closed.
  *
  * <p><b>Thread safety:</b> thread-safe; calls on one instance run one at a time (other threads wait).
  * A host function can't call back into the instance that runs it.

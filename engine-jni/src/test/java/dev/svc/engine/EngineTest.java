@@ -3,11 +3,13 @@ package dev.svc.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.engine.internal.CallingThread;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The engine instance over the real engine.wasm, through the real bridge and wasmtime. */
@@ -129,14 +131,17 @@ class EngineTest {
     assertThat(engine.call("{\"id\":9,\"op\":\"version\"} trailing")).startsWith("{\"id\":9,\"ok\":true,");
   }
 
-  @Test
-  void deeplyNestedJsonIsAMalformedRequestNotACrash() {
-    String deep = "[".repeat(100_000) + "]".repeat(100_000);
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void deeplyNestedJsonIsAMalformedRequestNotACrash(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      String deep = "[".repeat(100_000) + "]".repeat(100_000);
 
-    assertThat(engine.call("{\"op\":\"version\",\"input\":" + deep + "}"))
-        .startsWith("{\"ok\":false,\"error\":{" + NOT_A_REQUEST);
-    assertThat(engine.stopped()).isEmpty();
-    assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
+      assertThat(engine.call("{\"op\":\"version\",\"input\":" + deep + "}"))
+          .startsWith("{\"ok\":false,\"error\":{" + NOT_A_REQUEST);
+      assertThat(engine.stopped()).isEmpty();
+      assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
+    });
   }
 
   @Test
