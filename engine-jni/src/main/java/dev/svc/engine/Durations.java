@@ -152,6 +152,8 @@ public final class Durations {
    * {@code text} rewritten in canonical form: {@code format(parse(text))}, so {@code 90m} becomes
    * {@code 1h30m} and the empty text {@code 0s}.
    *
+   * @param text a duration in Sigil's syntax
+   * @return the canonical text
    * @throws EngineException as {@link #parse(String)} does
    * @throws NullPointerException if {@code text} is null
    */

@@ -56,17 +56,32 @@ public final class Engine implements AutoCloseable {
     this.instance = instance;
   }
 
-  /** Starts an instance of {@code module} with the default {@link Limits}. */
+  /**
+   * Starts an instance of {@code module} with the default {@link Limits}; see
+   * {@link #create(Module, Limits)}.
+   *
+   * @param module the compiled engine module; it stays alive until this instance is closed
+   * @return the running instance; the caller closes it
+   * @throws StoppedException if the module trapped or exited while starting (with its stderr)
+   * @throws EngineException if the module speaks another ABI version than {@link Module#ABI_VERSION}
+   * @throws IllegalStateException if {@code module} is closed
+   */
   public static Engine create(Module module) {
     return create(module, Limits.defaults());
   }
 
   /**
    * Starts an instance of {@code module}: instantiates it, runs its start function and checks that
-   * it speaks this library's ABI version.
+   * it speaks this library's ABI version ({@link Module#ABI_VERSION}). Takes microseconds: the
+   * expensive compile happened when the module was loaded.
    *
-   * @throws StoppedException if the module trapped or exited while starting (with its stderr)
-   * @throws EngineException if the module speaks another ABI version
+   * @param module the compiled engine module; it stays alive until this instance is closed
+   * @param limits the bounds of every call on the instance
+   * @return the running instance; the caller closes it
+   * @throws StoppedException if the module trapped or exited while starting (with its stderr), for
+   *     example because {@link Limits#maxMemory()} is below what it needs to start
+   * @throws EngineException if the module speaks another ABI version than {@link Module#ABI_VERSION}
+   * @throws IllegalStateException if {@code module} is closed
    */
   public static Engine create(Module module, Limits limits) {
     Objects.requireNonNull(module, "module");
@@ -97,7 +112,11 @@ public final class Engine implements AutoCloseable {
   /**
    * What the module reports about its own build.
    *
-   * @throws StoppedException if the instance is stopped
+   * @return the module's version record
+   * @throws StoppedException if the instance is stopped, or stops during this call: a
+   *     {@link TimeoutException} past {@link Limits#opDeadline()}, a plain {@code StoppedException}
+   *     when the module trapped or exited
+   * @throws IllegalStateException if the engine is closed
    */
   public VersionInfo version() {
     return AbiCodec.decode(roundTrip(VERSION_REQUEST), VersionInfo.class);
@@ -107,9 +126,14 @@ public final class Engine implements AutoCloseable {
    * {@code source} in the canonical style of {@code sigil fmt}: every comment kept, the same program.
    * Equal to {@code source} when it was canonical already.
    *
+   * @param source the text of one Sigil file
+   * @return the formatted text
    * @throws EngineException if the source doesn't parse ({@code <stdin> has syntax errors}, with the
-   *     syntax errors as {@link EngineException#diagnostics()})
-   * @throws StoppedException if the instance is stopped
+   *     syntax errors as {@link EngineException#diagnostics()}); the instance works on
+   * @throws StoppedException if the instance is stopped, or stops during this call: a
+   *     {@link TimeoutException} past {@link Limits#opDeadline()}, a plain {@code StoppedException}
+   *     when the module trapped or exited
+   * @throws IllegalStateException if the engine is closed
    */
   public String format(String source) {
     return format(source, FormatOptions.defaults());
@@ -119,9 +143,15 @@ public final class Engine implements AutoCloseable {
    * {@code source} in the canonical style of {@code sigil fmt}, as {@link #format(String)}; the
    * diagnostics of a source that doesn't parse name the file {@code options.path()}.
    *
+   * @param source the text of one Sigil file
+   * @param options how to format it
+   * @return the formatted text
    * @throws EngineException if the source doesn't parse ({@code «path» has syntax errors}, with the
-   *     syntax errors as {@link EngineException#diagnostics()})
-   * @throws StoppedException if the instance is stopped
+   *     syntax errors as {@link EngineException#diagnostics()}); the instance works on
+   * @throws StoppedException if the instance is stopped, or stops during this call: a
+   *     {@link TimeoutException} past {@link Limits#opDeadline()}, a plain {@code StoppedException}
+   *     when the module trapped or exited
+   * @throws IllegalStateException if the engine is closed
    */
   public String format(String source, FormatOptions options) {
     Objects.requireNonNull(source, "source");
@@ -161,12 +191,20 @@ public final class Engine implements AutoCloseable {
     }
   }
 
-  /** Why the instance stopped, or empty while it works. */
+  /**
+   * Why the instance stopped, without calling it. Never blocks.
+   *
+   * @return the error every call now throws, or empty while the instance works
+   */
   public Optional<StoppedException> stopped() {
     return Optional.ofNullable(stopped);
   }
 
-  /** Frees the instance's memory and everything compiled in it. Idempotent. */
+  /**
+   * Frees the instance's memory, everything compiled in it and its stack helper thread, and releases
+   * its hold on the module. Waits for a call running on another thread to finish. Idempotent; later
+   * calls throw {@link IllegalStateException}.
+   */
   @Override
   public void close() {
     lock.lock();

@@ -37,6 +37,10 @@
  *   <tr><td>Engine</td><td>thread-safe; calls on one instance run one at a time</td></tr>
  * </table>
  *
+ * <p>Any thread may call an engine, whatever its stack size: a thread with too little native stack
+ * left for the module has its calls run on a helper thread of the instance (see {@link
+ * dev.svc.engine.Engine}).
+ *
  * <p>The native libraries ship inside the jar and load from it by themselves; set the system
  * property {@code svc.native.path} (or {@code SVC_NATIVE_PATH}) to a directory holding them to load
  * others instead.
