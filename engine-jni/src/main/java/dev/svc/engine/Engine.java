@@ -238,6 +238,9 @@ public final class Engine implements AutoCloseable {
 
   // Takes the lock of an open instance for one operation; the caller unlocks. A host function that
   // calls back into the instance running it is refused instead of meeting the bridge's busy guard.
+  // This sees only host functions on the calling thread: one the bridge runs on its stack helper
+  // thread would wait for the lock for ever, so host functions must not call back into their engine
+  // (today every host call is answered by HostCalls.unregistered, which doesn't).
   private void lockOpen() {
     if (lock.isHeldByCurrentThread()) {
       throw new EngineException(
