@@ -7,6 +7,7 @@
 
 #include "svc_errors.h"
 #include "svc_instance.h"
+#include "svc_stack.h"
 
 /* An instance held exclusively for one guest-entering operation. */
 typedef struct svc_entry {
@@ -14,7 +15,31 @@ typedef struct svc_entry {
     svc_instance *instance;
     svc_handle_slot *slot;
     svc_failure failure;
+    bool on_helper; /* the calling thread's stack is too short: guest code runs on the helper */
 } svc_entry;
+
+/* One export call, run on whichever thread has the stack for it. */
+typedef struct guest_call {
+    svc_instance *instance;
+    const wasmtime_func_t *func;
+    wasmtime_val_raw_t *args;
+    size_t count;
+    wasmtime_error_t *error;
+    wasm_trap_t *trap;
+} guest_call;
+
+/* Decides where this entry's guest code runs, starting the instance's stack helper the first
+ * time a caller's stack is too short. False with an exception when no helper could start. */
+static bool choose_stack(svc_entry *entry) {
+    svc_instance *instance = entry->instance;
+    entry->on_helper = svc_stack_is_short(instance->stack_needed);
+    if (!entry->on_helper || instance->stack_helper) return true;
+    const char *problem = NULL;
+    instance->stack_helper = svc_stack_helper_start(entry->env, &problem);
+    if (instance->stack_helper) return true;
+    svc_throw_out_of_memory(entry->env, problem);
+    return false;
+}
 
 /* Acquires the instance, refuses a stopped one, sets deadline and fuel. False with an exception. */
 static bool enter(JNIEnv *env, jlong handle, jlong deadline_ticks, jlong fuel, svc_entry *entry) {
@@ -25,6 +50,10 @@ static bool enter(JNIEnv *env, jlong handle, jlong deadline_ticks, jlong fuel, s
     if (svc_handle_is_stopped(entry->slot)) {
         svc_handle_release_exclusive(entry->slot);
         svc_throw_illegal_state(env, "the instance stopped earlier");
+        return false;
+    }
+    if (!choose_stack(entry)) {
+        svc_handle_release_exclusive(entry->slot);
         return false;
     }
     svc_instance *instance = entry->instance;
@@ -58,11 +87,27 @@ static void stop_with(svc_entry *entry, svc_trap_kind kind, const char *message)
     stop(entry);
 }
 
-/* Runs one export; false when it trapped, with the classified failure in entry->failure. */
+/* The svc_stack_task that enters the guest; host calls inside it use this thread's JNIEnv. */
+static void run_guest_call(JNIEnv *env, void *data) {
+    guest_call *call = data;
+    call->instance->env = env;
+    call->error = wasmtime_func_call_unchecked(call->instance->context, call->func, call->args, call->count,
+                                               &call->trap);
+}
+
+/* Runs one export; false when it trapped, with the classified failure in entry->failure. A Java
+ * exception a host call threw on the helper thread is pending on the caller's env afterwards. */
 static bool invoke(svc_entry *entry, const wasmtime_func_t *func, wasmtime_val_raw_t *args, size_t count) {
     svc_instance *instance = entry->instance;
-    wasm_trap_t *trap = NULL;
-    wasmtime_error_t *error = wasmtime_func_call_unchecked(instance->context, func, args, count, &trap);
+    guest_call call = {instance, func, args, count, NULL, NULL};
+    if (entry->on_helper) {
+        svc_stack_helper_run(instance->stack_helper, entry->env, run_guest_call, &call);
+        instance->env = entry->env;
+    } else {
+        run_guest_call(entry->env, &call);
+    }
+    wasm_trap_t *trap = call.trap;
+    wasmtime_error_t *error = call.error;
     if (!error && !trap) return true;
     /* A failure the host-call path recorded explains the unwind better than its trap text. */
     if (instance->host_failure.failed) svc_failure_move(&entry->failure, &instance->host_failure);

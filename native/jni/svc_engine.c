@@ -8,6 +8,7 @@
 #include "svc_jni.h"
 
 #define SVC_MAX_WASM_STACK ((jlong)1 << 30)
+#define SVC_WASMTIME_DEFAULT_WASM_STACK ((size_t)512 << 10)
 #define SVC_MAX_POOLING_SLOTS 1000
 #define SVC_MAX_POOLING_MEMORY ((jlong)4 << 30)
 
@@ -84,6 +85,7 @@ jlong svc_engine_new(JNIEnv *env, jclass cls, jboolean epoch, jboolean fuel, jbo
     engine->epoch = epoch == JNI_TRUE;
     engine->fuel = fuel == JNI_TRUE;
     engine->pooling_max_memory = pooling_slots > 0 ? (uint64_t)pooling_max_memory : 0;
+    engine->max_wasm_stack = max_wasm_stack > 0 ? (size_t)max_wasm_stack : SVC_WASMTIME_DEFAULT_WASM_STACK;
     int64_t handle;
     svc_handle_status status = svc_handle_new(SVC_HANDLE_ENGINE, engine, &handle);
     if (status != SVC_HANDLE_OK) {

@@ -8,6 +8,7 @@
 
 #include <jni.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "svc_handle.h"
@@ -19,6 +20,7 @@ typedef struct svc_engine {
     bool epoch;
     bool fuel;
     uint64_t pooling_max_memory; /* 0 = no pooling cap of its own */
+    size_t max_wasm_stack;       /* bytes of native stack guest code may use */
 } svc_engine;
 
 /* Acquires a shared engine handle or throws; release with svc_handle_release_shared(*slot). */

@@ -142,6 +142,7 @@ jlong svc_instance_pre_new(JNIEnv *env, jclass cls, jlong engine_handle, jlong m
     pre->epoch = engine->epoch;
     pre->fuel = engine->fuel;
     pre->pooling_max_memory = engine->pooling_max_memory;
+    pre->stack_needed = svc_stack_needed(engine->max_wasm_stack);
     int64_t handle;
     svc_handle_status status = svc_handle_new(SVC_HANDLE_PRE, pre, &handle);
     if (status != SVC_HANDLE_OK) {
@@ -195,9 +196,11 @@ bool svc_instance_memory_at_limit(const svc_instance *instance) {
     return size + SVC_PAGE_SIZE > instance->memory_limit;
 }
 
-/* Deletes a (partially built) instance: the store first, since its WASI context writes into
- * the buffers, then the handler reference and the struct. */
+/* Deletes a (partially built) instance: the stack helper (idle: the instance is not in use),
+ * the store, since its WASI context writes into the buffers, then the handler reference and the
+ * struct. */
 static void destroy_instance(JNIEnv *env, svc_instance *instance) {
+    svc_stack_helper_stop(instance->stack_helper);
     if (instance->store) wasmtime_store_delete(instance->store);
     if (instance->handler) (*env)->DeleteGlobalRef(env, instance->handler);
     svc_failure_clear(&instance->host_failure);
@@ -235,6 +238,7 @@ jlong svc_instance_new(JNIEnv *env, jclass cls, jlong pre_handle, jlong max_memo
     instance->host_failure = (svc_failure)SVC_FAILURE_INIT;
     instance->epoch = pre->epoch;
     instance->fuel = pre->fuel;
+    instance->stack_needed = pre->stack_needed;
     instance->memory_limit = SVC_WASM32_MAX_MEMORY;
     if (max_memory_bytes >= 0 && (uint64_t)max_memory_bytes < instance->memory_limit) {
         instance->memory_limit = (uint64_t)max_memory_bytes;

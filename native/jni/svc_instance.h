@@ -17,6 +17,7 @@
 #include "svc_buffer.h"
 #include "svc_errors.h"
 #include "svc_handle.h"
+#include "svc_stack.h"
 #include "wasmtime_decls.h"
 
 /* Deadline for calls without one: far in the future, yet far from overflowing epoch + delta. */
@@ -29,6 +30,7 @@ typedef struct svc_pre {
     bool fuel;
     bool has_memory, has_alloc, has_free, has_call, has_abi, has_init;
     uint64_t pooling_max_memory;
+    size_t stack_needed; /* native stack a guest entry needs on the calling thread */
 } svc_pre;
 
 typedef struct svc_instance {
@@ -41,9 +43,12 @@ typedef struct svc_instance {
     bool epoch;
     bool fuel;
     uint64_t memory_limit; /* bytes memory can reach: store limit, pool cap or 4 GiB */
+    size_t stack_needed;   /* native stack a guest entry needs on the calling thread */
+    svc_stack_helper *stack_helper; /* owned; started by the first entry from a short stack */
     jobject handler;       /* global ref to the HostCallHandler, or NULL */
-    /* Per call: the calling thread's JNIEnv (host calls run on it), and a failure the host-call
-     * path recorded before it made wasmtime unwind (first cause wins). */
+    /* Per call: the JNIEnv of the thread running the guest (the caller's, or the stack helper's;
+     * host calls run on it), and a failure the host-call path recorded before it made wasmtime
+     * unwind (first cause wins). */
     JNIEnv *env;
     svc_failure host_failure;
     svc_buffer out;

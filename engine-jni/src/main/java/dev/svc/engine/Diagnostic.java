@@ -32,6 +32,18 @@ public record Diagnostic(
     @JsonProperty("line") int line,
     @JsonProperty("column") int column) {
 
+  /**
+   * Checks that severity and message are present; null optional parts become empty.
+   *
+   * @param severity {@code error} or {@code warning}
+   * @param lint the lint's name, for lint findings
+   * @param file the file, as the request named it
+   * @param document the document inside the file
+   * @param message what is wrong
+   * @param help what to do
+   * @param line 1-based line, 0 when none
+   * @param column 1-based column, 0 when none
+   */
   public Diagnostic {
     Objects.requireNonNull(severity, "severity");
     Objects.requireNonNull(message, "message");
@@ -44,6 +56,9 @@ public record Diagnostic(
   /**
    * One line: {@code file:line:column: severity: message (help: help)}, leaving out the parts that
    * are absent, as the engine's own text rendering does.
+   *
+   * @return the diagnostic as one line, such as {@code a.sigil:2:12: error: unknown field (help: did
+   *     you mean x?)}
    */
   public String render() {
     StringBuilder text = new StringBuilder();

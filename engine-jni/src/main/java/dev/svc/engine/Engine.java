@@ -27,15 +27,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * instance works on. A {@link StoppedException} means the module trapped or exited: the instance is
  * dead, every later call throws the same error, and a new one must be built.
  *
- * <p><b>Calling thread:</b> the module runs on the calling thread's native stack; call from threads
- * with at least the JVM's default 1 MiB stack.
+ * <p><b>Calling thread:</b> any thread. The module runs on the calling thread's native stack when
+ * enough of it is left (about 768 KiB; a default 1 MiB Java thread has that). A call from a thread
+ * with less, such as one created with a small stack size, runs on this instance's helper thread
+ * {@code svc-engine-stack} with an 8 MiB stack while the caller waits: it behaves the same and costs
+ * a thread hand-off per call. The helper starts on first need and ends when the engine is closed.
  *
  * <p><b>Thread safety:</b> thread-safe; calls on one instance run one at a time (other threads wait).
  * A host function can't call back into the instance that runs it.
  */
 public final class Engine implements AutoCloseable {
 
-  static final int ABI_VERSION = 1;
   private static final byte[] VERSION_REQUEST = bytes("{\"op\":\"version\"}");
   private static final String START_HELP =
       "build engine.wasm from the same svc revision as this library; with Limits.maxMemory, the"
@@ -54,17 +56,32 @@ public final class Engine implements AutoCloseable {
     this.instance = instance;
   }
 
-  /** Starts an instance of {@code module} with the default {@link Limits}. */
+  /**
+   * Starts an instance of {@code module} with the default {@link Limits}; see
+   * {@link #create(Module, Limits)}.
+   *
+   * @param module the compiled engine module; it stays alive until this instance is closed
+   * @return the running instance; the caller closes it
+   * @throws StoppedException if the module trapped or exited while starting (with its stderr)
+   * @throws EngineException if the module speaks another ABI version than {@link Module#ABI_VERSION}
+   * @throws IllegalStateException if {@code module} is closed
+   */
   public static Engine create(Module module) {
     return create(module, Limits.defaults());
   }
 
   /**
    * Starts an instance of {@code module}: instantiates it, runs its start function and checks that
-   * it speaks this library's ABI version.
+   * it speaks this library's ABI version ({@link Module#ABI_VERSION}). Takes microseconds: the
+   * expensive compile happened when the module was loaded.
    *
-   * @throws StoppedException if the module trapped or exited while starting (with its stderr)
-   * @throws EngineException if the module speaks another ABI version
+   * @param module the compiled engine module; it stays alive until this instance is closed
+   * @param limits the bounds of every call on the instance
+   * @return the running instance; the caller closes it
+   * @throws StoppedException if the module trapped or exited while starting (with its stderr), for
+   *     example because {@link Limits#maxMemory()} is below what it needs to start
+   * @throws EngineException if the module speaks another ABI version than {@link Module#ABI_VERSION}
+   * @throws IllegalStateException if {@code module} is closed
    */
   public static Engine create(Module module, Limits limits) {
     Objects.requireNonNull(module, "module");
@@ -95,7 +112,11 @@ public final class Engine implements AutoCloseable {
   /**
    * What the module reports about its own build.
    *
-   * @throws StoppedException if the instance is stopped
+   * @return the module's version record
+   * @throws StoppedException if the instance is stopped, or stops during this call: a
+   *     {@link TimeoutException} past {@link Limits#opDeadline()}, a plain {@code StoppedException}
+   *     when the module trapped or exited
+   * @throws IllegalStateException if the engine is closed
    */
   public VersionInfo version() {
     return AbiCodec.decode(roundTrip(VERSION_REQUEST), VersionInfo.class);
@@ -105,9 +126,14 @@ public final class Engine implements AutoCloseable {
    * {@code source} in the canonical style of {@code sigil fmt}: every comment kept, the same program.
    * Equal to {@code source} when it was canonical already.
    *
+   * @param source the text of one Sigil file
+   * @return the formatted text
    * @throws EngineException if the source doesn't parse ({@code <stdin> has syntax errors}, with the
-   *     syntax errors as {@link EngineException#diagnostics()})
-   * @throws StoppedException if the instance is stopped
+   *     syntax errors as {@link EngineException#diagnostics()}); the instance works on
+   * @throws StoppedException if the instance is stopped, or stops during this call: a
+   *     {@link TimeoutException} past {@link Limits#opDeadline()}, a plain {@code StoppedException}
+   *     when the module trapped or exited
+   * @throws IllegalStateException if the engine is closed
    */
   public String format(String source) {
     return format(source, FormatOptions.defaults());
@@ -117,9 +143,15 @@ public final class Engine implements AutoCloseable {
    * {@code source} in the canonical style of {@code sigil fmt}, as {@link #format(String)}; the
    * diagnostics of a source that doesn't parse name the file {@code options.path()}.
    *
+   * @param source the text of one Sigil file
+   * @param options how to format it
+   * @return the formatted text
    * @throws EngineException if the source doesn't parse ({@code «path» has syntax errors}, with the
-   *     syntax errors as {@link EngineException#diagnostics()})
-   * @throws StoppedException if the instance is stopped
+   *     syntax errors as {@link EngineException#diagnostics()}); the instance works on
+   * @throws StoppedException if the instance is stopped, or stops during this call: a
+   *     {@link TimeoutException} past {@link Limits#opDeadline()}, a plain {@code StoppedException}
+   *     when the module trapped or exited
+   * @throws IllegalStateException if the engine is closed
    */
   public String format(String source, FormatOptions options) {
     Objects.requireNonNull(source, "source");
@@ -139,12 +171,40 @@ public final class Engine implements AutoCloseable {
     }
   }
 
-  /** Why the instance stopped, or empty while it works. */
+  /**
+   * The size of this instance's linear memory in bytes: a whole number of 64 KiB WebAssembly pages.
+   * The module grows its memory when a request needs more and never gives it back, so this is the
+   * instance's high-water mark; compare it with {@link Limits#maxMemory()} to see how close an
+   * instance is to its cap. Reading it does not enter the module, and works on a stopped instance
+   * too (whose memory is kept until it is closed). It waits while a call on another thread runs.
+   *
+   * @return the memory size in bytes, at least one page once the engine started
+   * @throws IllegalStateException if the engine is closed
+   * @throws EngineException if a host function of this instance asks (the instance is busy running it)
+   */
+  public long memorySize() {
+    lockOpen();
+    try {
+      return Native.instanceMemorySize(instance);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Why the instance stopped, without calling it. Never blocks.
+   *
+   * @return the error every call now throws, or empty while the instance works
+   */
   public Optional<StoppedException> stopped() {
     return Optional.ofNullable(stopped);
   }
 
-  /** Frees the instance's memory and everything compiled in it. Idempotent. */
+  /**
+   * Frees the instance's memory, everything compiled in it and its stack helper thread, and releases
+   * its hold on the module. Waits for a call running on another thread to finish. Idempotent; later
+   * calls throw {@link IllegalStateException}.
+   */
   @Override
   public void close() {
     lock.lock();
@@ -167,18 +227,30 @@ public final class Engine implements AutoCloseable {
 
   private byte[] roundTrip(byte[] request) {
     throwIfStopped();
+    lockOpen();
+    try {
+      throwIfStopped();
+      return callModule(request, limits.opDeadline());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // Takes the lock of an open instance for one operation; the caller unlocks. A host function that
+  // calls back into the instance running it is refused instead of meeting the bridge's busy guard.
+  // This sees only host functions on the calling thread: one the bridge runs on its stack helper
+  // thread would wait for the lock for ever, so host functions must not call back into their engine
+  // (today every host call is answered by HostCalls.unregistered, which doesn't).
+  private void lockOpen() {
     if (lock.isHeldByCurrentThread()) {
       throw new EngineException(
           "the module is busy: a host function can't call back into the instance that runs it",
           "use another instance for the nested call, or compute the value before the evaluation");
     }
     lock.lock();
-    try {
-      throwIfClosed();
-      throwIfStopped();
-      return callModule(request, limits.opDeadline());
-    } finally {
+    if (closed) {
       lock.unlock();
+      throw new IllegalStateException("the Engine is closed; create a new one");
     }
   }
 
@@ -203,12 +275,6 @@ public final class Engine implements AutoCloseable {
           "the instance is out of memory; build a new one, or raise Limits.maxMemory");
     }
     return response;
-  }
-
-  private void throwIfClosed() {
-    if (closed) {
-      throw new IllegalStateException("the Engine is closed; create a new one");
-    }
   }
 
   private void throwIfStopped() {
@@ -288,9 +354,9 @@ public final class Engine implements AutoCloseable {
           "the Sigil module trapped while reporting its ABI version: " + why(trap) + stderr(instance),
           StoppedException.HELP_REBUILD, trap);
     }
-    if (version != ABI_VERSION) {
+    if (version != Module.ABI_VERSION) {
       throw new EngineException(
-          "the module speaks ABI version " + version + ", and this library version " + ABI_VERSION,
+          "the module speaks ABI version " + version + ", and this library version " + Module.ABI_VERSION,
           "use the engine.wasm that ships with this library (Module.bundled()), or one built from"
               + " the same svc revision");
     }

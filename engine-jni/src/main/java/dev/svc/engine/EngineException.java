@@ -17,14 +17,34 @@ public final class EngineException extends SvcException {
 
   private final transient List<Diagnostic> diagnostics;
 
+  /**
+   * A refusal without diagnostics.
+   *
+   * @param message what failed, in one sentence: lower case first, no final period
+   * @param help what to do about it; null or empty when there is nothing to suggest
+   */
   public EngineException(String message, String help) {
     this(message, help, List.of(), null);
   }
 
+  /**
+   * A refusal caused by another exception.
+   *
+   * @param message what failed, in one sentence: lower case first, no final period
+   * @param help what to do about it; null or empty when there is nothing to suggest
+   * @param cause what went wrong underneath
+   */
   public EngineException(String message, String help, Throwable cause) {
     this(message, help, List.of(), cause);
   }
 
+  /**
+   * A refusal with the diagnostics that caused it.
+   *
+   * @param message what failed, in one sentence: lower case first, no final period
+   * @param help what to do about it; null or empty when there is nothing to suggest
+   * @param diagnostics the problems found, in the engine's order; copied
+   */
   public EngineException(String message, String help, List<Diagnostic> diagnostics) {
     this(message, help, diagnostics, null);
   }
@@ -34,7 +54,11 @@ public final class EngineException extends SvcException {
     this.diagnostics = List.copyOf(diagnostics);
   }
 
-  /** The diagnostics that stopped the operation, in the engine's order; never null. */
+  /**
+   * The diagnostics that stopped the operation.
+   *
+   * @return the diagnostics in the engine's order, unmodifiable; empty when there are none
+   */
   public List<Diagnostic> diagnostics() {
     return diagnostics;
   }

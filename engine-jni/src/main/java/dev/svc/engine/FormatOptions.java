@@ -17,16 +17,30 @@ import java.util.Optional;
  */
 public record FormatOptions(Optional<String> path) {
 
+  /**
+   * Checks that {@code path} is given.
+   *
+   * @param path the file name diagnostics carry; empty means {@code <stdin>}
+   */
   public FormatOptions {
     Objects.requireNonNull(path, "path");
   }
 
-  /** No path: diagnostics name the source {@code <stdin>}. */
+  /**
+   * The default options: no path, so diagnostics name the source {@code <stdin>}.
+   *
+   * @return the defaults
+   */
   public static FormatOptions defaults() {
     return new FormatOptions(Optional.empty());
   }
 
-  /** A copy whose diagnostics name the source {@code path}. */
+  /**
+   * A copy whose diagnostics name the source {@code path}.
+   *
+   * @param path the file name to report, used as given
+   * @return the new options
+   */
   public FormatOptions withPath(String path) {
     return new FormatOptions(Optional.of(Objects.requireNonNull(path, "path")));
   }

@@ -28,6 +28,15 @@ public record Limits(Duration grace, Optional<Duration> opDeadline, OptionalLong
   /** The default {@code opDeadline}: 60 s. */
   public static final Duration DEFAULT_OP_DEADLINE = Duration.ofSeconds(60);
 
+  /**
+   * Checks the bounds.
+   *
+   * @param grace how long past an evaluation's own timeout its hard deadline falls; zero or more
+   * @param opDeadline the hard deadline of calls without a timeout of their own; empty means none
+   * @param maxMemory the most linear memory in bytes an instance may grow to; empty means 4 GiB
+   * @throws IllegalArgumentException if {@code grace} is negative, {@code opDeadline} is zero or
+   *     negative, or {@code maxMemory} is zero or negative
+   */
   public Limits {
     Objects.requireNonNull(grace, "grace");
     Objects.requireNonNull(opDeadline, "opDeadline");
@@ -47,27 +56,54 @@ public record Limits(Duration grace, Optional<Duration> opDeadline, OptionalLong
     }
   }
 
-  /** 500 ms grace, a 60 s deadline for operations, no memory cap below the wasm32 maximum. */
+  /**
+   * The default limits: 500 ms grace, a 60 s deadline for operations, no memory cap below the wasm32
+   * maximum.
+   *
+   * @return the defaults
+   */
   public static Limits defaults() {
     return new Limits(DEFAULT_GRACE, Optional.of(DEFAULT_OP_DEADLINE), OptionalLong.empty());
   }
 
-  /** A copy with another grace after evaluation timeouts. */
+  /**
+   * A copy with another grace after evaluation timeouts.
+   *
+   * @param grace how long past an evaluation's own timeout its hard deadline falls; zero or more
+   * @return the new limits
+   * @throws IllegalArgumentException if {@code grace} is negative
+   */
   public Limits withGrace(Duration grace) {
     return new Limits(grace, opDeadline, maxMemory);
   }
 
-  /** A copy whose calls without a timeout of their own are killed after {@code deadline}. */
+  /**
+   * A copy whose calls without a timeout of their own are killed after {@code deadline}.
+   *
+   * @param deadline the hard deadline of each such call; positive
+   * @return the new limits
+   * @throws IllegalArgumentException if {@code deadline} is zero or negative
+   */
   public Limits withOpDeadline(Duration deadline) {
     return new Limits(grace, Optional.of(Objects.requireNonNull(deadline, "deadline")), maxMemory);
   }
 
-  /** A copy whose calls without a timeout of their own may run for ever. */
+  /**
+   * A copy whose calls without a timeout of their own may run for ever.
+   *
+   * @return the new limits
+   */
   public Limits withoutOpDeadline() {
     return new Limits(grace, Optional.empty(), maxMemory);
   }
 
-  /** A copy whose instances may grow their memory to at most {@code bytes}. */
+  /**
+   * A copy whose instances may grow their memory to at most {@code bytes}.
+   *
+   * @param bytes the memory cap in bytes; positive (the engine needs a few MiB to start)
+   * @return the new limits
+   * @throws IllegalArgumentException if {@code bytes} is zero or negative
+   */
   public Limits withMaxMemory(long bytes) {
     return new Limits(grace, opDeadline, OptionalLong.of(bytes));
   }

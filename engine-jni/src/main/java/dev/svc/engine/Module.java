@@ -33,6 +33,13 @@ import java.util.function.LongSupplier;
  */
 public final class Module implements AutoCloseable {
 
+  /**
+   * The version of the engine's JSON ABI (spec/module-abi.md) this library speaks. Every instance
+   * asks its module for {@code engine_abi_version()} when it starts, and {@link Engine#create} refuses
+   * a module that reports another version.
+   */
+  public static final int ABI_VERSION = 1;
+
   private static final String BUNDLED = "engine.wasm";
   private static final String WASI = "wasi_snapshot_preview1";
   // The WASI preview 1 functions the bridge links; a module importing others is refused up front.
@@ -86,7 +93,14 @@ public final class Module implements AutoCloseable {
     long load(long engine);
   }
 
-  /** The engine module this library ships, with the default configuration. */
+  /**
+   * The engine module this library ships, with the default configuration; see
+   * {@link #bundled(ModuleConfig)}.
+   *
+   * @return the compiled module; the caller closes it
+   * @throws EngineException if the native libraries can't be loaded on this platform, or this copy
+   *     of the library holds no engine module
+   */
   public static Module bundled() {
     return bundled(ModuleConfig.defaults());
   }
@@ -95,6 +109,11 @@ public final class Module implements AutoCloseable {
    * The engine module this library ships. The first load on a machine compiles it and keeps the
    * native code in a cache directory ({@link ModuleCache}); later loads, in any JVM, map that file
    * and take milliseconds. A cache that can't be read or written only costs the compile.
+   *
+   * @param config how to compile the module
+   * @return the compiled module; the caller closes it
+   * @throws EngineException if the native libraries can't be loaded on this platform, or this copy
+   *     of the library holds no engine module
    */
   public static Module bundled(ModuleConfig config) {
     Objects.requireNonNull(config, "config");
@@ -112,12 +131,26 @@ public final class Module implements AutoCloseable {
     return module;
   }
 
-  /** The module in {@code path}, with the default configuration. */
+  /**
+   * The module in {@code path}, with the default configuration.
+   *
+   * @param path an {@code engine.wasm} file
+   * @return the compiled module; the caller closes it
+   * @throws EngineException if the file can't be read or compiled, or isn't an engine reactor
+   */
   public static Module fromFile(Path path) {
     return fromFile(path, ModuleConfig.defaults());
   }
 
-  /** The module in {@code path}. */
+  /**
+   * The module in {@code path}, compiled with {@code config}.
+   *
+   * @param path an {@code engine.wasm} file
+   * @param config how to compile the module
+   * @return the compiled module; the caller closes it
+   * @throws EngineException if the file can't be read or compiled, or isn't an engine reactor (an
+   *     import this library doesn't provide, an export it calls missing)
+   */
   public static Module fromFile(Path path, ModuleConfig config) {
     Objects.requireNonNull(path, "path");
     byte[] wasm;
@@ -131,12 +164,26 @@ public final class Module implements AutoCloseable {
     return new Module(config, false, engine -> compile(engine, wasm));
   }
 
-  /** The module whose bytes are {@code wasm}, with the default configuration. */
+  /**
+   * The module whose bytes are {@code wasm}, with the default configuration.
+   *
+   * @param wasm the module's bytes; not kept
+   * @return the compiled module; the caller closes it
+   * @throws EngineException if the bytes don't compile or aren't an engine reactor
+   */
   public static Module fromBytes(byte[] wasm) {
     return fromBytes(wasm, ModuleConfig.defaults());
   }
 
-  /** The module whose bytes are {@code wasm}. */
+  /**
+   * The module whose bytes are {@code wasm}, compiled with {@code config}.
+   *
+   * @param wasm the module's bytes; not kept
+   * @param config how to compile the module
+   * @return the compiled module; the caller closes it
+   * @throws EngineException if the bytes don't compile or aren't an engine reactor (an import this
+   *     library doesn't provide, an export it calls missing)
+   */
   public static Module fromBytes(byte[] wasm, ModuleConfig config) {
     Objects.requireNonNull(wasm, "wasm");
     // No defensive copy: the bridge copies the bytes, and compiling finishes before this returns.
@@ -146,6 +193,9 @@ public final class Module implements AutoCloseable {
   /**
    * A module from {@link #precompile()} output: no compiling, so it loads in milliseconds.
    *
+   * @param artifact what {@link #precompile()} returned; not kept
+   * @param config the configuration the artifact was compiled with
+   * @return the module; the caller closes it
    * @throws EngineException if the artifact comes from another library or wasmtime version, another
    *     machine architecture or another {@code config}, or isn't an artifact at all
    */
@@ -157,6 +207,12 @@ public final class Module implements AutoCloseable {
   /**
    * Like {@link #fromPrecompiled(byte[], ModuleConfig)}, memory-mapping {@code path}; the file must
    * not change while the module is in use (replace it by renaming a new file over it).
+   *
+   * @param path a file holding what {@link #precompile()} returned
+   * @param config the configuration the artifact was compiled with
+   * @return the module; the caller closes it
+   * @throws EngineException if the file is missing or unreadable, or its artifact is refused as in
+   *     {@link #fromPrecompiled(byte[], ModuleConfig)}
    */
   public static Module fromPrecompiledFile(Path path, ModuleConfig config) {
     Objects.requireNonNull(path, "path");
@@ -164,12 +220,21 @@ public final class Module implements AutoCloseable {
     return new Module(config, true, engine -> deserialize(() -> Native.moduleDeserializeFile(engine, file)));
   }
 
-  /** How this module was compiled. */
+  /**
+   * How this module was compiled.
+   *
+   * @return the configuration it was loaded with
+   */
   public ModuleConfig config() {
     return config;
   }
 
-  /** True when this module was loaded from precompiled native code rather than compiled. */
+  /**
+   * Whether this module was loaded from precompiled native code rather than compiled.
+   *
+   * @return true for {@link #fromPrecompiled} and {@link #fromPrecompiledFile}, and for a
+   *     {@link #bundled()} module found in the cache
+   */
   public boolean isPrecompiled() {
     return precompiled;
   }
@@ -177,6 +242,9 @@ public final class Module implements AutoCloseable {
   /**
    * The module's native code for this machine, wasmtime version and configuration, to load later
    * with {@link #fromPrecompiled} without compiling.
+   *
+   * @return a new array with the serialized native code (megabytes)
+   * @throws IllegalStateException if the module is closed
    */
   public byte[] precompile() {
     if (closed.get()) {

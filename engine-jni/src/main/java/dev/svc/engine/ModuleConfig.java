@@ -11,12 +11,21 @@ package dev.svc.engine;
  */
 public record ModuleConfig(boolean fuel) {
 
-  /** No fuel metering. */
+  /**
+   * The default configuration: no fuel metering.
+   *
+   * @return the defaults
+   */
   public static ModuleConfig defaults() {
     return new ModuleConfig(false);
   }
 
-  /** A copy with fuel metering switched on or off. */
+  /**
+   * A copy with fuel metering switched on or off.
+   *
+   * @param fuel whether to meter fuel
+   * @return the new configuration
+   */
   public ModuleConfig withFuel(boolean fuel) {
     return new ModuleConfig(fuel);
   }

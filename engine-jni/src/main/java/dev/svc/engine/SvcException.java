@@ -26,17 +26,29 @@ public abstract sealed class SvcException extends RuntimeException
     this.help = help == null ? "" : help;
   }
 
-  /** What failed, in one sentence. */
+  /**
+   * What failed, in one sentence without the help.
+   *
+   * @return the message
+   */
   public String message() {
     return message;
   }
 
-  /** What to do about it; empty when there is honestly nothing to suggest. */
+  /**
+   * What to do about it.
+   *
+   * @return the help; empty when there is honestly nothing to suggest
+   */
   public String help() {
     return help;
   }
 
-  /** True when the instance that threw this can't be used again. */
+  /**
+   * Whether the instance that threw this can't be used again.
+   *
+   * @return true for {@link StoppedException} and its subtypes, false for {@link EngineException}
+   */
   public abstract boolean isStopped();
 
   /** The message, then {@code "\n  help: "} and the help when there is one: a log line to act on. */

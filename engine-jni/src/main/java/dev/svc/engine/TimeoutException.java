@@ -25,7 +25,11 @@ public final class TimeoutException extends StoppedException {
     this.deadline = Objects.requireNonNull(deadline, "deadline");
   }
 
-  /** The hard deadline the call ran past. */
+  /**
+   * The hard deadline the call ran past.
+   *
+   * @return the deadline
+   */
   public Duration deadline() {
     return deadline;
   }

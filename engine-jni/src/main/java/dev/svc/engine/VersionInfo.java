@@ -25,6 +25,16 @@ public record VersionInfo(
     @JsonProperty(value = "goVersion", required = true) String goVersion,
     @JsonProperty(value = "platform", required = true) String platform) {
 
+  /**
+   * Checks that every text field is present.
+   *
+   * @param version the engine's version
+   * @param commit the source commit
+   * @param commitTime when that commit was made, RFC 3339
+   * @param dirty whether the source had uncommitted changes
+   * @param goVersion the compiler that built the module
+   * @param platform where the module runs
+   */
   public VersionInfo {
     Objects.requireNonNull(version, "version");
     Objects.requireNonNull(commit, "commit");

@@ -15,6 +15,8 @@
  *       compiled and what bounds an instance's calls.
  *   <li>Records mirroring the engine's JSON: {@link dev.svc.engine.VersionInfo}, {@link
  *       dev.svc.engine.Diagnostic}.
+ *   <li>{@link dev.svc.engine.Durations}: Sigil's duration syntax ({@code 1h30m}) to and from
+ *       {@link java.time.Duration}.
  *   <li>Errors, all unchecked under the sealed {@link dev.svc.engine.SvcException}: {@link
  *       dev.svc.engine.EngineException} (the request was refused; the instance works on) and
  *       {@link dev.svc.engine.StoppedException} with {@link dev.svc.engine.TimeoutException} and
@@ -31,9 +33,13 @@
  * <table>
  *   <caption>Which types may be shared between threads</caption>
  *   <tr><th>Type</th><th>Rule</th></tr>
- *   <tr><td>Module, records, exceptions</td><td>immutable and thread-safe</td></tr>
+ *   <tr><td>Module, records, exceptions, Durations</td><td>immutable and thread-safe</td></tr>
  *   <tr><td>Engine</td><td>thread-safe; calls on one instance run one at a time</td></tr>
  * </table>
+ *
+ * <p>Any thread may call an engine, whatever its stack size: a thread with too little native stack
+ * left for the module has its calls run on a helper thread of the instance (see {@link
+ * dev.svc.engine.Engine}).
  *
  * <p>The native libraries ship inside the jar and load from it by themselves; set the system
  * property {@code svc.native.path} (or {@code SVC_NATIVE_PATH}) to a directory holding them to load

@@ -3,11 +3,13 @@ package dev.svc.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.engine.internal.CallingThread;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The engine instance over the real engine.wasm, through the real bridge and wasmtime. */
@@ -17,6 +19,8 @@ class EngineTest {
       "\"help\":\"send one JSON object of an op and its fields, such as {\\\"op\\\": \\\"version\\\"}\"";
   private static final String NOT_A_REQUEST =
       "\"message\":\"the request isn't a JSON object of the fields an op takes: ";
+
+  private static final long PAGE = 64 * 1024;
 
   private Engine engine;
 
@@ -127,14 +131,17 @@ class EngineTest {
     assertThat(engine.call("{\"id\":9,\"op\":\"version\"} trailing")).startsWith("{\"id\":9,\"ok\":true,");
   }
 
-  @Test
-  void deeplyNestedJsonIsAMalformedRequestNotACrash() {
-    String deep = "[".repeat(100_000) + "]".repeat(100_000);
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void deeplyNestedJsonIsAMalformedRequestNotACrash(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      String deep = "[".repeat(100_000) + "]".repeat(100_000);
 
-    assertThat(engine.call("{\"op\":\"version\",\"input\":" + deep + "}"))
-        .startsWith("{\"ok\":false,\"error\":{" + NOT_A_REQUEST);
-    assertThat(engine.stopped()).isEmpty();
-    assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
+      assertThat(engine.call("{\"op\":\"version\",\"input\":" + deep + "}"))
+          .startsWith("{\"ok\":false,\"error\":{" + NOT_A_REQUEST);
+      assertThat(engine.stopped()).isEmpty();
+      assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
+    });
   }
 
   @Test
@@ -151,6 +158,31 @@ class EngineTest {
     assertThatThrownBy(other::version)
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("the Engine is closed");
+  }
+
+  @Test
+  void memorySizeIsWholePagesAndGrowsWithABigRequest() {
+    long before = engine.memorySize();
+    String big = "policy a.b: K@1\n" + "\nlet x = [1, 2, 3]\n".repeat(200_000);
+
+    assertThat(engine.format(big)).isEqualTo(big);
+    long after = engine.memorySize();
+
+    assertThat(before).isPositive();
+    assertThat(before % PAGE).as("whole pages").isZero();
+    assertThat(after).isGreaterThan(before);
+    assertThat(after % PAGE).as("whole pages").isZero();
+    assertThat(engine.memorySize()).as("memory is never given back").isEqualTo(after);
+  }
+
+  @Test
+  void memorySizeOfAClosedEngineThrowsAsEveryOtherCallDoes() {
+    Engine other = Engine.create(TestModules.engine());
+    other.close();
+
+    assertThatThrownBy(other::memorySize)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the Engine is closed; create a new one");
   }
 
   @Test

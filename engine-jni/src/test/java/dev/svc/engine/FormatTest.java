@@ -3,10 +3,13 @@ package dev.svc.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.engine.internal.CallingThread;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@link Engine#format} over the real engine.wasm. */
 class FormatTest {
@@ -131,13 +134,16 @@ class FormatTest {
             });
   }
 
-  @Test
-  void nestingAtTheParsersLimitFormats() {
-    String deep = "(".repeat(254) + "a" + ")".repeat(254);
-    String source = "policy a.b: K@1\n\nlet x = " + deep + "\n";
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void nestingAtTheParsersLimitFormats(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      String deep = "(".repeat(254) + "a" + ")".repeat(254);
+      String source = "policy a.b: K@1\n\nlet x = " + deep + "\n";
 
-    assertThat(engine.format(source)).isEqualTo(source);
-    assertThat(engine.stopped()).isEmpty();
+      assertThat(engine.format(source)).isEqualTo(source);
+      assertThat(engine.stopped()).isEmpty();
+    });
   }
 
   @Test

@@ -3,26 +3,32 @@ package dev.svc.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.svc.engine.internal.CallingThread;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** A call that runs past its hard deadline is killed by wasmtime and stops its instance. */
 class HardDeadlineTest {
 
-  @Test
-  void aCallPastTheOpDeadlineIsKilledAndTheInstanceStops() {
-    try (Module module = Module.fromBytes(TestModules.wat("engine_loops"));
-        Engine engine = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(20)))) {
-      TimeoutException timeout = catchThrowableOfType(TimeoutException.class, engine::version);
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void aCallPastTheOpDeadlineIsKilledAndTheInstanceStops(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      try (Module module = Module.fromBytes(TestModules.wat("engine_loops"));
+          Engine engine = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(20)))) {
+        TimeoutException timeout = catchThrowableOfType(TimeoutException.class, engine::version);
 
-      assertThat(timeout.deadline()).isEqualTo(Duration.ofMillis(20));
-      assertThat(timeout.getMessage())
-          .isEqualTo(
-              "the call ran past its hard deadline of 20 ms and was killed; the instance is stopped\n"
-                  + "  help: raise the deadline, or look for a policy loop over a large input or a host"
-                  + " function that blocks; build a new instance to go on");
-      assertThat(timeout.isStopped()).isTrue();
-    }
+        assertThat(timeout.deadline()).isEqualTo(Duration.ofMillis(20));
+        assertThat(timeout.getMessage())
+            .isEqualTo(
+                "the call ran past its hard deadline of 20 ms and was killed; the instance is stopped\n"
+                    + "  help: raise the deadline, or look for a policy loop over a large input or a host"
+                    + " function that blocks; build a new instance to go on");
+        assertThat(timeout.isStopped()).isTrue();
+      }
+    });
   }
 
   @Test

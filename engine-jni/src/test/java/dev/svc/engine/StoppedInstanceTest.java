@@ -4,24 +4,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.svc.engine.internal.CallingThread;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** A module that traps or exits stops its instance for good, and the error quotes its stderr. */
 class StoppedInstanceTest {
 
-  @Test
-  void aTrapStopsTheInstanceAndQuotesTheModulesStderr() {
-    try (Module module = Module.fromBytes(TestModules.wat("engine_traps"));
-        Engine engine = Engine.create(module)) {
-      StoppedException stopped = catchThrowableOfType(StoppedException.class, engine::version);
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void aTrapStopsTheInstanceAndQuotesTheModulesStderr(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      try (Module module = Module.fromBytes(TestModules.wat("engine_traps"));
+          Engine engine = Engine.create(module)) {
+        StoppedException stopped = catchThrowableOfType(StoppedException.class, engine::version);
 
-      assertThat(stopped.message())
-          .startsWith("the Sigil module stopped: it trapped: ")
-          .endsWith("\nfatal: the engine broke\nat engine_call");
-      assertThat(stopped.help()).startsWith("this instance can't be used again: build a new one");
-      assertThat(stopped.isStopped()).isTrue();
-      assertThat(engine.stopped()).containsSame(stopped);
-    }
+        assertThat(stopped.message())
+            .startsWith("the Sigil module stopped: it trapped: ")
+            .endsWith("\nfatal: the engine broke\nat engine_call");
+        assertThat(stopped.help()).startsWith("this instance can't be used again: build a new one");
+        assertThat(stopped.isStopped()).isTrue();
+        assertThat(engine.stopped()).containsSame(stopped);
+      }
+    });
   }
 
   @Test
@@ -32,6 +38,17 @@ class StoppedInstanceTest {
 
       assertThatThrownBy(engine::version).isSameAs(first);
       assertThatThrownBy(() -> engine.call("{\"op\":\"version\"}")).isSameAs(first);
+    }
+  }
+
+  @Test
+  void aStoppedInstanceStillReportsItsMemorySize() {
+    try (Module module = Module.fromBytes(TestModules.wat("engine_traps"));
+        Engine engine = Engine.create(module)) {
+      long before = engine.memorySize();
+      catchThrowableOfType(StoppedException.class, engine::version);
+
+      assertThat(engine.memorySize()).isPositive().isEqualTo(before);
     }
   }
 

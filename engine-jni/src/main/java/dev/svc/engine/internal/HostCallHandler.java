@@ -4,7 +4,9 @@ package dev.svc.engine.internal;
  * Answers the guest's {@code engine.host_call(ptr, len)}.
  *
  * <p>The bridge calls it on the thread that is running the guest call (inside
- * {@link Native#call} and friends), with a fresh copy of the request bytes. The returned array is
+ * {@link Native#call} and friends): the caller's own thread, or the instance's big-stack helper
+ * thread when the caller's stack was too short (see {@link Native}), while the caller waits. It gets
+ * a fresh copy of the request bytes. The returned array is
  * copied into memory the bridge allocates in the guest with {@code engine_alloc}; the handler keeps
  * ownership of both arrays and may reuse them afterwards.
  *

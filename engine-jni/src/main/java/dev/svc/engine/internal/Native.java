@@ -16,8 +16,16 @@ package dev.svc.engine.internal;
  * <p><b>Thread safety.</b> Engines, modules and pres may be used from any number of threads at
  * once; freeing one waits until calls already using it return. An instance is used by one call at a
  * time: a concurrent or nested use (a host-call handler calling back into its own instance), and
- * freeing it while a call runs, throw {@link IllegalStateException} ("busy"). Guest code runs on the
- * calling thread's native stack: run calls on threads with a stack well above {@code maxWasmStack}.
+ * freeing it while a call runs, throw {@link IllegalStateException} ("busy").
+ *
+ * <p><b>Native stack.</b> Guest code may use {@code maxWasmStack} bytes of native stack, and a host
+ * call's Java code runs below that. A guest call runs on the calling thread when that thread has
+ * enough stack left (the usual case: a default 1 MiB Java thread); otherwise the bridge runs it on
+ * the instance's helper thread {@code svc-engine-stack} (8 MiB, started on first need, ended by
+ * {@link #instanceFree}) while the caller waits, so a call from a thread with a tiny stack traps or
+ * succeeds instead of crashing the JVM. The {@link HostCallHandler} then runs on the helper thread.
+ * Deadlines, fuel, traps and exceptions behave the same on both paths. When no helper thread can be
+ * started, the call throws {@link OutOfMemoryError} without entering the guest.
  *
  * <p><b>Guest calls</b> ({@link #initialize}, {@link #abiVersion}, {@link #call}, {@link #alloc},
  * {@link #free}, {@link #callRaw}) take a deadline in epoch ticks (a tick is one
@@ -30,7 +38,7 @@ package dev.svc.engine.internal;
 public final class Native {
 
   /** The bridge version this class is written against; {@link #bridgeVersion()} must equal it. */
-  public static final int BRIDGE_VERSION = 1;
+  public static final int BRIDGE_VERSION = 2;
 
   /** {@code deadlineTicks} for a call without a hard deadline. */
   public static final long NO_DEADLINE = 0;

@@ -16,6 +16,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The round trip through {@link Native#call}, host calls, output capture and memory access. */
 class NativeCallTest {
@@ -26,19 +28,22 @@ class NativeCallTest {
     return abi.instance(request -> request);
   }
 
-  @Test
-  void echo_returns_the_request_bytes() {
-    long instance = instance();
-    try {
-      byte[] request = new byte[200];
-      Arrays.fill(request, (byte) 'x');
-      request[0] = 'E';
-      assertThat(Native.call(instance, request, NO_DEADLINE, UNLIMITED)).isEqualTo(request);
-      assertThat(Native.call(instance, bytes("E"), NO_DEADLINE, UNLIMITED)).isEqualTo(bytes("E"));
-      assertThat(Native.isStopped(instance)).isFalse();
-    } finally {
-      Native.instanceFree(instance);
-    }
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void echo_returns_the_request_bytes(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      long instance = instance();
+      try {
+        byte[] request = new byte[200];
+        Arrays.fill(request, (byte) 'x');
+        request[0] = 'E';
+        assertThat(Native.call(instance, request, NO_DEADLINE, UNLIMITED)).isEqualTo(request);
+        assertThat(Native.call(instance, bytes("E"), NO_DEADLINE, UNLIMITED)).isEqualTo(bytes("E"));
+        assertThat(Native.isStopped(instance)).isFalse();
+      } finally {
+        Native.instanceFree(instance);
+      }
+    });
   }
 
   @Test
@@ -80,95 +85,114 @@ class NativeCallTest {
     }
   }
 
-  @Test
-  void a_host_call_gets_the_request_and_its_reply_is_allocated_in_the_guest() {
-    List<String> seen = new ArrayList<>();
-    long instance = abi.instance(request -> {
-      seen.add(text(request));
-      return bytes("reply to " + text(request));
-    });
-    try {
-      byte[] response = Native.call(instance, bytes("Hask"), NO_DEADLINE, UNLIMITED);
-      assertThat(text(response)).isEqualTo("!reply to ask");
-      assertThat(seen).containsExactly("ask");
-    } finally {
-      Native.instanceFree(instance);
-    }
-  }
-
-  @Test
-  void a_host_reply_that_grows_memory_is_written_at_the_new_base() {
-    byte[] big = new byte[3 * 65536 + 17]; // more than the module's two initial pages
-    for (int i = 0; i < big.length; i++) {
-      big[i] = (byte) (i * 31);
-    }
-    long instance = abi.instance(request -> big);
-    try {
-      long before = Native.instanceMemorySize(instance);
-      byte[] response = Native.call(instance, bytes("H"), NO_DEADLINE, UNLIMITED);
-      assertThat(Native.instanceMemorySize(instance)).isGreaterThan(before);
-      assertThat(response[0]).isEqualTo((byte) '!');
-      assertThat(Arrays.copyOfRange(response, 1, response.length)).isEqualTo(big);
-    } finally {
-      Native.instanceFree(instance);
-    }
-  }
-
-  @Test
-  void many_host_calls_in_a_row_work() {
-    long instance = abi.instance(request -> request);
-    try {
-      for (int i = 0; i < 10_000; i++) {
-        byte[] response = Native.call(instance, bytes("H" + i), NO_DEADLINE, UNLIMITED);
-        assertThat(text(response)).isEqualTo("!" + i);
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void a_host_call_gets_the_request_and_its_reply_is_allocated_in_the_guest(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      List<String> seen = new ArrayList<>();
+      long instance = abi.instance(request -> {
+        seen.add(text(request));
+        return bytes("reply to " + text(request));
+      });
+      try {
+        byte[] response = Native.call(instance, bytes("Hask"), NO_DEADLINE, UNLIMITED);
+        assertThat(text(response)).isEqualTo("!reply to ask");
+        assertThat(seen).containsExactly("ask");
+      } finally {
+        Native.instanceFree(instance);
       }
-    } finally {
-      Native.instanceFree(instance);
-    }
-  }
-
-  @Test
-  void a_handler_that_throws_stops_the_instance_and_its_exception_reaches_the_caller() {
-    IllegalStateException thrown = new IllegalStateException("the handler broke");
-    long instance = abi.instance(request -> {
-      throw thrown;
     });
-    try {
-      assertThatThrownBy(() -> Native.call(instance, bytes("Hx"), NO_DEADLINE, UNLIMITED)).isSameAs(thrown);
-      assertThat(Native.isStopped(instance)).isTrue();
-      assertThatThrownBy(() -> Native.call(instance, bytes("E"), NO_DEADLINE, UNLIMITED))
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessage("the instance stopped earlier");
-    } finally {
-      Native.instanceFree(instance);
-    }
   }
 
-  @Test
-  void a_handler_that_returns_null_is_a_host_exception_trap() {
-    long instance = abi.instance(request -> null);
-    try {
-      assertThatThrownBy(() -> Native.call(instance, bytes("Hx"), NO_DEADLINE, UNLIMITED))
-          .isInstanceOfSatisfying(GuestTrap.class, trap -> {
-            assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.HOST_EXCEPTION);
-            assertThat(trap.getMessage()).isEqualTo("the host call handler returned null");
-          });
-      assertThat(Native.isStopped(instance)).isTrue();
-    } finally {
-      Native.instanceFree(instance);
-    }
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void a_host_reply_that_grows_memory_is_written_at_the_new_base(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      byte[] big = new byte[3 * 65536 + 17]; // more than the module's two initial pages
+      for (int i = 0; i < big.length; i++) {
+        big[i] = (byte) (i * 31);
+      }
+      long instance = abi.instance(request -> big);
+      try {
+        long before = Native.instanceMemorySize(instance);
+        byte[] response = Native.call(instance, bytes("H"), NO_DEADLINE, UNLIMITED);
+        assertThat(Native.instanceMemorySize(instance)).isGreaterThan(before);
+        assertThat(response[0]).isEqualTo((byte) '!');
+        assertThat(Arrays.copyOfRange(response, 1, response.length)).isEqualTo(big);
+      } finally {
+        Native.instanceFree(instance);
+      }
+    });
   }
 
-  @Test
-  void a_host_call_without_a_handler_is_a_host_exception_trap() {
-    long instance = abi.instance(null);
-    try {
-      assertThatThrownBy(() -> Native.call(instance, bytes("Hx"), NO_DEADLINE, UNLIMITED))
-          .isInstanceOfSatisfying(GuestTrap.class,
-              trap -> assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.HOST_EXCEPTION));
-    } finally {
-      Native.instanceFree(instance);
-    }
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void many_host_calls_in_a_row_work(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      long instance = abi.instance(request -> request);
+      try {
+        for (int i = 0; i < 10_000; i++) {
+          byte[] response = Native.call(instance, bytes("H" + i), NO_DEADLINE, UNLIMITED);
+          assertThat(text(response)).isEqualTo("!" + i);
+        }
+      } finally {
+        Native.instanceFree(instance);
+      }
+    });
+  }
+
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void a_handler_that_throws_stops_the_instance_and_its_exception_reaches_the_caller(CallingThread thread)
+      throws Exception {
+    thread.run(() -> {
+      IllegalStateException thrown = new IllegalStateException("the handler broke");
+      long instance = abi.instance(request -> {
+        throw thrown;
+      });
+      try {
+        assertThatThrownBy(() -> Native.call(instance, bytes("Hx"), NO_DEADLINE, UNLIMITED)).isSameAs(thrown);
+        assertThat(Native.isStopped(instance)).isTrue();
+        assertThatThrownBy(() -> Native.call(instance, bytes("E"), NO_DEADLINE, UNLIMITED))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessage("the instance stopped earlier");
+      } finally {
+        Native.instanceFree(instance);
+      }
+    });
+  }
+
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void a_handler_that_returns_null_is_a_host_exception_trap(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      long instance = abi.instance(request -> null);
+      try {
+        assertThatThrownBy(() -> Native.call(instance, bytes("Hx"), NO_DEADLINE, UNLIMITED))
+            .isInstanceOfSatisfying(GuestTrap.class, trap -> {
+              assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.HOST_EXCEPTION);
+              assertThat(trap.getMessage()).isEqualTo("the host call handler returned null");
+            });
+        assertThat(Native.isStopped(instance)).isTrue();
+      } finally {
+        Native.instanceFree(instance);
+      }
+    });
+  }
+
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void a_host_call_without_a_handler_is_a_host_exception_trap(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      long instance = abi.instance(null);
+      try {
+        assertThatThrownBy(() -> Native.call(instance, bytes("Hx"), NO_DEADLINE, UNLIMITED))
+            .isInstanceOfSatisfying(GuestTrap.class,
+                trap -> assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.HOST_EXCEPTION));
+      } finally {
+        Native.instanceFree(instance);
+      }
+    });
   }
 
   @Test

@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.function.Executable;
 
 /** Null, freed, foreign and busy handles throw instead of crashing the JVM. */
@@ -104,32 +106,35 @@ class NativeHandleTest {
     }
   }
 
-  @Test
-  void a_handler_calling_back_into_its_instance_finds_it_busy() {
-    AtomicReference<Long> self = new AtomicReference<>();
-    AtomicReference<Throwable> nested = new AtomicReference<>();
-    long instance = abi.instance(request -> {
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void a_handler_calling_back_into_its_instance_finds_it_busy(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      AtomicReference<Long> self = new AtomicReference<>();
+      AtomicReference<Throwable> nested = new AtomicReference<>();
+      long instance = abi.instance(request -> {
+        try {
+          Native.call(self.get(), bytes("E"), NO_DEADLINE, UNLIMITED);
+        } catch (IllegalStateException e) {
+          nested.set(e);
+        }
+        try {
+          Native.instanceFree(self.get());
+        } catch (IllegalStateException e) {
+          nested.get().addSuppressed(e);
+        }
+        return bytes("done");
+      });
+      self.set(instance);
       try {
-        Native.call(self.get(), bytes("E"), NO_DEADLINE, UNLIMITED);
-      } catch (IllegalStateException e) {
-        nested.set(e);
+        assertThat(Native.call(instance, bytes("H"), NO_DEADLINE, UNLIMITED)).isEqualTo(bytes("!done"));
+        assertThat(nested.get()).hasMessageStartingWith("the instance is busy");
+        assertThat(nested.get().getSuppressed()).hasSize(1);
+        assertThat(Native.isStopped(instance)).isFalse();
+      } finally {
+        Native.instanceFree(instance);
       }
-      try {
-        Native.instanceFree(self.get());
-      } catch (IllegalStateException e) {
-        nested.get().addSuppressed(e);
-      }
-      return bytes("done");
     });
-    self.set(instance);
-    try {
-      assertThat(Native.call(instance, bytes("H"), NO_DEADLINE, UNLIMITED)).isEqualTo(bytes("!done"));
-      assertThat(nested.get()).hasMessageStartingWith("the instance is busy");
-      assertThat(nested.get().getSuppressed()).hasSize(1);
-      assertThat(Native.isStopped(instance)).isFalse();
-    } finally {
-      Native.instanceFree(instance);
-    }
   }
 
   @Test

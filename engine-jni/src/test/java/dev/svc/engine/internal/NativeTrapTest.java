@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Each way a guest call can end abnormally is classified, and stops the instance for good. */
 class NativeTrapTest {
@@ -41,18 +43,24 @@ class NativeTrapTest {
     }
   }
 
-  @Test
-  void unreachable_is_unreachable() {
-    GuestTrap trap = trapOf("U");
-    assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.UNREACHABLE);
-    assertThat(trap.getMessage()).contains("unreachable");
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void unreachable_is_unreachable(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      GuestTrap trap = trapOf("U");
+      assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.UNREACHABLE);
+      assertThat(trap.getMessage()).contains("unreachable");
+    });
   }
 
-  @Test
-  void proc_exit_is_exit_with_its_code() {
-    GuestTrap trap = trapOf("X");
-    assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.EXIT);
-    assertThat(trap.exitCode()).isEqualTo(3);
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void proc_exit_is_exit_with_its_code(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      GuestTrap trap = trapOf("X");
+      assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.EXIT);
+      assertThat(trap.exitCode()).isEqualTo(3);
+    });
   }
 
   @Test
@@ -89,10 +97,13 @@ class NativeTrapTest {
     assertThat(trap.getMessage()).isEqualTo("the module returned a response outside its memory");
   }
 
-  @Test
-  void an_infinite_loop_runs_out_of_fuel() {
-    GuestTrap trap = trapOf("L", -1, NO_DEADLINE, 1_000_000);
-    assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.OUT_OF_FUEL);
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void an_infinite_loop_runs_out_of_fuel(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      GuestTrap trap = trapOf("L", -1, NO_DEADLINE, 1_000_000);
+      assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.OUT_OF_FUEL);
+    });
   }
 
   @Test
@@ -108,28 +119,31 @@ class NativeTrapTest {
     }
   }
 
-  @Test
-  void an_infinite_loop_is_interrupted_at_its_deadline() throws InterruptedException {
-    AtomicBoolean running = new AtomicBoolean(true);
-    Thread ticker = new Thread(() -> {
-      while (running.get()) {
-        Native.engineIncrementEpoch(abi.engine);
-        try {
-          Thread.sleep(1);
-        } catch (InterruptedException e) {
-          return;
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void an_infinite_loop_is_interrupted_at_its_deadline(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      AtomicBoolean running = new AtomicBoolean(true);
+      Thread ticker = new Thread(() -> {
+        while (running.get()) {
+          Native.engineIncrementEpoch(abi.engine);
+          try {
+            Thread.sleep(1);
+          } catch (InterruptedException e) {
+            return;
+          }
         }
+      }, "test-epoch-ticker");
+      ticker.setDaemon(true);
+      ticker.start();
+      try {
+        GuestTrap trap = trapOf("L", -1, 5, UNLIMITED);
+        assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.INTERRUPT);
+      } finally {
+        running.set(false);
+        ticker.join();
       }
-    }, "test-epoch-ticker");
-    ticker.setDaemon(true);
-    ticker.start();
-    try {
-      GuestTrap trap = trapOf("L", -1, 5, UNLIMITED);
-      assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.INTERRUPT);
-    } finally {
-      running.set(false);
-      ticker.join();
-    }
+    });
   }
 
   @Test
@@ -184,20 +198,23 @@ class NativeTrapTest {
     }
   }
 
-  @Test
-  void a_trap_inside_the_host_calls_allocation_is_reported_as_that_trap() {
-    // The reply is too big for the memory limit, so the re-entrant engine_alloc returns 0.
-    long instance = abi.instance(2 * 65536, r -> new byte[300_000]);
-    try {
-      assertThatThrownBy(() -> Native.call(instance, bytes("H"), NO_DEADLINE, UNLIMITED))
-          .isInstanceOfSatisfying(GuestTrap.class, trap -> {
-            assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.MEMORY);
-            assertThat(trap.getMessage())
-                .isEqualTo("the module couldn't allocate memory for a host function's response");
-          });
-    } finally {
-      Native.instanceFree(instance);
-    }
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void a_trap_inside_the_host_calls_allocation_is_reported_as_that_trap(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      // The reply is too big for the memory limit, so the re-entrant engine_alloc returns 0.
+      long instance = abi.instance(2 * 65536, r -> new byte[300_000]);
+      try {
+        assertThatThrownBy(() -> Native.call(instance, bytes("H"), NO_DEADLINE, UNLIMITED))
+            .isInstanceOfSatisfying(GuestTrap.class, trap -> {
+              assertThat(trap.kind()).isEqualTo(GuestTrap.Kind.MEMORY);
+              assertThat(trap.getMessage())
+                  .isEqualTo("the module couldn't allocate memory for a host function's response");
+            });
+      } finally {
+        Native.instanceFree(instance);
+      }
+    });
   }
 
   @Test
