@@ -9,6 +9,7 @@ import dev.svc.engine.internal.Native;
 import dev.svc.engine.internal.WasmError;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -159,6 +160,59 @@ public final class Engine implements AutoCloseable {
     ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "format").put("source", source);
     options.path().ifPresent(path -> request.put("path", path));
     return AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Formatted.class).source();
+  }
+
+  /**
+   * Every problem of {@code files} as {@code sigil check} reports them: syntax errors, kind
+   * documents that break a rule, names defined twice, type errors of every policy and module against
+   * its kind, and, when nothing is wrong, the lint findings. Finding problems is a result, not an
+   * exception.
+   *
+   * @param files the kind documents, policies and modules, in the order a command line would name
+   *     them
+   * @return the diagnostics, errors and warnings alike, sorted by file and position; empty when
+   *     clean
+   * @throws EngineException if the request can't be checked: no files, a path given twice with two
+   *     sources; the instance works on
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   * @throws IllegalStateException if the engine is closed
+   */
+  public List<Diagnostic> check(List<SourceFile> files) {
+    return check(files, CheckOptions.defaults());
+  }
+
+  /**
+   * Every problem of {@code files}, as {@link #check(List)}, with trusted files, narrowed to some
+   * policies, with lints at other levels.
+   *
+   * @param files the kind documents, policies and modules
+   * @param options trusted files, policy patterns and lint levels
+   * @return the diagnostics, errors and warnings alike, sorted by file and position; empty when
+   *     clean
+   * @throws EngineException if the request can't be checked: no files, a path given twice with two
+   *     sources or among both lists, an unknown lint or level, a pattern matching no policy; the
+   *     instance works on
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   * @throws IllegalStateException if the engine is closed
+   */
+  public List<Diagnostic> check(List<SourceFile> files, CheckOptions options) {
+    Objects.requireNonNull(files, "files");
+    Objects.requireNonNull(options, "options");
+    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "check");
+    request.set("files", AbiCodec.MAPPER.valueToTree(files));
+    request.set("trusted_files", AbiCodec.MAPPER.valueToTree(options.trustedFiles()));
+    request.set("policies", AbiCodec.MAPPER.valueToTree(options.policies()));
+    request.set("lints", AbiCodec.MAPPER.valueToTree(options.lints()));
+    return AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Checked.class).diagnostics();
+  }
+
+  /** The body of the check op's answer. */
+  private record Checked(
+      @JsonProperty(value = "diagnostics", required = true) List<Diagnostic> diagnostics) {
+
+    Checked {
+      diagnostics = List.copyOf(diagnostics);
+    }
   }
 
   /** The body of the format op's answer. */

@@ -1,0 +1,155 @@
+package dev.svc.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link Engine#check} over the real engine.wasm. */
+class CheckTest {
+
+  private static final SourceFile KIND =
+      SourceFile.of(
+          "kind.sigil",
+          """
+          kind Door version 1
+
+          input floor: int
+          input zone: string
+
+          decision allow {
+            reason: member
+          }
+
+          collect all
+          """);
+
+  private Engine engine;
+
+  @BeforeEach
+  void start() {
+    engine = Engine.create(TestModules.engine());
+  }
+
+  @AfterEach
+  void stop() {
+    engine.close();
+  }
+
+  private static SourceFile policy(String path, String body) {
+    return SourceFile.of(path, "policy door.main: Door@1\n\n" + body);
+  }
+
+  @Test
+  void aCleanBundleHasNoDiagnostics() {
+    SourceFile clean = policy("door/main.sigil", "when floor > 1 {\n  allow(reason: member)\n}\n");
+
+    assertThat(engine.check(List.of(KIND, clean))).isEmpty();
+  }
+
+  @Test
+  void typeErrorsAreAResultWithEveryField() {
+    SourceFile typo = policy("./x.sigil", "when flor > 1 {\n  allow(reason: member)\n}\n");
+
+    assertThat(engine.check(List.of(KIND, typo)))
+        .containsExactly(
+            new Diagnostic(
+                "error",
+                Optional.empty(),
+                Optional.of("x.sigil"),
+                Optional.of("door.main"),
+                "unknown name `flor`",
+                Optional.of("did you mean `floor`?"),
+                3,
+                6));
+    assertThat(engine.stopped()).isEmpty();
+  }
+
+  @Test
+  void lintsReportAtTheirConfiguredLevels() {
+    SourceFile spare =
+        policy("door/main.sigil", "let spare = 1\n\nwhen true {\n  allow(reason: member)\n}\n");
+
+    Diagnostic warning = engine.check(List.of(KIND, spare)).get(0);
+    assertThat(warning.severity()).isEqualTo("warning");
+    assertThat(warning.lint()).contains("unused-let");
+    assertThat(warning.message()).isEqualTo("let spare is never read");
+
+    List<Diagnostic> asError =
+        engine.check(
+            List.of(KIND, spare), CheckOptions.defaults().withLint("unused-let", LintLevel.ERROR));
+    assertThat(asError).extracting(Diagnostic::severity).containsExactly("error");
+
+    List<Diagnostic> off =
+        engine.check(
+            List.of(KIND, spare), CheckOptions.defaults().withLint("unused-let", LintLevel.OFF));
+    assertThat(off).isEmpty();
+  }
+
+  @Test
+  void policyPatternsNarrowTheCheck() {
+    SourceFile good =
+        SourceFile.of("good.sigil", "policy good: Door@1\nwhen true { allow(reason: member) }\n");
+    SourceFile bad =
+        SourceFile.of("bad.sigil", "policy bad: Door@1\nwhen nope { allow(reason: member) }\n");
+
+    assertThat(engine.check(List.of(KIND, good, bad))).hasSize(1);
+    assertThat(engine.check(List.of(KIND, good, bad), CheckOptions.defaults().withPolicies("go*")))
+        .isEmpty();
+  }
+
+  @Test
+  void requestsThatCantBeCheckedThrowWithHelp() {
+    assertThatThrownBy(() -> engine.check(List.of()))
+        .isInstanceOfSatisfying(
+            EngineException.class,
+            e -> assertThat(e.message()).isEqualTo("the request holds no files"));
+    assertThatThrownBy(
+            () ->
+                engine.check(
+                    List.of(KIND), CheckOptions.defaults().withLint("unused-lett", LintLevel.WARN)))
+        .isInstanceOfSatisfying(
+            EngineException.class,
+            e -> {
+              assertThat(e.message()).isEqualTo("lints: unknown lint \"unused-lett\"");
+              assertThat(e.help()).startsWith("did you mean \"unused-let\"? the lints are");
+            });
+    assertThatThrownBy(
+            () -> engine.check(List.of(KIND), CheckOptions.defaults().withPolicies("nothing")))
+        .isInstanceOfSatisfying(
+            EngineException.class,
+            e -> {
+              assertThat(e.message()).isEqualTo("no policy matches \"nothing\"");
+              assertThat(e.help()).isEqualTo("the bundle defines no policies");
+            });
+    assertThatThrownBy(() -> SourceFile.of("", "x")).isInstanceOf(IllegalArgumentException.class);
+    assertThat(engine.stopped()).isEmpty();
+  }
+
+  @Test
+  void randomDocumentsNeverStopTheInstance() {
+    String[] words = {
+      "policy", "a.b:", "Door@1", "when", "let", "x", "=", "floor", "zone", "allow(reason:",
+      "member)", "{", "}", "(", ")", "[", "]", "and", "or", "not", "in", "\"s\"", "1", "1h",
+      "any", "y", ":", "==", "??", "?.", ".", ",", "use", "module", "\n"
+    };
+    Random random = new Random(20261121L);
+    for (int i = 0; i < 300; i++) {
+      List<String> soup = new ArrayList<>();
+      for (int w = random.nextInt(40); w > 0; w--) {
+        soup.add(words[random.nextInt(words.length)]);
+      }
+      List<Diagnostic> found =
+          engine.check(List.of(KIND, SourceFile.of("p.sigil", String.join(" ", soup))));
+      assertThat(found).allSatisfy(d -> assertThat(d.message()).isNotEmpty());
+    }
+    assertThat(engine.stopped()).isEmpty();
+    assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
+  }
+}
