@@ -54,7 +54,17 @@ pub const MAX_NESTING: usize = 256;
 /// with `file` set to `name`) are sorted by position and empty only for a
 /// clean file.
 pub fn parse_file(name: &str, src: &str) -> (File, Vec<Diagnostic>) {
-    let (tokens, lex_diagnostics) = lex(src);
+    parse_lexed(name, src, lex(src))
+}
+
+/// [`parse_file`] of what [`lex`] made of `src`, for a caller that also
+/// reads the tokens the tree doesn't keep (the formatter's comments), so
+/// that the source is lexed once.
+pub(crate) fn parse_lexed<'src>(
+    name: &str,
+    src: &'src str,
+    (tokens, lex_diagnostics): (Vec<Token<'src>>, Vec<Diagnostic>),
+) -> (File, Vec<Diagnostic>) {
     let mut p = Parser::new(src, tokens);
     let docs = p.documents();
     let file = File {
