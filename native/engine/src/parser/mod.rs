@@ -170,7 +170,12 @@ impl<'src> Parser<'src> {
 
     /// The current token.
     fn tok(&self) -> Token<'src> {
-        self.peek_at(0)
+        // `pos` indexes a token (INVARIANT above): no clamping needed, and
+        // the parser asks for this token several times per token.
+        match self.tokens.get(self.pos) {
+            Some(&token) => token,
+            None => self.peek_at(0),
+        }
     }
 
     /// The current token's kind.
