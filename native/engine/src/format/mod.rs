@@ -47,7 +47,7 @@ use std::fmt;
 use crate::ast::File;
 use crate::diag::Diagnostic;
 use crate::lexer::lex;
-use crate::parser::parse_lexed;
+use crate::parser::{Literals, parse_lexed};
 
 /// Why a source wasn't formatted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,7 +85,7 @@ impl fmt::Display for FormatError {
 pub fn format_source(name: &str, src: &str) -> Result<String, FormatError> {
     let lexed = lex(src);
     let (comments, separators) = comments::scan(src, &lexed.0);
-    let (file, diagnostics) = parse_lexed(name, src, lexed);
+    let (file, diagnostics) = parse_lexed(name, src, lexed, Literals::TextOnly);
     if !diagnostics.is_empty() {
         return Err(FormatError::Syntax(diagnostics));
     }

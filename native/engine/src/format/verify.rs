@@ -24,7 +24,7 @@ use crate::ast::{
     BinaryOp, CallStmt, DecisionDecl, Decl, Document, Expr, ExprKind, Field, File, Stmt, same_node,
 };
 use crate::lexer::{Token, TokenKind, lex};
-use crate::parser::parse_lexed;
+use crate::parser::{Literals, parse_lexed};
 use crate::source::LineIndex;
 
 /// Checks that `out`, the formatting of `file`, is the same program with
@@ -33,7 +33,7 @@ pub(super) fn same_program(file: &File, comments: &[&str], out: &str) -> Result<
     // One lex of the output serves the comments and the reparse.
     let lexed = lex(out);
     let after = comments_of(&lexed.0);
-    let (again, diagnostics) = parse_lexed(&file.name, out, lexed);
+    let (again, diagnostics) = parse_lexed(&file.name, out, lexed, Literals::TextOnly);
     if let Some(d) = diagnostics.first() {
         let at = d
             .span
