@@ -230,6 +230,7 @@ fn scan_key(bytes: &[u8], i: usize) -> Result<usize, SyntaxError> {
 fn scan_string(bytes: &[u8], i: usize) -> Result<usize, SyntaxError> {
     let mut i = i + 1;
     loop {
+        i += plain_run(bytes, i, |b| b >= 0x20);
         let byte = *bytes.get(i).ok_or(SyntaxError::UnexpectedEof)?;
         i += 1;
         match byte {
@@ -255,6 +256,17 @@ fn scan_string(bytes: &[u8], i: usize) -> Result<usize, SyntaxError> {
             _ => {}
         }
     }
+}
+
+/// How many bytes from `i` on are inside a string and need no look: not a
+/// quote, not a backslash, and `plain` by the caller's rule. One count over
+/// the run, not a bounds-checked step per byte (the source of a format
+/// request is most of the request).
+fn plain_run(bytes: &[u8], i: usize, plain: impl Fn(u8) -> bool) -> usize {
+    let rest = bytes.get(i..).unwrap_or_default();
+    rest.iter()
+        .take_while(|&&b| b != b'"' && b != b'\\' && plain(b))
+        .count()
 }
 
 /// Scans a number starting at `i` (a `-` or a digit); returns the index
@@ -446,7 +458,11 @@ impl<'a> Cursor<'a> {
     /// The index after the string whose opening quote is at `i`.
     fn string_end(&self, i: usize) -> usize {
         let mut i = i + 1;
-        while let Some(&byte) = self.bytes.get(i) {
+        loop {
+            i += plain_run(self.bytes, i, |_| true);
+            let Some(&byte) = self.bytes.get(i) else {
+                break;
+            };
             i += 1;
             match byte {
                 b'"' => break,

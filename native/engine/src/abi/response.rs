@@ -124,14 +124,27 @@ impl Json {
     pub(crate) fn string(&mut self, text: &str) {
         self.bytes.push(b'"');
         let mut plain_from = 0;
-        for (at, c) in text.char_indices() {
+        let mut next = 0;
+        // Only the characters that start with a byte `may_start_escape`
+        // takes are looked at: the text between them is copied as it is.
+        while let Some(skip) = text
+            .as_bytes()
+            .get(next..)
+            .and_then(|rest| rest.iter().position(|&b| may_start_escape(b)))
+        {
+            let at = next + skip;
+            // `at` is on a character boundary: the byte there is ASCII or a lead byte.
+            let Some(c) = text.get(at..).and_then(|t| t.chars().next()) else {
+                break;
+            };
+            next = at + c.len_utf8();
             if !needs_escape(c) {
                 continue;
             }
             self.bytes
                 .extend_from_slice(text.as_bytes().get(plain_from..at).unwrap_or_default());
             self.escape(c);
-            plain_from = at + c.len_utf8();
+            plain_from = next;
         }
         self.bytes
             .extend_from_slice(text.as_bytes().get(plain_from..).unwrap_or_default());
@@ -174,6 +187,13 @@ fn needs_escape(c: char) -> bool {
         c,
         '"' | '\\' | '\u{0}'..='\u{1f}' | '<' | '>' | '&' | '\u{2028}' | '\u{2029}'
     )
+}
+
+/// Whether `b` may be the first byte of a character [`needs_escape`]
+/// takes: one of those ASCII bytes, or the lead byte of U+2028 and U+2029
+/// (which other characters share).
+fn may_start_escape(b: u8) -> bool {
+    matches!(b, b'"' | b'\\' | 0..=0x1f | b'<' | b'>' | b'&' | 0xe2)
 }
 
 /// The response to a request, given what its op did.

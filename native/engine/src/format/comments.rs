@@ -1,5 +1,5 @@
-//! Comments: collected by a second pass of the lexer and put back by source
-//! position (tooling §4.2), so every comment survives formatting.
+//! Comments: collected from the tokens the parser skips and put back by
+//! source position (tooling §4.2), so every comment survives formatting.
 //!
 //! A comment prints either *trailing* the current output line (when it sat
 //! on the source line that line's code came from) or on a line of its own
@@ -8,7 +8,7 @@
 //! it); every layout function of the printer goes through them.
 
 use super::printer::{Member, Pos, Printer};
-use crate::lexer::{Lexer, TokenKind};
+use crate::lexer::{Token, TokenKind};
 
 /// A comment of the source: where it starts, its line and its text
 /// (`//` included, line break excluded).
@@ -19,14 +19,14 @@ pub(super) struct Comment<'src> {
     pub(super) text: &'src str,
 }
 
-/// The comments and document separators of `src`, in source order: the
-/// tokens the tree doesn't keep.
-pub(super) fn scan(src: &str) -> (Vec<Comment<'_>>, Vec<Pos>) {
+/// The comments and document separators among `tokens`, what the lexer
+/// made of `src`, in source order: the tokens the tree doesn't keep.
+pub(super) fn scan<'src>(src: &str, tokens: &[Token<'src>]) -> (Vec<Comment<'src>>, Vec<Pos>) {
     let mut comments = Vec::new();
     let mut separators = Vec::new();
     let mut line = 1;
     let mut counted = 0;
-    for token in Lexer::new(src) {
+    for token in tokens {
         if !matches!(token.kind, TokenKind::Comment | TokenKind::Separator) {
             continue;
         }

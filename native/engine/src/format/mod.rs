@@ -10,8 +10,8 @@
 //! the same; its few layout decisions follow where the author broke lines
 //! (an `and`/`or`/`xor` chain, a bracketed list whose first item started a
 //! new line, a `let` value on the next line, enum and reason continuation
-//! lines). Comments aren't in the tree: they come from a second pass of the
-//! lexer and go back by source position, on a line of their own or trailing
+//! lines). Comments aren't in the tree: they come from the tokens the parser
+//! skips and go back by source position, on a line of their own or trailing
 //! the code they followed.
 //!
 //! Where things are:
@@ -46,7 +46,8 @@ use std::fmt;
 
 use crate::ast::File;
 use crate::diag::Diagnostic;
-use crate::parser::parse_file;
+use crate::lexer::lex;
+use crate::parser::{Literals, parse_lexed};
 
 /// Why a source wasn't formatted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,20 +83,34 @@ impl fmt::Display for FormatError {
 /// uses two spaces per indentation level and ends with one newline, or is
 /// empty for a source with nothing in it.
 pub fn format_source(name: &str, src: &str) -> Result<String, FormatError> {
-    let (file, diagnostics) = parse_file(name, src);
+    let lexed = lex(src);
+    let (comments, separators) = comments::scan(src, &lexed.0);
+    let (file, diagnostics) = parse_lexed(name, src, lexed, Literals::TextOnly);
     if !diagnostics.is_empty() {
         return Err(FormatError::Syntax(diagnostics));
     }
-    format_file(&file, src)
+    print_proven(&file, src, comments, &separators)
 }
 
-/// Formats `file`, which [`parse_file`] made of `src` without diagnostics,
+/// Formats `file`, which [`parse_file`](crate::parser::parse_file) made of `src` without diagnostics,
 /// and proves the output keeps the program and its comments (module doc).
 /// Only the proof fails: a tree with errors in it fails it.
 pub fn format_file(file: &File, src: &str) -> Result<String, FormatError> {
-    let (comments, separators) = comments::scan(src);
+    let (tokens, _) = lex(src);
+    let (comments, separators) = comments::scan(src, &tokens);
+    print_proven(file, src, comments, &separators)
+}
+
+/// Prints `file` with the `comments` and `separators` of `src`, its source,
+/// and proves the output.
+fn print_proven(
+    file: &File,
+    src: &str,
+    comments: Vec<comments::Comment<'_>>,
+    separators: &[printer::Pos],
+) -> Result<String, FormatError> {
     let texts: Vec<&str> = comments.iter().map(|c| c.text).collect();
-    let out = printer::print(file, src, comments, &separators);
+    let out = printer::print(file, src, comments, separators);
     verify::same_program(file, &texts, &out)?;
     Ok(out)
 }

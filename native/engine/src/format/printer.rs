@@ -6,6 +6,8 @@
 //! printer remembers `last`, the source line of the last token or comment
 //! printed, and asks where the next item starts (a [`Pos`]).
 
+use std::cell::Cell;
+
 use super::comments::Comment;
 use crate::ast::{
     CallStmt, DecisionDecl, Decl, Document, Expr, Field, File, Ident, Import, KindDoc, Let,
@@ -45,6 +47,9 @@ impl Line<'_> {
 pub(super) struct Printer<'src> {
     /// The offsets where the source's lines start (the first is 0).
     line_starts: Vec<usize>,
+    /// The line [`Printer::line`] found last: the walk asks in source
+    /// order, mostly about that line or the next, so it looks there first.
+    line_hint: Cell<usize>,
     pub(super) lines: Vec<Line<'src>>,
     /// The code of every line, one after the other.
     code: String,
@@ -64,26 +69,48 @@ pub(super) fn print(
     comments: Vec<Comment<'_>>,
     separators: &[Pos],
 ) -> String {
-    let mut p = Printer {
-        line_starts: std::iter::once(0)
-            .chain(src.match_indices('\n').map(|(i, _)| i + 1))
-            .collect(),
-        lines: Vec::with_capacity(src.len() / 24 + 1),
-        code: String::with_capacity(src.len()),
-        comments,
-        next: 0,
-        last: 0,
-    };
+    let mut p = Printer::new(src, comments);
     p.file(file, separators, src.len());
     p.render()
 }
 
 impl<'src> Printer<'src> {
+    /// A printer with no output yet for a tree of `src`.
+    fn new(src: &str, comments: Vec<Comment<'src>>) -> Self {
+        Printer {
+            line_starts: std::iter::once(0)
+                .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
+            line_hint: Cell::new(1),
+            lines: Vec::with_capacity(src.len() / 24 + 1),
+            code: String::with_capacity(src.len()),
+            comments,
+            next: 0,
+            last: 0,
+        }
+    }
+
     // ---- positions ----------------------------------------------------------
 
     /// The 1-based source line of byte `offset`.
     pub(super) fn line(&self, offset: usize) -> usize {
-        self.line_starts.partition_point(|&s| s <= offset).max(1)
+        let hint = self.line_hint.get();
+        let line = if self.on_line(offset, hint) {
+            hint
+        } else if self.on_line(offset, hint + 1) {
+            hint + 1
+        } else {
+            self.line_starts.partition_point(|&s| s <= offset).max(1)
+        };
+        self.line_hint.set(line);
+        line
+    }
+
+    /// Whether byte `offset` is on the 1-based source line `line`.
+    fn on_line(&self, offset: usize, line: usize) -> bool {
+        let start = line.checked_sub(1).and_then(|i| self.line_starts.get(i));
+        start.is_some_and(|&s| s <= offset)
+            && self.line_starts.get(line).is_none_or(|&next| offset < next)
     }
 
     /// Where `offset` is.
@@ -760,4 +787,21 @@ pub(super) struct Member<'a> {
 pub(super) enum MemberKind<'a> {
     Reasons(&'a [Ident], Split),
     Field(&'a Field),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Printer;
+
+    #[test]
+    fn lines_are_found_whatever_the_order_of_the_questions() {
+        let src = "a\n\nbc\nd";
+        let want = [1, 1, 2, 3, 3, 3, 4, 4, 4];
+        let p = Printer::new(src, Vec::new());
+        let forward: Vec<usize> = (0..want.len()).map(|o| p.line(o)).collect();
+        assert_eq!(forward, want);
+        for offset in [8, 0, 5, 2, 3, 7, 1, 6, 4, 4, 8, 8] {
+            assert_eq!(p.line(offset), want[offset], "offset {offset}");
+        }
+    }
 }

@@ -23,14 +23,17 @@ use super::FormatError;
 use crate::ast::{
     BinaryOp, CallStmt, DecisionDecl, Decl, Document, Expr, ExprKind, Field, File, Stmt, same_node,
 };
-use crate::lexer::{Lexer, TokenKind};
-use crate::parser::parse_file;
+use crate::lexer::{Token, TokenKind, lex};
+use crate::parser::{Literals, parse_lexed};
 use crate::source::LineIndex;
 
 /// Checks that `out`, the formatting of `file`, is the same program with
 /// the same comments: `comments` are the texts of the source's.
 pub(super) fn same_program(file: &File, comments: &[&str], out: &str) -> Result<(), FormatError> {
-    let (again, diagnostics) = parse_file(&file.name, out);
+    // One lex of the output serves the comments and the reparse.
+    let lexed = lex(out);
+    let after = comments_of(&lexed.0);
+    let (again, diagnostics) = parse_lexed(&file.name, out, lexed, Literals::TextOnly);
     if let Some(d) = diagnostics.first() {
         let at = d
             .span
@@ -43,16 +46,17 @@ pub(super) fn same_program(file: &File, comments: &[&str], out: &str) -> Result<
     }
     let mut before: Vec<&str> = comments.iter().map(|c| trim(c)).collect();
     before.sort_unstable();
-    if before != comments_of(out) {
+    if before != after {
         return Err(FormatError::CommentsChanged);
     }
     Ok(())
 }
 
-/// The comments of `src`, sorted (a decision's members take their comments
-/// along when they move), trimmed.
-fn comments_of(src: &str) -> Vec<&str> {
-    let mut texts: Vec<&str> = Lexer::new(src)
+/// The comments among `tokens`, sorted (a decision's members take their
+/// comments along when they move), trimmed.
+fn comments_of<'src>(tokens: &[Token<'src>]) -> Vec<&'src str> {
+    let mut texts: Vec<&str> = tokens
+        .iter()
         .filter(|t| t.kind == TokenKind::Comment)
         .map(|t| trim(t.text))
         .collect();

@@ -134,16 +134,22 @@ impl<'src> Lexer<'src> {
 
     /// Moves over a run of decimal digits.
     fn eat_digits(&mut self) {
-        while self.peek(0).is_ascii_digit() {
-            self.pos += 1;
-        }
+        self.eat_while(|b| b.is_ascii_digit());
     }
 
     /// Moves over a run of letters, digits and `_`.
     fn eat_word(&mut self) {
-        while is_word_byte(self.peek(0)) {
-            self.pos += 1;
-        }
+        self.eat_while(is_word_byte);
+    }
+
+    /// Moves over the bytes `accept` takes, up to the first it refuses.
+    /// `accept` takes only ASCII bytes or refuses only ASCII bytes, so the
+    /// cursor stays on a character boundary. Counting over the rest of the
+    /// source in one go, not peeking byte by byte, keeps the cursor out of
+    /// memory in the loop (it matters in the module).
+    fn eat_while(&mut self, accept: impl Fn(u8) -> bool) {
+        let rest = self.src.as_bytes().get(self.pos..).unwrap_or_default();
+        self.pos += rest.iter().take_while(|&&b| accept(b)).count();
     }
 
     /// The source from `start` to the cursor.
@@ -178,9 +184,7 @@ impl<'src> Lexer<'src> {
     // ---- the small token kinds ----------------------------------------
 
     fn skip_whitespace(&mut self) {
-        while matches!(self.peek(0), b' ' | b'\t' | b'\r' | b'\n') && !self.at_end() {
-            self.pos += 1;
-        }
+        self.eat_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
     }
 
     /// An identifier or keyword; the cursor is on a letter or `_`.
@@ -192,9 +196,8 @@ impl<'src> Lexer<'src> {
 
     /// A line comment: `//` up to, not including, the next `\n` or `\r`.
     fn comment(&mut self, start: usize) -> Token<'src> {
-        let rest = self.src.get(start..).unwrap_or("");
-        let len = rest.find(['\n', '\r']).unwrap_or(rest.len());
-        self.pos = start + len;
+        self.pos = start;
+        self.eat_while(|b| b != b'\n' && b != b'\r');
         self.emit(TokenKind::Comment, start)
     }
 

@@ -57,18 +57,22 @@ pub fn unquote(text: &str) -> Result<Vec<u8>, StringError> {
         i = slash + 1 + n;
     }
 
-    // Then values, as Go decodes them.
+    // Then values, as Go decodes them: the text up to the next backslash,
+    // line break or quote is its own value.
     let mut out = Vec::with_capacity(body.len());
-    let mut chars = body.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {}
-            '\n' | '"' => return Err(invalid()),
-            c => {
-                let mut buf = [0; 4];
-                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-                continue;
-            }
+    let mut rest = body;
+    loop {
+        let plain = rest
+            .bytes()
+            .position(|b| matches!(b, b'\\' | b'\n' | b'"'))
+            .unwrap_or(rest.len());
+        let (text, special) = rest.split_at_checked(plain).unwrap_or((rest, ""));
+        out.extend_from_slice(text.as_bytes());
+        let mut chars = special.chars();
+        match chars.next() {
+            None => return Ok(out),
+            Some('\\') => {}
+            Some(_) => return Err(invalid()),
         }
         let Some(kind) = chars.next() else {
             return Err(invalid());
@@ -87,6 +91,7 @@ pub fn unquote(text: &str) -> Result<Vec<u8>, StringError> {
         };
         if let Some(byte) = simple {
             out.push(byte);
+            rest = chars.as_str();
             continue;
         }
         let (digits, radix) = match kind {
@@ -119,8 +124,8 @@ pub fn unquote(text: &str) -> Result<Vec<u8>, StringError> {
                 out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
             }
         }
+        rest = chars.as_str();
     }
-    Ok(out)
 }
 
 /// The value of a `RawString` token's text: exactly the text between the
@@ -158,19 +163,18 @@ impl<'src> Lexer<'src> {
     /// A double-quoted string; the cursor is on the opening quote.
     pub(super) fn string(&mut self, start: usize) -> Token<'src> {
         self.bump_ascii(1);
+        let mut escapes = false;
         loop {
-            // Only ASCII bytes matter here, so jump to the next one of them.
-            let rest = self.src.get(self.pos..).unwrap_or("");
-            let Some(skip) = rest.find(['"', '\\', '\n']) else {
-                self.pos = self.src.len();
+            // Only these ASCII bytes matter here, so jump to the next one.
+            self.eat_while(|b| !matches!(b, b'"' | b'\\' | b'\n'));
+            if self.at_end() {
                 return self.fail(start, &LexError::UnterminatedString { at_eof: true });
-            };
-            self.pos += skip;
+            }
             match self.peek(0) {
                 b'"' => {
                     self.bump_ascii(1);
                     let text = self.text_from(start);
-                    if !text.contains('\\') {
+                    if !escapes {
                         // Nothing to decode: no escapes, no line break, no inner quote.
                         return self.emit(TokenKind::String, start);
                     }
@@ -183,6 +187,7 @@ impl<'src> Lexer<'src> {
                     };
                 }
                 b'\\' => {
+                    escapes = true;
                     self.bump_ascii(1);
                     // The backslash protects the next character, but never a
                     // line break: that still ends the (unterminated) string.

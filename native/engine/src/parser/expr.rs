@@ -25,7 +25,7 @@
 //! nesting level costs a few hundred bytes of stack, not kilobytes: the
 //! 256 levels must fit a WebAssembly stack of 1 MiB.
 
-use super::{Bail, LoosePrefix, Nesting, PResult, ParseError, Parser};
+use super::{Bail, Literals, LoosePrefix, Nesting, PResult, ParseError, Parser};
 use crate::ast::{BinaryOp, Expr, ExprKind, Ident, MapEntry, Quantifier, UnaryOp};
 use crate::lexer::{
     Token, TokenKind, duration_nanos, float_value, int_value, raw_string_value, string_value,
@@ -427,24 +427,24 @@ impl<'src> Parser<'src> {
             TokenKind::Ident => ExprKind::Ident(text()),
             TokenKind::Int => ExprKind::Int {
                 text: text(),
-                value: int_value(tok.text).unwrap_or_default(),
+                value: self.value(|| int_value(tok.text).unwrap_or_default()),
             },
             TokenKind::Float => ExprKind::Float {
                 text: text(),
-                value: float_value(tok.text).unwrap_or_default(),
+                value: self.value(|| float_value(tok.text).unwrap_or_default()),
             },
             TokenKind::Duration => ExprKind::Duration {
                 text: text(),
-                nanos: duration_nanos(tok.text).unwrap_or_default(),
+                nanos: self.value(|| duration_nanos(tok.text).unwrap_or_default()),
             },
             TokenKind::String => ExprKind::String {
                 text: text(),
-                value: string_value(tok.text).unwrap_or_default(),
+                value: self.value(|| string_value(tok.text).unwrap_or_default()),
                 raw: false,
             },
             TokenKind::RawString => ExprKind::String {
                 text: text(),
-                value: raw_string_value(tok.text).as_bytes().to_vec(),
+                value: self.value(|| raw_string_value(tok.text).as_bytes().to_vec()),
                 raw: true,
             },
             TokenKind::True => ExprKind::Bool(true),
@@ -457,6 +457,16 @@ impl<'src> Parser<'src> {
         };
         self.next();
         Ok(Box::new(Expr::new(kind, tok.span)))
+    }
+
+    /// The value of a literal, which `compute` works out from its text,
+    /// or the type's default where the caller doesn't want values
+    /// ([`Literals::TextOnly`]).
+    fn value<T: Default>(&self, compute: impl FnOnce() -> T) -> T {
+        match self.literals {
+            Literals::Valued => compute(),
+            Literals::TextOnly => T::default(),
+        }
     }
 
     /// `{key: value, …}` from the `{`. Keys are parsed at the `??` level.

@@ -54,8 +54,32 @@ pub const MAX_NESTING: usize = 256;
 /// with `file` set to `name`) are sorted by position and empty only for a
 /// clean file.
 pub fn parse_file(name: &str, src: &str) -> (File, Vec<Diagnostic>) {
-    let (tokens, lex_diagnostics) = lex(src);
-    let mut p = Parser::new(src, tokens);
+    parse_lexed(name, src, lex(src), Literals::Valued)
+}
+
+/// Whether a parse works out the values of the literals in expressions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Literals {
+    /// Every value, as the tree promises.
+    Valued,
+    /// Zero and empty values, the texts only, for a tree whose values no
+    /// one reads: the formatter prints literals as written, and its proof
+    /// compares their texts (a value is a function of its text, and the
+    /// lexer has checked that it has one). Saves decoding each string into
+    /// a buffer of its own.
+    TextOnly,
+}
+
+/// [`parse_file`] of what [`lex`] made of `src`, for a caller that also
+/// reads the tokens the tree doesn't keep (the formatter's comments), so
+/// that the source is lexed once.
+pub(crate) fn parse_lexed<'src>(
+    name: &str,
+    src: &'src str,
+    (tokens, lex_diagnostics): (Vec<Token<'src>>, Vec<Diagnostic>),
+    literals: Literals,
+) -> (File, Vec<Diagnostic>) {
+    let mut p = Parser::new(src, tokens, literals);
     let docs = p.documents();
     let file = File {
         name: name.to_owned(),
@@ -69,7 +93,7 @@ pub fn parse_file(name: &str, src: &str) -> (File, Vec<Diagnostic>) {
 /// each with `file` set to `name`.
 pub fn parse_expr(name: &str, src: &str) -> (Option<Expr>, Vec<Diagnostic>) {
     let (tokens, lex_diagnostics) = lex(src);
-    let mut p = Parser::new(src, tokens);
+    let mut p = Parser::new(src, tokens, Literals::Valued);
     let expr = p.standalone_expr().ok();
     let diagnostics = p.finish(name, lex_diagnostics);
     if diagnostics.is_empty() {
@@ -118,10 +142,12 @@ struct Parser<'src> {
     in_field: bool,
     /// Built on the first error that needs a position in its text.
     line_index: Option<LineIndex<'src>>,
+    /// Whether expression literals get their values.
+    literals: Literals,
 }
 
 impl<'src> Parser<'src> {
-    fn new(src: &'src str, mut tokens: Vec<Token<'src>>) -> Self {
+    fn new(src: &'src str, mut tokens: Vec<Token<'src>>, literals: Literals) -> Self {
         tokens.retain(|t| !t.kind.is_trivia());
         if tokens.last().is_none_or(|t| t.kind != TokenKind::Eof) {
             tokens.push(Token {
@@ -144,6 +170,7 @@ impl<'src> Parser<'src> {
             lost_body: None,
             in_field: false,
             line_index: None,
+            literals,
         }
     }
 
@@ -160,7 +187,12 @@ impl<'src> Parser<'src> {
 
     /// The current token.
     fn tok(&self) -> Token<'src> {
-        self.peek_at(0)
+        // `pos` indexes a token (INVARIANT above): no clamping needed, and
+        // the parser asks for this token several times per token.
+        match self.tokens.get(self.pos) {
+            Some(&token) => token,
+            None => self.peek_at(0),
+        }
     }
 
     /// The current token's kind.
