@@ -150,16 +150,7 @@ impl Ty {
     /// Whether this may be a map key (§4.3): the scalars but `decision`, and
     /// enums.
     pub fn is_key(&self) -> bool {
-        matches!(
-            self,
-            Ty::Bool
-                | Ty::Int
-                | Ty::Float
-                | Ty::String
-                | Ty::Duration
-                | Ty::Timestamp
-                | Ty::Enum(_)
-        )
+        self.is_equatable() && *self != Ty::Decision
     }
 }
 
