@@ -156,7 +156,7 @@ impl Checker<'_> {
         if decision.has_reason(&reason.name) {
             return Ty::Decision;
         }
-        let help = reasons_help(decision, &reason.name);
+        let help = decision.reasons_help(&reason.name);
         let message = format!("decision {} has no reason `{}`", decision.name, reason.name);
         self.error(reason.span, message, help);
         Ty::Invalid
@@ -291,7 +291,7 @@ impl Checker<'_> {
                 "`{0}` is a field of each candidate, not of the list; read it per candidate, like `all x in {list}: x.{0} ...`",
                 reason.name
             ),
-            None => reasons_help(def, &reason.name),
+            None => def.reasons_help(&reason.name),
         };
         let message = format!("decision {} has no reason `{}`", def.name, reason.name);
         self.error(reason.span, message, help);
@@ -437,19 +437,6 @@ fn article(name: &str) -> &'static str {
     match name.chars().next() {
         Some('a' | 'e' | 'i' | 'o' | 'u' | 'A' | 'E' | 'I' | 'O' | 'U') => "an",
         _ => "a",
-    }
-}
-
-/// ``[did you mean `s`? ]d declares: r1, r2``.
-pub(super) fn reasons_help(decision: &DecisionDef, reason: &str) -> String {
-    let declares = format!(
-        "{} declares: {}",
-        decision.name,
-        decision.reasons.join(", ")
-    );
-    match crate::diag::nearest(reason, decision.reasons.iter().map(String::as_str)) {
-        Some(near) => format!("did you mean `{near}`? {declares}"),
-        None => declares,
     }
 }
 

@@ -2,11 +2,11 @@
 //! imports, params, lets, `when`, `assert`, decision constructors and
 //! policy invocations.
 
+use super::Checker;
 use super::exports::{ExportedLet, Exports, ParamSig};
 use super::facts::{Facts, ImportFact, InvocationFact, Shadow};
 use super::hints;
 use super::names::{Binding, LetInfo, LetState, Names, ParamInfo};
-use super::{Checker, chain};
 use crate::ast::{
     Assert, CallStmt, Expr, ExprKind, Ident, Import, IntLit, Let, ModuleDoc, Param, PolicyDoc,
     Stmt, Use, When,
@@ -608,69 +608,12 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// A constructor's `reason:`: given once, a bare declared reason.
+    /// A constructor's `reason:`: given once, a bare declared reason (the
+    /// kind loader's rule for `default` and `conflict`, shared).
     fn reason(&mut self, c: &CallStmt, d: &DecisionDef) {
-        let declares = format!("{} declares: {}", d.name, d.reasons.join(", "));
-        if let Some(positional) = &c.positional {
-            let help = match &positional.kind {
-                ExprKind::Ident(r) => {
-                    let reason =
-                        crate::diag::nearest(r, d.reasons.iter().map(String::as_str)).unwrap_or(r);
-                    format!("write `{}`", rewrite_with_reason(c, reason))
-                }
-                _ => format!("write `{}(reason: <reason>)`; {declares}", d.name),
-            };
-            self.error(
-                positional.span,
-                "the reason is a named argument".to_owned(),
-                help,
-            );
-            return;
-        }
-        let reasons: Vec<&Expr> = c
-            .args
-            .iter()
-            .filter(|a| a.name.name == "reason")
-            .map(|a| &a.value)
-            .collect();
-        let Some(value) = reasons.first() else {
-            let help = format!("write `{}(reason: <reason>)`; {declares}", d.name);
-            self.error(c.span, format!("decision {} needs a reason", d.name), help);
-            return;
-        };
-        for twice in c.args.iter().filter(|a| a.name.name == "reason").skip(1) {
-            let message = format!("field {} is given twice", go_quote("reason"));
-            self.error(twice.name.span, message, "pass each field once");
-        }
-        match &value.kind {
-            ExprKind::Ident(r) if d.has_reason(r) => {}
-            ExprKind::Ident(r) => {
-                let message = format!("decision {} has no reason `{r}`", d.name);
-                self.error(value.span, message, chain::reasons_help(d, r));
-            }
-            ExprKind::String { value: text, .. } => {
-                let text = String::from_utf8_lossy(text);
-                let help =
-                    format!("reasons are declared names, not strings; write `reason: {text}`");
-                self.error(
-                    value.span,
-                    "decision reason must be a bare name".to_owned(),
-                    help,
-                );
-            }
-            ExprKind::Field { name, .. } => {
-                let help = format!("write `reason: {}`", name.name);
-                self.error(value.span, "a reason is a bare name".to_owned(), help);
-            }
-            _ => {
-                let help = format!("write `reason: <reason>`; {declares}");
-                self.error(
-                    value.span,
-                    "decision reason must be a bare name".to_owned(),
-                    help,
-                );
-            }
-        }
+        let mut problems = Vec::new();
+        crate::kind::constructor_reason(c, d, &mut problems);
+        self.diagnostics.extend(problems);
     }
 
     // ---- invocations ----------------------------------------------------------------
@@ -817,18 +760,6 @@ impl<'a> Checker<'a> {
                 .find_map(|child| self.dynamic_part(child)),
         }
     }
-}
-
-/// The call `c` rewritten with `reason: <reason>` first and its named
-/// arguments after, for the legacy positional form's help.
-fn rewrite_with_reason(c: &CallStmt, reason: &str) -> String {
-    let mut args = vec![format!("reason: {reason}")];
-    args.extend(
-        c.args
-            .iter()
-            .map(|a| format!("{}: {}", a.name.name, a.value.canonical())),
-    );
-    format!("{}({})", c.name.name, args.join(", "))
 }
 
 /// `is below the minimum «lo»` or `is above the maximum «hi»` when `value`

@@ -28,6 +28,7 @@ pub use model::{
     Collect, DecisionDef, EnumDef, FieldDef, FnDef, InputDef, Kind, KindName, Outcome, OutcomeRef,
     PayloadField, StructDef,
 };
+pub(crate) use outcome::constructor_reason;
 
 #[cfg(test)]
 mod tests;

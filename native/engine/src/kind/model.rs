@@ -247,6 +247,16 @@ impl DecisionDef {
         self.reasons.iter().any(|r| r == reason)
     }
 
+    /// The help for `reason`, which the decision doesn't declare:
+    /// ``did you mean `s`? d declares: r1, r2`` or the list alone.
+    pub fn reasons_help(&self, reason: &str) -> String {
+        let declares = format!("{} declares: {}", self.name, self.reasons.join(", "));
+        match crate::diag::nearest(reason, self.reasons.iter().map(String::as_str)) {
+            Some(close) => format!("did you mean `{close}`? {declares}"),
+            None => declares,
+        }
+    }
+
     /// The payload field called `name`.
     pub fn field(&self, name: &str) -> Option<&PayloadField> {
         self.fields.iter().find(|f| f.name == name)

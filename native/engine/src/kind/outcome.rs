@@ -64,7 +64,7 @@ impl Loader<'_> {
             return None;
         };
         let mut problems = Vec::new();
-        let reason = reason(call, decision, &mut problems);
+        let reason = constructor_reason(call, decision, &mut problems);
         let args = payload(
             call,
             decision,
@@ -81,8 +81,14 @@ impl Loader<'_> {
     }
 }
 
-/// The reason `call` names, checked as in §3.6 rule 3.
-fn reason(call: &CallStmt, decision: &DecisionDef, out: &mut Vec<Diagnostic>) -> Option<String> {
+/// The reason `call` names, checked as in §3.6 rule 3: the rules of a
+/// constructor's `reason:` in a kind's `default`/`conflict` and in a
+/// policy alike, so the checker calls this too.
+pub(crate) fn constructor_reason(
+    call: &CallStmt,
+    decision: &DecisionDef,
+    out: &mut Vec<Diagnostic>,
+) -> Option<String> {
     let d = &decision.name;
     let mut given = call.args.iter().filter(|a| a.name.name == "reason");
     if let Some(positional) = &call.positional {
@@ -109,12 +115,7 @@ fn reason(call: &CallStmt, decision: &DecisionDef, out: &mut Vec<Diagnostic>) ->
     match reason_name(&first.value) {
         Ok(name) if decision.has_reason(name) => Some(name.to_owned()),
         Ok(name) => {
-            let help = match nearest(name, decision.reasons.iter().map(String::as_str)) {
-                Some(close) => {
-                    format!("did you mean `{close}`? {}", declares(d, &decision.reasons))
-                }
-                None => declares(d, &decision.reasons),
-            };
+            let help = decision.reasons_help(name);
             out.push(
                 Diagnostic::error(
                     first.value.span,

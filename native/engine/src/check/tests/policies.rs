@@ -129,7 +129,7 @@ const CASES: &[(&str, &[&str])] = &[
     ),
     (
         "policy a: Gate@2\nwhen true { deny(reason: expired, reason: expired) }\n",
-        &["reason: field \"reason\" is given twice | pass each field once"],
+        &["reason: field \"reason\" is given twice | give the reason once"],
     ),
     (
         "policy a: Gate@2\nwhen true { allow(reason: member, hold_opn: 1s) }\n",
