@@ -84,20 +84,26 @@ fn inputs<'r>(list: &'r [File<'_>]) -> Vec<FileInput<'r>> {
 
 /// The records of `diagnostics`, positions resolved in their files.
 fn records(project: &Project, diagnostics: Vec<Diagnostic>) -> Vec<DiagnosticRecord> {
-    let indexes: Vec<(&str, LineIndex<'_>)> = project
-        .files
-        .iter()
-        .map(|f| (f.path.as_str(), LineIndex::new(&f.source)))
-        .collect();
+    // Indexed only when a diagnostic points into the file: a clean check
+    // indexes nothing.
+    let mut indexes: Vec<Option<LineIndex<'_>>> = project.files.iter().map(|_| None).collect();
     let empty = LineIndex::new("");
     diagnostics
         .into_iter()
         .map(|d| {
-            let index = indexes
+            let file = project
+                .files
                 .iter()
-                .find(|(path, _)| Some(*path) == d.file.as_deref())
-                .map_or(&empty, |(_, index)| index);
-            DiagnosticRecord::new(d, index)
+                .position(|f| Some(f.path.as_str()) == d.file.as_deref());
+            let index = file.and_then(|i| {
+                let source = &project.files.get(i)?.source;
+                Some(
+                    &*indexes
+                        .get_mut(i)?
+                        .get_or_insert_with(|| LineIndex::new(source)),
+                )
+            });
+            DiagnosticRecord::new(d, index.unwrap_or(&empty))
         })
         .collect()
 }

@@ -187,9 +187,8 @@ impl Kind {
     }
 
     /// The enums that declare the value `value`, in declaration order.
-    pub fn enums_declaring<'k>(&'k self, value: &str) -> impl Iterator<Item = &'k EnumDef> {
-        let value = value.to_owned();
-        self.enums.iter().filter(move |e| e.values.contains(&value))
+    pub fn enums_declaring<'k>(&'k self, value: &'k str) -> impl Iterator<Item = &'k EnumDef> {
+        self.enums.iter().filter(move |e| e.declares(value))
     }
 
     /// What `name` stands for in the kind namespace, if anything.
