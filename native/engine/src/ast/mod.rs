@@ -929,6 +929,16 @@ impl Expr {
         out
     }
 
+    /// The expression inside any number of parentheses (itself when it
+    /// isn't parenthesized).
+    pub fn unparen(&self) -> &Expr {
+        let mut e = self;
+        while let ExprKind::Paren(inner) = &e.kind {
+            e = inner;
+        }
+        e
+    }
+
     /// The next node down the spine (see the module doc): the left operand of
     /// a binary operator, the target of a field access, index or call.
     pub fn spine_child(&self) -> Option<&Expr> {

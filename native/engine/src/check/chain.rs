@@ -301,7 +301,7 @@ impl Checker<'_> {
     /// `.r` on a decision value that isn't a decision's bare name.
     fn reason_of_value(&mut self, target: &Expr, name: &Ident) -> Ty {
         let value = target.canonical();
-        if let ExprKind::Field { target: inner, .. } = &hints::unparen(target).kind {
+        if let ExprKind::Field { target: inner, .. } = &target.unparen().kind {
             if let ExprKind::Ident(decision) = &inner.kind {
                 let message = format!(
                     "`{value}` is a decision value, not a decision's name, so `.{}` names no reason",

@@ -4,7 +4,7 @@
 
 use super::Checker;
 use super::expr::resolve;
-use super::hints::{self, unparen};
+use super::hints;
 use crate::ast::{BinaryOp, Expr, ExprKind};
 use crate::types::Ty;
 
@@ -243,7 +243,7 @@ impl Checker<'_> {
     /// The help of an element that doesn't fit its list: an enum against a
     /// list literal of strings gets the bare-name form of the list.
     fn element_help(&self, lhs: &Expr, l: &Ty, rhs: &Expr, elem: &Ty) -> String {
-        if let (Ty::Enum(name), ExprKind::List(items)) = (l, &unparen(rhs).kind) {
+        if let (Ty::Enum(name), ExprKind::List(items)) = (l, &rhs.unparen().kind) {
             let strings: Option<Vec<&[u8]>> = items.iter().map(hints::string_literal).collect();
             if let (Some(strings), Some(def)) = (strings, self.kind.enum_def(name)) {
                 let undeclared = strings
@@ -339,7 +339,7 @@ impl Checker<'_> {
 
     /// `m has k`, `m has {k: v}` (§5.7).
     pub(super) fn has(&mut self, lhs: &Expr, known: Option<Ty>, rhs: &Expr, whole: &Expr) -> Ty {
-        let map_literal = matches!(unparen(rhs).kind, ExprKind::Map(_));
+        let map_literal = matches!(rhs.unparen().kind, ExprKind::Map(_));
         let (l, typed_rhs) = match known {
             None if !map_literal && self.level(lhs) > 0 => {
                 let r = self.expr(rhs, None);
@@ -405,7 +405,7 @@ impl Checker<'_> {
         if op == BinaryOp::Matches {
             if let Err(problem) = crate::pattern::Regex::new(pattern) {
                 self.error(
-                    unparen(rhs).span,
+                    rhs.unparen().span,
                     format!("invalid regular expression: {}", problem.message()),
                     "patterns are RE2 regular expressions, as Go's regexp package reads them",
                 );
@@ -454,7 +454,7 @@ fn unify(l: Ty, r: Ty) -> (Ty, Ty) {
 
 /// Whether `e` is `[]` or `{}`, parentheses looked through.
 fn is_empty_literal(e: &Expr) -> bool {
-    match &unparen(e).kind {
+    match &e.unparen().kind {
         ExprKind::List(items) => items.is_empty(),
         ExprKind::Map(entries) => entries.is_empty(),
         _ => false,

@@ -49,18 +49,10 @@ pub(super) fn same_type(l: &Ty, r: &Ty) -> Option<String> {
     }
 }
 
-/// `e` without its parentheses.
-pub(super) fn unparen(mut e: &Expr) -> &Expr {
-    while let ExprKind::Paren(inner) = &e.kind {
-        e = inner;
-    }
-    e
-}
-
 /// The value of `e` when it is a string literal, parentheses looked
 /// through.
 pub(super) fn string_literal(e: &Expr) -> Option<&[u8]> {
-    match &unparen(e).kind {
+    match &e.unparen().kind {
         ExprKind::String { value, .. } => Some(value),
         _ => None,
     }
@@ -89,7 +81,7 @@ impl Checker<'_> {
         if let Some(text) = string_literal(e) {
             return Some(self.enum_string_hint(def, text));
         }
-        match (found, &unparen(e).kind) {
+        match (found, &e.unparen().kind) {
             (Ty::Enum(_), ExprKind::Field { name, .. }) if def.values.contains(&name.name) => {
                 Some(format!(
                     "{0} declares {1} too; write `{0}.{1}`, or `{1}`",

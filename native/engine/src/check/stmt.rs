@@ -5,7 +5,6 @@
 use super::Checker;
 use super::exports::{ExportedLet, Exports, ParamSig};
 use super::facts::{Facts, ImportFact, InvocationFact, Shadow};
-use super::hints;
 use super::names::{Binding, LetInfo, LetState, Names, ParamInfo};
 use crate::ast::{
     Assert, CallStmt, Expr, ExprKind, Ident, Import, IntLit, Let, ModuleDoc, Param, PolicyDoc,
@@ -741,7 +740,7 @@ impl<'a> Checker<'a> {
                 Some(Binding::ImportedLet(_)) => Some(format!("reads imported let `{name}`")),
                 _ => None,
             },
-            ExprKind::Field { target, name, .. } => match &hints::unparen(target).kind {
+            ExprKind::Field { target, name, .. } => match &target.unparen().kind {
                 ExprKind::Ident(m) => match self.names.get(m) {
                     Some(Binding::Module(_) | Binding::Policy(_)) => {
                         Some(format!("reads imported let `{m}.{}`", name.name))

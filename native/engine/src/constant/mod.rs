@@ -37,7 +37,7 @@ struct Evaluator<'k> {
 
 impl Evaluator<'_> {
     fn eval(&self, expr: &Expr, want: &Ty) -> Result<Value, Diagnostic> {
-        let expr = strip_parens(expr);
+        let expr = expr.unparen();
         match want.strip_optional() {
             Ty::Bool | Ty::String => self.literal(expr, want.strip_optional()),
             Ty::Int | Ty::Float | Ty::Duration => self.number(expr, want.strip_optional()),
@@ -82,7 +82,7 @@ impl Evaluator<'_> {
                 },
                 _,
             ) => {
-                let value = self.number(strip_parens(operand), want)?;
+                let value = self.number(operand.unparen(), want)?;
                 negate(value).ok_or_else(|| overflow(expr.span, want))
             }
             (
@@ -94,8 +94,8 @@ impl Evaluator<'_> {
                 },
                 _,
             ) => {
-                let lhs = self.number(strip_parens(lhs), want)?;
-                let rhs = self.number(strip_parens(rhs), want)?;
+                let lhs = self.number(lhs.unparen(), want)?;
+                let rhs = self.number(rhs.unparen(), want)?;
                 arithmetic(*op, lhs, rhs).ok_or_else(|| overflow(expr.span, want))
             }
             _ => Err(self.wrong_shape(expr, want)),
@@ -266,7 +266,7 @@ fn not_constant(expr: &Expr) -> Diagnostic {
 
 /// What a constant is, for the "found" part of a mismatch.
 fn describe(expr: &Expr) -> String {
-    match &strip_parens(expr).kind {
+    match &expr.unparen().kind {
         ExprKind::Bool(_) => "bool".to_owned(),
         ExprKind::Int { .. } => "int".to_owned(),
         ExprKind::Float { .. } => "float".to_owned(),
@@ -276,14 +276,6 @@ fn describe(expr: &Expr) -> String {
         ExprKind::Map(_) => "a map".to_owned(),
         _ => format!("`{}`", expr.canonical()),
     }
-}
-
-/// The expression inside any number of parentheses.
-fn strip_parens(mut expr: &Expr) -> &Expr {
-    while let ExprKind::Paren(inner) = &expr.kind {
-        expr = inner;
-    }
-    expr
 }
 
 /// `-value`, or `None` when it overflows.
