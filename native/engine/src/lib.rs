@@ -40,6 +40,8 @@
 //! * [`bundle`]: the files of a request parsed, indexed by name and
 //!   checked in import order; scopes of `policies` patterns.
 //! * [`lint`]: the lints and their levels.
+//! * [`require`]: required policies, their trusted paths and roots, and
+//!   the roots that don't invoke them unconditionally.
 //! * [`pattern`]: the patterns of `like` (glob) and `matches` (Go's RE2
 //!   syntax and error texts, linear-time matching).
 //! * `version`: the build information the version op reports, set by
@@ -62,6 +64,7 @@ pub mod lexer;
 pub mod lint;
 pub mod parser;
 pub mod pattern;
+pub mod require;
 pub mod source;
 #[cfg(test)]
 mod testing;

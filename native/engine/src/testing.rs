@@ -91,6 +91,22 @@ pub(crate) fn spec_example_files() -> Vec<PathBuf> {
     out
 }
 
+/// The `.sigil` files of the spec's policy scenario `name` as (path
+/// relative to the scenario, source), sorted by path; empty when the
+/// examples are missing outside CI.
+pub(crate) fn spec_scenario(name: &str) -> Vec<(String, String)> {
+    let marker = format!("policies/{name}/");
+    spec_example_files()
+        .iter()
+        .filter_map(|file| {
+            let text = file.to_string_lossy();
+            let at = text.find(&marker)?;
+            let path = text.get(at + marker.len()..)?.to_owned();
+            Some((path, read(file)))
+        })
+        .collect()
+}
+
 /// The value of the header line `// key: value` of a spec example, if any.
 pub(crate) fn example_header<'s>(src: &'s str, key: &str) -> Option<&'s str> {
     src.lines()

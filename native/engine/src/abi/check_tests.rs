@@ -12,7 +12,7 @@ fn answer(request: &str) -> String {
 }
 
 /// A check request of `files` (path, source) plus `extra` members.
-fn check(files: &[(&str, &str)], extra: &str) -> String {
+pub(super) fn check(files: &[(&str, &str)], extra: &str) -> String {
     let files: Vec<String> = files
         .iter()
         .map(|(path, source)| format!(r#"{{"path":{},"source":{}}}"#, json(path), json(source)))

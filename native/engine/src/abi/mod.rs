@@ -146,4 +146,6 @@ mod check_tests;
 #[cfg(test)]
 mod fuzz_tests;
 #[cfg(test)]
+mod require_tests;
+#[cfg(test)]
 mod tests;

@@ -10,6 +10,7 @@ use crate::bundle::{FileInput, Project, named_files};
 use crate::diag::Diagnostic;
 use crate::format::{FormatError, format_source};
 use crate::lint::Levels;
+use crate::require::{self, Refusal, Requirement};
 use crate::source::LineIndex;
 
 /// The op that panics on purpose, in test builds and builds with the
@@ -42,18 +43,26 @@ fn version() -> Success {
 
 /// §4.2: every problem of the files, as `sigil check -o json` reports
 /// them. Finding errors is a result (`ok: true`); a request whose lints,
-/// files, requirements or patterns can't be used fails.
+/// files, requirements or patterns can't be used fails, in the order the
+/// spec lists those failures.
 fn check(request: &Request<'_>) -> Result<Success, EngineError> {
     let lints = request.lints.iter().map(|(k, v)| (k.as_ref(), v.as_ref()));
     let levels = Levels::configured(lints).map_err(|e| EngineError::rejected(e.message, e.help))?;
-    let project = load_project(request)?;
+    let requirements = requirements(request);
+    let paths = request.files.iter().chain(&request.trusted_files);
+    require::check_trusted_paths(&requirements, paths.map(|f| f.path.as_ref())).map_err(refused)?;
+    let project = load_project(request, &requirements)?;
+    require::check_named(&requirements, "deploy.guardrails").map_err(refused)?;
     let patterns: Vec<&str> = request.policies.iter().map(AsRef::as_ref).collect();
     let scope = project
         .scope(&patterns)
         .map_err(|e| EngineError::rejected(e.message, e.help))?;
     let mut diagnostics = project.in_scope(&scope);
     if !diagnostics.iter().any(Diagnostic::is_error) {
-        let required: Vec<&str> = request.require.iter().map(|r| r.policy.as_ref()).collect();
+        let narrow = (!patterns.is_empty()).then(|| project.matching(&patterns));
+        diagnostics
+            .extend(require::enforce(&project, &requirements, narrow.as_deref()).map_err(refused)?);
+        let required: Vec<&str> = requirements.iter().map(|r| r.policy.as_str()).collect();
         diagnostics.extend(crate::lint::findings(&project, &scope, &levels, &required));
         crate::diag::sort(&mut diagnostics);
     }
@@ -62,14 +71,42 @@ fn check(request: &Request<'_>) -> Result<Success, EngineError> {
     })
 }
 
-/// The request's files and trusted files, parsed, indexed and checked.
-fn load_project(request: &Request<'_>) -> Result<Project, EngineError> {
+/// The request's `require`, as the requirement rules take it.
+fn requirements(request: &Request<'_>) -> Vec<Requirement> {
+    request
+        .require
+        .iter()
+        .map(|r| {
+            let trusted = r.trusted.iter().flatten().map(AsRef::as_ref);
+            let roots = r
+                .roots
+                .as_ref()
+                .map(|p| p.iter().map(|p| p.to_string()).collect());
+            Requirement::new(&r.policy, trusted, roots)
+        })
+        .collect()
+}
+
+/// A requirement that can't be enforced as written fails the request.
+fn refused(refusal: Refusal) -> EngineError {
+    EngineError::rejected(refusal.message, refusal.help)
+}
+
+/// The request's files and trusted files, parsed, indexed and checked;
+/// files below a requirement's trusted path count as trusted.
+fn load_project(
+    request: &Request<'_>,
+    requirements: &[Requirement],
+) -> Result<Project, EngineError> {
     if request.files.is_empty() {
         return Err(EngineError::no_files());
     }
     let files = named_files(&inputs(&request.files), &inputs(&request.trusted_files))
         .map_err(|e| EngineError::rejected(e.message, e.help))?;
-    Ok(Project::load(files))
+    Ok(Project::load(require::move_into_trusted(
+        requirements,
+        files,
+    )))
 }
 
 /// The files of one list as the bundle takes them.

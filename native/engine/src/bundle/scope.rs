@@ -63,6 +63,17 @@ impl Project {
         }
     }
 
+    /// The policies `patterns` match, by number in [`Project::docs`].
+    pub fn matching(&self, patterns: &[&str]) -> Vec<usize> {
+        (0..self.docs.len())
+            .filter(|&i| {
+                self.docs.get(i).is_some_and(|d| {
+                    d.is_policy && patterns.iter().any(|p| pattern_matches(p, &d.name))
+                })
+            })
+            .collect()
+    }
+
     /// The scope of a check: everything without patterns; else the policies
     /// the patterns match and what they use. A pattern matching no policy
     /// fails the request.
@@ -75,13 +86,7 @@ impl Project {
         let mut docs = vec![false; self.docs.len()];
         let mut stack = Vec::new();
         for pattern in patterns {
-            let matched: Vec<usize> = (0..self.docs.len())
-                .filter(|&i| {
-                    self.docs
-                        .get(i)
-                        .is_some_and(|d| d.is_policy && pattern_matches(pattern, &d.name))
-                })
-                .collect();
+            let matched = self.matching(&[pattern]);
             if matched.is_empty() {
                 return Err(FileError {
                     message: format!("no policy matches {}", crate::diag::go_quote(pattern)),

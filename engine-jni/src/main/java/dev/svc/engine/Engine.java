@@ -1,6 +1,7 @@
 package dev.svc.engine;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
 import dev.svc.engine.internal.EpochTicker;
@@ -186,12 +187,13 @@ public final class Engine implements AutoCloseable {
    * policies, with lints at other levels.
    *
    * @param files the kind documents, policies and modules
-   * @param options trusted files, policy patterns and lint levels
+   * @param options trusted files, policy patterns, required policies and lint levels
    * @return the diagnostics, errors and warnings alike, sorted by file and position; empty when
    *     clean
    * @throws EngineException if the request can't be checked: no files, a path given twice with two
-   *     sources or among both lists, an unknown lint or level, a pattern matching no policy; the
-   *     instance works on
+   *     sources or among both lists, an unknown lint or level, a pattern matching no policy, a
+   *     requirement that can't be enforced as written (its trusted path holds no file, its policy
+   *     isn't found or not where it must come from, its roots match nothing); the instance works on
    * @throws StoppedException if the instance is stopped, or stops during this call
    * @throws IllegalStateException if the engine is closed
    */
@@ -202,6 +204,12 @@ public final class Engine implements AutoCloseable {
     request.set("files", AbiCodec.MAPPER.valueToTree(files));
     request.set("trusted_files", AbiCodec.MAPPER.valueToTree(options.trustedFiles()));
     request.set("policies", AbiCodec.MAPPER.valueToTree(options.policies()));
+    ArrayNode require = request.putArray("require");
+    for (Requirement r : options.requirements()) {
+      ObjectNode entry = require.addObject().put("policy", r.policy());
+      entry.set("trusted", AbiCodec.MAPPER.valueToTree(r.trusted()));
+      r.roots().ifPresent(roots -> entry.set("roots", AbiCodec.MAPPER.valueToTree(roots)));
+    }
     request.set("lints", AbiCodec.MAPPER.valueToTree(options.lints()));
     return AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Checked.class).diagnostics();
   }

@@ -105,6 +105,52 @@ class CheckTest {
   }
 
   @Test
+  void requiredPoliciesMustBeInvokedUnconditionallyByEveryRoot() {
+    SourceFile guard =
+        SourceFile.of(
+            "platform/guard.sigil",
+            "policy door.guard: Door@1\n\nwhen floor < 0 {\n  allow(reason: member)\n}\n");
+    SourceFile invokes =
+        SourceFile.of("team/a.sigil", "policy team.a: Door@1\n\nuse door.guard\n\nguard()\n");
+    SourceFile gated =
+        SourceFile.of(
+            "team/b.sigil",
+            "policy team.b: Door@1\n\nuse door.guard\n\nwhen floor > 2 {\n  guard()\n}\n");
+    List<SourceFile> files = List.of(KIND, guard, invokes, gated);
+    Requirement required = Requirement.of("door.guard").withTrusted("./platform/");
+
+    assertThat(engine.check(files)).isEmpty();
+    assertThat(engine.check(files, CheckOptions.defaults().withRequirement(required)))
+        .containsExactly(
+            new Diagnostic(
+                "error",
+                Optional.empty(),
+                Optional.of("team/b.sigil"),
+                Optional.of("team.b"),
+                "door.guard must be invoked unconditionally",
+                Optional.of(
+                    "the host requires door.guard for every Door policy; move the call to the top"
+                        + " level"),
+                6,
+                3));
+    assertThat(
+            engine.check(
+                files,
+                CheckOptions.defaults().withRequirement(required.withRoots("team.a"))))
+        .isEmpty();
+    assertThatThrownBy(
+            () ->
+                engine.check(
+                    files,
+                    CheckOptions.defaults().withRequirement(required.withTrusted("vendor"))))
+        .isInstanceOfSatisfying(
+            EngineException.class,
+            e ->
+                assertThat(e.message())
+                    .isEqualTo("require[0]: the trusted path vendor of door.guard holds no file"));
+  }
+
+  @Test
   void requestsThatCantBeCheckedThrowWithHelp() {
     assertThatThrownBy(() -> engine.check(List.of()))
         .isInstanceOfSatisfying(
