@@ -35,7 +35,9 @@
 //! * [`kind`]: the kind loader (a kind document becomes a [`kind::Kind`]
 //!   and its diagnostics), type resolution and the canonical kind text.
 //! * [`constant`]: constant expressions evaluated against their type.
-//! * [`types`] and [`value`]: semantic types and constant values.
+//! * [`types`] and [`value`]: semantic types and values (constants and
+//!   what evaluation adds).
+//! * [`data`]: JSON and YAML data documents before they are decoded.
 //! * [`check`]: the type checker of policy and module documents.
 //! * [`bundle`]: the files of a request parsed, indexed by name and
 //!   checked in import order; scopes of `policies` patterns.
@@ -57,6 +59,7 @@ pub mod ast;
 pub mod bundle;
 pub mod check;
 pub mod constant;
+pub mod data;
 pub mod diag;
 pub mod format;
 pub mod kind;

@@ -1,10 +1,13 @@
-//! Values known when a document loads: the constants of language-core §5.17
+//! Values (language-core §6.1): the constants of language-core §5.17
 //! (param defaults and bounds, payload defaults, the kind's `default` and
-//! `conflict` arguments, invocation arguments).
+//! `conflict` arguments, invocation arguments) and what evaluation adds to
+//! them (timestamps, structs, decision values).
 //!
 //! Their canonical text (`constText`, language-policies §2.14) is what kinds
-//! print and what bound messages quote. The evaluator's runtime values
-//! extend this set (timestamps, structs, decisions, candidates).
+//! print and what bound messages quote. An optional is the value itself
+//! when present and [`Value::Absent`] when not: types are static, so a
+//! value never needs to say it is optional. A candidate of `outcome.d` is
+//! a [`Value::Struct`] of its payload fields.
 
 use std::rc::Rc;
 
@@ -31,6 +34,24 @@ pub enum Value {
     Map(Rc<[(Value, Value)]>),
     /// An absent optional (`none` in a kind's text).
     Absent,
+    /// A `timestamp`: an instant and the zone offset it was written with.
+    Timestamp(Timestamp),
+    /// A struct: every field, in the struct's declaration order.
+    Struct(Rc<[(Rc<str>, Value)]>),
+    /// A `decision` value: `d` or `d.r` (assert conditions only).
+    Decision(Rc<str>),
+}
+
+/// An instant with the zone offset it was written in: equal instants are
+/// equal timestamps whatever their offsets (language-core §5.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timestamp {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    pub seconds: i64,
+    /// Nanoseconds past `seconds`, below 1 000 000 000.
+    pub nanos: u32,
+    /// The offset from UTC it was written with, in seconds east.
+    pub offset: i32,
 }
 
 impl Value {
@@ -73,8 +94,64 @@ impl Value {
                 out.push('}');
             }
             Value::Absent => out.push_str("none"),
+            Value::Timestamp(t) => out.push_str(&t.const_text()),
+            Value::Struct(fields) => {
+                let parts: Vec<String> = fields
+                    .iter()
+                    .map(|(name, v)| format!("{name}: {}", v.const_text()))
+                    .collect();
+                out.push('{');
+                out.push_str(&parts.join(", "));
+                out.push('}');
+            }
+            Value::Decision(name) => out.push_str(name),
         }
     }
+}
+
+impl Timestamp {
+    /// Double-quoted RFC 3339 with whole seconds and the timestamp's own
+    /// offset (language-core §6.4): `"2026-09-27T22:30:00+02:00"`.
+    pub fn const_text(&self) -> String {
+        let local = self.seconds.saturating_add(i64::from(self.offset));
+        let days = local.div_euclid(86_400);
+        let secs = local.rem_euclid(86_400);
+        let (year, month, day) = civil_from_days(days);
+        let zone = match self.offset {
+            0 => "Z".to_owned(),
+            o => {
+                let sign = if o < 0 { '-' } else { '+' };
+                let o = o.unsigned_abs();
+                format!("{sign}{:02}:{:02}", o / 3600, o % 3600 / 60)
+            }
+        };
+        format!(
+            "\"{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}{zone}\"",
+            secs / 3600,
+            secs % 3600 / 60,
+            secs % 60
+        )
+    }
+}
+
+/// The proleptic Gregorian date of `days` since 1970-01-01 (Howard
+/// Hinnant's `civil_from_days`).
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    // INVARIANT: 1 <= day <= 31 and 1 <= month <= 12 by construction.
+    (
+        year,
+        u32::try_from(month).unwrap_or(1),
+        u32::try_from(day).unwrap_or(1),
+    )
 }
 
 /// A float in its shortest decimal form without an exponent, with `.0`
@@ -164,6 +241,23 @@ mod tests {
                 r#"{10: "x", 9: "y"}"#,
             ),
             (Value::Map(Vec::new().into()), "{}"),
+            (
+                Value::Timestamp(Timestamp {
+                    seconds: 1_790_548_200,
+                    nanos: 5,
+                    offset: 7200,
+                }),
+                r#""2026-09-28T00:30:00+02:00""#,
+            ),
+            (
+                Value::Timestamp(Timestamp {
+                    seconds: 0,
+                    nanos: 0,
+                    offset: 0,
+                }),
+                r#""1970-01-01T00:00:00Z""#,
+            ),
+            (Value::Decision("approve.lgtm".into()), "approve.lgtm"),
         ];
         for (value, want) in cases {
             assert_eq!(value.const_text(), want, "{value:?}");
