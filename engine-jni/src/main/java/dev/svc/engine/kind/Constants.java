@@ -6,6 +6,7 @@ import dev.svc.engine.Durations;
 import dev.svc.engine.EngineException;
 import dev.svc.engine.internal.GoQuote;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -25,7 +27,10 @@ final class Constants {
   // The minimum int64's magnitude isn't a valid literal, so the engine writes it as arithmetic
   // over two that are; the reference bindings' bare decimal would not load.
   private static final String MIN_INT = "(-9223372036854775807 - 1)";
+  // Seventeen significant digits always read back as the same double.
   private static final int DOUBLE_DIGITS = 17;
+  private static final List<RoundingMode> NEAREST_FIRST =
+      List.of(RoundingMode.HALF_EVEN, RoundingMode.FLOOR, RoundingMode.CEILING);
   // A JSON number: a map key of a numeric type that reads as one is that number.
   private static final Pattern JSON_NUMBER =
       Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
@@ -134,14 +139,14 @@ final class Constants {
   }
 
   private static JsonNode numberOrText(String key) {
-    if (!JSON_NUMBER.matcher(key).matches()) {
+    Matcher number = JSON_NUMBER.matcher(key);
+    if (!number.matches()) {
       return JsonNodeFactory.instance.textNode(key);
     }
-    BigDecimal number = new BigDecimal(key);
-    boolean whole = key.indexOf('.') < 0 && key.indexOf('e') < 0 && key.indexOf('E') < 0;
+    boolean whole = number.group(2) == null && number.group(3) == null;
     return whole
-        ? JsonNodeFactory.instance.numberNode(number.toBigInteger())
-        : JsonNodeFactory.instance.numberNode(number.doubleValue());
+        ? JsonNodeFactory.instance.numberNode(new BigInteger(key))
+        : JsonNodeFactory.instance.numberNode(Double.parseDouble(key));
   }
 
   private static byte[] utf8(String text) {
@@ -169,14 +174,10 @@ final class Constants {
   private static BigDecimal shortest(double value) {
     BigDecimal exact = new BigDecimal(value);
     for (int digits = 1; digits < DOUBLE_DIGITS; digits++) {
-      BigDecimal nearest = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
-      if (nearest.doubleValue() == value) {
-        return nearest;
-      }
-      for (RoundingMode side : List.of(RoundingMode.FLOOR, RoundingMode.CEILING)) {
-        BigDecimal other = exact.round(new MathContext(digits, side));
-        if (other.doubleValue() == value) {
-          return other;
+      for (RoundingMode mode : NEAREST_FIRST) {
+        BigDecimal candidate = exact.round(new MathContext(digits, mode));
+        if (candidate.doubleValue() == value) {
+          return candidate;
         }
       }
     }

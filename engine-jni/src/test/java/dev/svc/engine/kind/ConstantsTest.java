@@ -7,6 +7,8 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.engine.internal.AbiCodec;
+import java.math.BigDecimal;
+import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -136,5 +138,27 @@ class ConstantsTest {
   void floatsAtTheEndsOfTheRangeAreWrittenOutInFull() {
     assertThat(Constants.floatText(Double.MIN_VALUE)).isEqualTo("0." + "0".repeat(323) + "5");
     assertThat(Constants.floatText(1e300)).isEqualTo("1" + "0".repeat(300) + ".0");
+  }
+
+  // Double.toString's digits read back too, so the shortest digits are never more than its.
+  @Test
+  void floatsReadBackAndAreNeverLongerThanJavasOwnDigits() {
+    SplittableRandom random = new SplittableRandom(20261121L);
+    for (int i = 0; i < 2_000; i++) {
+      double value = Double.longBitsToDouble(random.nextLong());
+      if (!Double.isFinite(value)) {
+        continue;
+      }
+      String text = Constants.floatText(value);
+
+      assertThat(Double.parseDouble(text)).as(text).isEqualTo(value);
+      assertThat(significantDigits(new BigDecimal(text)))
+          .as(text)
+          .isLessThanOrEqualTo(significantDigits(new BigDecimal(Double.toString(value))));
+    }
+  }
+
+  private static int significantDigits(BigDecimal decimal) {
+    return decimal.signum() == 0 ? 1 : decimal.stripTrailingZeros().precision();
   }
 }
