@@ -17,6 +17,8 @@
  *       dev.svc.engine.Diagnostic}.
  *   <li>{@link dev.svc.engine.Durations}: Sigil's duration syntax ({@code 1h30m}) to and from
  *       {@link java.time.Duration}.
+ *   <li>{@link dev.svc.engine.kind}: kinds defined in Java ({@link
+ *       dev.svc.engine.kind.Kind#builder(String)}), exported as kind files.
  *   <li>Errors, all unchecked under the sealed {@link dev.svc.engine.SvcException}: {@link
  *       dev.svc.engine.EngineException} (the request was refused; the instance works on) and
  *       {@link dev.svc.engine.StoppedException} with {@link dev.svc.engine.TimeoutException} and
@@ -33,7 +35,7 @@
  * <table>
  *   <caption>Which types may be shared between threads</caption>
  *   <tr><th>Type</th><th>Rule</th></tr>
- *   <tr><td>Module, records, exceptions, Durations</td><td>immutable and thread-safe</td></tr>
+ *   <tr><td>Module, records, exceptions, Durations, kinds</td><td>immutable and thread-safe</td></tr>
  *   <tr><td>Engine</td><td>thread-safe; calls on one instance run one at a time</td></tr>
  * </table>
  *

@@ -5,7 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 /** The modules the tests run: the real bundled engine (compiled once) and the small WAT fixtures. */
-final class TestModules {
+public final class TestModules {
 
   private static final class Bundled {
     static final Module MODULE = Module.bundled();
@@ -14,7 +14,7 @@ final class TestModules {
   private TestModules() {}
 
   /** The bundled engine.wasm, shared by every test in the JVM and never closed. */
-  static Module engine() {
+  public static Module engine() {
     return Bundled.MODULE;
   }
 
