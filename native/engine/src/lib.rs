@@ -38,6 +38,8 @@
 //! * [`types`] and [`value`]: semantic types and values (constants and
 //!   what evaluation adds).
 //! * [`data`]: JSON and YAML data documents before they are decoded.
+//! * [`encode`]: values as the JSON of payloads and host-function
+//!   arguments, and Go's string escaping, which responses share.
 //! * [`check`]: the type checker of policy and module documents.
 //! * [`bundle`]: the files of a request parsed, indexed by name and
 //!   checked in import order; scopes of `policies` patterns.
@@ -61,6 +63,7 @@ pub mod check;
 pub mod constant;
 pub mod data;
 pub mod diag;
+pub mod encode;
 pub mod format;
 pub mod kind;
 pub mod lexer;
