@@ -38,6 +38,8 @@
 //! * [`types`] and [`value`]: semantic types and values (constants and
 //!   what evaluation adds).
 //! * [`data`]: JSON and YAML data documents before they are decoded.
+//! * [`input`]: data documents decoded against the kind's types (inputs,
+//!   host results, stub values), with the reference's messages.
 //! * [`encode`]: values as the JSON of payloads and host-function
 //!   arguments, and Go's string escaping, which responses share.
 //! * [`check`]: the type checker of policy and module documents.
@@ -65,6 +67,7 @@ pub mod data;
 pub mod diag;
 pub mod encode;
 pub mod format;
+pub mod input;
 pub mod kind;
 pub mod lexer;
 pub mod lint;
