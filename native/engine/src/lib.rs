@@ -38,6 +38,10 @@
 //! * [`types`] and [`value`]: semantic types and values (constants and
 //!   what evaluation adds).
 //! * [`data`]: JSON and YAML data documents before they are decoded.
+//! * [`input`]: data documents decoded against the kind's types (inputs,
+//!   host results, stub values), with the reference's messages.
+//! * [`encode`]: values as the JSON of payloads and host-function
+//!   arguments, and Go's string escaping, which responses share.
 //! * [`check`]: the type checker of policy and module documents.
 //! * [`bundle`]: the files of a request parsed, indexed by name and
 //!   checked in import order; scopes of `policies` patterns.
@@ -61,7 +65,9 @@ pub mod check;
 pub mod constant;
 pub mod data;
 pub mod diag;
+pub mod encode;
 pub mod format;
+pub mod input;
 pub mod kind;
 pub mod lexer;
 pub mod lint;

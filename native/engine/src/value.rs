@@ -13,6 +13,10 @@ use std::rc::Rc;
 
 use crate::diag::go_quote_bytes;
 
+mod time;
+
+pub use time::parse_rfc3339;
+
 /// A constant value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {

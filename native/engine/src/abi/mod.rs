@@ -46,7 +46,7 @@ mod buffers;
 mod error;
 mod exports;
 mod handles;
-mod json;
+pub(crate) mod json;
 mod ops;
 mod request;
 mod response;

@@ -2,7 +2,8 @@
 //! starts with the envelope, `id` (only for a numeric request id, as
 //! written) then `ok`, then the op's fields in the spec's order.
 //!
-//! Strings are escaped as Go's `json.Marshal` escapes them, so responses are
+//! Strings are escaped as Go's `json.Marshal` escapes them (by
+//! [`crate::encode`], which values share), so responses are
 //! byte-identical to the reference's: `<`, `>` and `&` as `\u003c`, `\u003e`
 //! and `\u0026`; U+2028 and U+2029 as `\u2028` and `\u2029`; control
 //! characters as `\b`, `\f`, `\n`, `\r`, `\t` or `\u00XX`.
@@ -12,6 +13,7 @@ use std::sync::OnceLock;
 
 use super::error::EngineError;
 use crate::diag::Diagnostic;
+use crate::encode::push_json_str;
 use crate::source::{LineIndex, Position};
 use crate::version::BuildInfo;
 
@@ -122,78 +124,13 @@ impl Json {
 
     /// Appends a JSON string, escaped as Go escapes it.
     pub(crate) fn string(&mut self, text: &str) {
-        self.bytes.push(b'"');
-        let mut plain_from = 0;
-        let mut next = 0;
-        // Only the characters that start with a byte `may_start_escape`
-        // takes are looked at: the text between them is copied as it is.
-        while let Some(skip) = text
-            .as_bytes()
-            .get(next..)
-            .and_then(|rest| rest.iter().position(|&b| may_start_escape(b)))
-        {
-            let at = next + skip;
-            // `at` is on a character boundary: the byte there is ASCII or a lead byte.
-            let Some(c) = text.get(at..).and_then(|t| t.chars().next()) else {
-                break;
-            };
-            next = at + c.len_utf8();
-            if !needs_escape(c) {
-                continue;
-            }
-            self.bytes
-                .extend_from_slice(text.as_bytes().get(plain_from..at).unwrap_or_default());
-            self.escape(c);
-            plain_from = next;
-        }
-        self.bytes
-            .extend_from_slice(text.as_bytes().get(plain_from..).unwrap_or_default());
-        self.bytes.push(b'"');
-    }
-
-    /// Appends the escape `json.Marshal` writes for `c`.
-    fn escape(&mut self, c: char) {
-        let short = match c {
-            '"' => "\\\"",
-            '\\' => "\\\\",
-            '\u{8}' => "\\b",
-            '\u{c}' => "\\f",
-            '\n' => "\\n",
-            '\r' => "\\r",
-            '\t' => "\\t",
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                let code = u32::from(c);
-                self.raw("\\u");
-                for shift in [12, 8, 4, 0] {
-                    self.bytes.extend(HEX.get(((code >> shift) & 0xf) as usize));
-                }
-                return;
-            }
-        };
-        self.raw(short);
+        push_json_str(text, &mut |piece| self.raw(piece));
     }
 
     fn finish(mut self) -> Vec<u8> {
         self.bytes.push(b'}');
         self.bytes
     }
-}
-
-/// Whether `json.Marshal` escapes `c`: quotes, backslashes, control
-/// characters, the HTML-sensitive `<`, `>`, `&`, and U+2028, U+2029.
-fn needs_escape(c: char) -> bool {
-    matches!(
-        c,
-        '"' | '\\' | '\u{0}'..='\u{1f}' | '<' | '>' | '&' | '\u{2028}' | '\u{2029}'
-    )
-}
-
-/// Whether `b` may be the first byte of a character [`needs_escape`]
-/// takes: one of those ASCII bytes, or the lead byte of U+2028 and U+2029
-/// (which other characters share).
-fn may_start_escape(b: u8) -> bool {
-    matches!(b, b'"' | b'\\' | 0..=0x1f | b'<' | b'>' | b'&' | 0xe2)
 }
 
 /// The response to a request, given what its op did.
