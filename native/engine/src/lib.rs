@@ -45,6 +45,10 @@
 //! * [`check`]: the type checker of policy and module documents.
 //! * [`bundle`]: the files of a request parsed, indexed by name and
 //!   checked in import order; scopes of `policies` patterns.
+//! * [`compile`]: a root policy compiled for evaluation: instances,
+//!   resolved names, rules and asserts with their record texts.
+//! * [`eval`]: evaluation of a compiled policy: phases, resolution,
+//!   runtime errors, deadlines.
 //! * [`lint`]: the lints and their levels.
 //! * [`require`]: required policies, their trusted paths and roots, and
 //!   the roots that don't invoke them unconditionally.
@@ -62,10 +66,12 @@ pub mod abi;
 pub mod ast;
 pub mod bundle;
 pub mod check;
+pub mod compile;
 pub mod constant;
 pub mod data;
 pub mod diag;
 pub mod encode;
+pub mod eval;
 pub mod format;
 pub mod input;
 pub mod kind;

@@ -63,6 +63,18 @@ impl EngineError {
         Self::new(message, help)
     }
 
+    /// A request whose op was stopped by `diagnostics`.
+    pub(crate) fn with_diagnostics(
+        message: String,
+        help: String,
+        diagnostics: Vec<Box<dyn Record>>,
+    ) -> Self {
+        Self {
+            diagnostics,
+            ..Self::new(message, help)
+        }
+    }
+
     /// A check, compile or explain request without files (module-abi §3).
     pub(crate) fn no_files() -> Self {
         Self::new(
@@ -76,7 +88,7 @@ impl EngineError {
         Self::new(
             format!("this engine build doesn't implement the {op} op yet"),
             format!(
-                "this build answers only the version, format and check ops; use an engine build that implements {op}"
+                "this build answers the version, check, compile, eval, format and release ops; use an engine build that implements {op}"
             ),
         )
     }

@@ -5,13 +5,6 @@
 //! it wraps) and every handle still in use. So handles are 1, 2, 3… in the
 //! order they are issued, and a released handle isn't issued again until the
 //! counter has wrapped around.
-#![cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "compile, eval, explain and release keep their policies here once they exist"
-    )
-)]
 
 use std::collections::BTreeMap;
 
@@ -59,6 +52,7 @@ impl<T> HandleTable<T> {
         self.live.remove(&handle)
     }
 
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.live.len()
     }

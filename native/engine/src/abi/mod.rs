@@ -44,10 +44,12 @@
 
 mod buffers;
 mod error;
+mod eval_record;
 mod exports;
 mod handles;
 pub(crate) mod json;
 mod ops;
+mod policy_ops;
 mod request;
 mod response;
 
@@ -143,6 +145,8 @@ pub use exports::{engine_abi_version, engine_alloc, engine_call, engine_free};
 
 #[cfg(test)]
 mod check_tests;
+#[cfg(test)]
+mod eval_tests;
 #[cfg(test)]
 mod fuzz_tests;
 #[cfg(test)]

@@ -24,12 +24,12 @@ pub(crate) fn run(request: &Request<'_>) -> Result<Success, EngineError> {
     match request.op.as_ref() {
         "version" => Ok(version()),
         "check" => check(request),
-        "compile" => Err(EngineError::not_implemented("compile")),
-        "eval" => Err(EngineError::not_implemented("eval")),
+        "compile" => super::policy_ops::compile(request),
+        "eval" => super::policy_ops::eval(request),
         "explain" => Err(EngineError::not_implemented("explain")),
         "format" => format(request),
         "test" => Err(EngineError::not_implemented("test")),
-        "release" => Err(EngineError::not_implemented("release")),
+        "release" => super::policy_ops::release(request),
         #[cfg(any(test, feature = "panic-probe"))]
         PANIC_PROBE => panic_probe(),
         op => Err(EngineError::unknown_op(op)),
@@ -88,13 +88,13 @@ fn requirements(request: &Request<'_>) -> Vec<Requirement> {
 }
 
 /// A requirement that can't be enforced as written fails the request.
-fn refused(refusal: Refusal) -> EngineError {
+pub(super) fn refused(refusal: Refusal) -> EngineError {
     EngineError::rejected(refusal.message, refusal.help)
 }
 
 /// The request's files and trusted files, parsed, indexed and checked;
 /// files below a requirement's trusted path count as trusted.
-fn load_project(
+pub(super) fn load_project(
     request: &Request<'_>,
     requirements: &[Requirement],
 ) -> Result<Project, EngineError> {
@@ -120,7 +120,7 @@ fn inputs<'r>(list: &'r [File<'_>]) -> Vec<FileInput<'r>> {
 }
 
 /// The records of `diagnostics`, positions resolved in their files.
-fn records(project: &Project, diagnostics: Vec<Diagnostic>) -> Vec<DiagnosticRecord> {
+pub(super) fn records(project: &Project, diagnostics: Vec<Diagnostic>) -> Vec<DiagnosticRecord> {
     // Indexed only when a diagnostic points into the file: a clean check
     // indexes nothing.
     let mut indexes: Vec<Option<LineIndex<'_>>> = project.files.iter().map(|_| None).collect();

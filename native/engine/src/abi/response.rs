@@ -32,6 +32,18 @@ pub(crate) enum Success {
     Format { source: String, formatted: bool },
     /// The problems a check found (§4.2), errors and warnings alike.
     Check { diagnostics: Vec<DiagnosticRecord> },
+    /// A compiled policy (§4.3): its name, the problems of documents it
+    /// doesn't use, and its handle.
+    Compiled {
+        policy: String,
+        diagnostics: Vec<DiagnosticRecord>,
+        handle: u32,
+    },
+    /// An eval record (§4.4), already written: its members, each after a
+    /// comma.
+    Eval(String),
+    /// A released handle (§4.8): the envelope alone.
+    Released,
 }
 
 /// A diagnostic as the record of tooling §2, its position resolved to a
@@ -110,6 +122,18 @@ impl Json {
         json
     }
 
+    /// A record's members written on their own, to follow an envelope.
+    pub(crate) fn body() -> Self {
+        Self {
+            bytes: Vec::with_capacity(512),
+        }
+    }
+
+    /// The members written, as text.
+    pub(crate) fn into_members(self) -> String {
+        String::from_utf8(self.bytes).unwrap_or_default()
+    }
+
     /// Appends JSON text as it is.
     pub(crate) fn raw(&mut self, text: &str) {
         self.bytes.extend_from_slice(text.as_bytes());
@@ -139,6 +163,17 @@ pub(crate) fn encode(id: Option<&str>, result: &Result<Success, EngineError>) ->
         Ok(Success::Version) => version(id),
         Ok(Success::Format { source, formatted }) => format(id, source, *formatted),
         Ok(Success::Check { diagnostics }) => check(id, diagnostics),
+        Ok(Success::Compiled {
+            policy,
+            diagnostics,
+            handle,
+        }) => compiled(id, policy, diagnostics, *handle),
+        Ok(Success::Eval(members)) => {
+            let mut json = Json::envelope(id, true, 32 + members.len());
+            json.raw(members);
+            json.finish()
+        }
+        Ok(Success::Released) => Json::envelope(id, true, 32).finish(),
         Err(error) => failure(id, error),
     }
 }
@@ -180,15 +215,36 @@ fn format(id: Option<&str>, source: &str, formatted: bool) -> Vec<u8> {
 /// `{"id":…,"ok":true,"diagnostics":[…]}`, `[]` when clean.
 fn check(id: Option<&str>, diagnostics: &[DiagnosticRecord]) -> Vec<u8> {
     let mut json = Json::envelope(id, true, 32 + diagnostics.len() * 160);
+    diagnostic_list(&mut json, diagnostics);
+    json.finish()
+}
+
+/// `,"diagnostics":[…]`, `[]` when there are none.
+fn diagnostic_list(json: &mut Json, diagnostics: &[DiagnosticRecord]) {
     json.member("diagnostics");
     json.raw("[");
     for (i, diagnostic) in diagnostics.iter().enumerate() {
         if i > 0 {
             json.raw(",");
         }
-        diagnostic.write(&mut json);
+        diagnostic.write(json);
     }
     json.raw("]");
+}
+
+/// `{"id":…,"ok":true,"policy":…,"diagnostics":[…],"handle":…}`.
+fn compiled(
+    id: Option<&str>,
+    policy: &str,
+    diagnostics: &[DiagnosticRecord],
+    handle: u32,
+) -> Vec<u8> {
+    let mut json = Json::envelope(id, true, 64 + policy.len() + diagnostics.len() * 160);
+    json.member("policy");
+    json.string(policy);
+    diagnostic_list(&mut json, diagnostics);
+    json.member("handle");
+    json.raw(&handle.to_string());
     json.finish()
 }
 

@@ -328,6 +328,7 @@ impl Checker<'_> {
         match &base {
             Ty::Map(key, value) => {
                 let value = Ty::clone(value);
+                self.facts.map_values.push((index.span, value.clone()));
                 match self.expr_as(index, key).is_invalid() {
                     true => Ty::Invalid,
                     false => value,

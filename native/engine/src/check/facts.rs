@@ -1,9 +1,11 @@
 //! What the lints need to know about a checked document (tooling §3.4):
 //! its imports and whether they were used, its unread lets, the kind names
 //! it shadows, its invocations, and whether it holds asserts and which
-//! decisions it constructs.
+//! decisions it constructs; and the one type the evaluator needs that
+//! values don't carry: what a missing map key reads.
 
 use crate::source::Span;
+use crate::types::Ty;
 
 /// The lint-relevant facts of one document.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -21,6 +23,9 @@ pub struct Facts {
     pub has_asserts: bool,
     /// The decisions its constructors build, in source order.
     pub constructs: Vec<String>,
+    /// Every indexing of a map: the index expression's span and the map's
+    /// value type, whose zero value a missing key reads.
+    pub map_values: Vec<(Span, Ty)>,
 }
 
 /// A whole import, or one item of a selective import.

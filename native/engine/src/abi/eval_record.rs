@@ -1,0 +1,386 @@
+//! The eval record (language-policies §8, tooling §6.2) after the
+//! envelope: `payload`, `error`, `policy`, `decision`, `reason`,
+//! `outcome`, `trace`, `collect`, with their omission rules.
+
+use std::rc::Rc;
+
+use super::response::Json;
+use crate::compile::{At, Fallback, Program};
+use crate::diag::go_quote;
+use crate::eval::{Candidate, Evaluation, FailedAssert, Failure, Outcome, Phase, RuntimeError};
+use crate::kind::Collect;
+use crate::source::LineIndex;
+use crate::value::Value;
+
+const RUNTIME_HELP: &str = "fix the expression the runtime error points at, or the input it read";
+const CANCELED_HELP: &str = "the evaluation ran past its deadline or was canceled, so nothing it found counts; give it more time, or look for a loop over a large input";
+const CONFLICT_HELP: &str = "a conflict is a defect in the policy: rank the reasons with precedence, or keep the exclusive outcomes' conditions apart";
+const ASSERTION_HELP: &str = "the input breaks an assert of the policy; if the input is right, the policy's assumption is wrong";
+
+/// Writes the record of `evaluation` of `program`.
+pub(crate) fn write(json: &mut Json, program: &Program, evaluation: &Evaluation) {
+    let record = Writer {
+        program,
+        evaluation,
+    };
+    record.write(json);
+}
+
+/// The one outcome entry's payload, decision and reason.
+type Single = (Vec<(Rc<str>, Value)>, String, String);
+
+struct Writer<'a> {
+    program: &'a Program,
+    evaluation: &'a Evaluation,
+}
+
+/// What an entry shows besides its payload, decision and reason.
+#[derive(Clone, Copy)]
+struct Shown {
+    chain: bool,
+    conditions: bool,
+    marked: bool,
+}
+
+impl Writer<'_> {
+    fn write(&self, json: &mut Json) {
+        let collect_one = self.program.kind.collect == Collect::One;
+        let single = self.single();
+        if collect_one {
+            if let Some((payload, _, _)) = &single {
+                if !payload.is_empty() {
+                    json.member("payload");
+                    write_payload(json, payload);
+                }
+            }
+        }
+        if let Some(error) = &self.evaluation.error {
+            json.member("error");
+            self.error(json, error);
+        }
+        json.member("policy");
+        json.string(&self.program.policy);
+        if collect_one {
+            if let Some((_, decision, reason)) = &single {
+                json.member("decision");
+                json.string(decision);
+                json.member("reason");
+                json.string(reason);
+            }
+        }
+        json.member("outcome");
+        self.outcome(json);
+        json.member("trace");
+        json.raw("[");
+        for (i, c) in self.evaluation.trace.iter().enumerate() {
+            if i > 0 {
+                json.raw(",");
+            }
+            let shown = Shown {
+                chain: true,
+                conditions: self
+                    .evaluation
+                    .shows_conditions
+                    .get(i)
+                    .copied()
+                    .unwrap_or(false),
+                marked: self.evaluation.marked.get(i).copied().unwrap_or(false),
+            };
+            self.entry(json, c, shown);
+        }
+        json.raw("]");
+        if !collect_one {
+            json.member("collect");
+            json.raw("true");
+        }
+    }
+
+    /// The one outcome entry's payload, decision and reason, when the
+    /// outcome has exactly one.
+    fn single(&self) -> Option<Single> {
+        let program = self.program;
+        let decision_name = |d: usize| {
+            program
+                .kind
+                .decisions
+                .get(d)
+                .map(|d| d.name.clone())
+                .unwrap_or_default()
+        };
+        match &self.evaluation.outcome {
+            Outcome::Top(top) if top.len() == 1 => {
+                let c = top.first().and_then(|&i| self.evaluation.trace.get(i))?;
+                let rule = program.rules.get(c.rule)?;
+                Some((
+                    c.payload.clone(),
+                    decision_name(rule.decision),
+                    rule.reason.to_string(),
+                ))
+            }
+            Outcome::Default => self.fallback_parts(program.default.as_ref()?),
+            Outcome::Conflict => self.fallback_parts(program.conflict.as_ref()?),
+            _ => None,
+        }
+    }
+
+    fn fallback_parts(&self, f: &Fallback) -> Option<Single> {
+        let decision = self.program.kind.decisions.get(f.decision)?;
+        Some((
+            f.payload.clone(),
+            decision.name.clone(),
+            f.reason.to_string(),
+        ))
+    }
+
+    fn outcome(&self, json: &mut Json) {
+        json.raw("[");
+        match &self.evaluation.outcome {
+            Outcome::Top(top) => {
+                let hidden = Shown {
+                    chain: false,
+                    conditions: false,
+                    marked: false,
+                };
+                for (n, c) in top
+                    .iter()
+                    .filter_map(|&i| self.evaluation.trace.get(i))
+                    .enumerate()
+                {
+                    if n > 0 {
+                        json.raw(",");
+                    }
+                    self.entry(json, c, hidden);
+                }
+            }
+            Outcome::Default => self.fallback(json, self.program.default.as_ref()),
+            Outcome::Conflict => self.fallback(json, self.program.conflict.as_ref()),
+            Outcome::Empty => {}
+        }
+        json.raw("]");
+    }
+
+    fn fallback(&self, json: &mut Json, f: Option<&Fallback>) {
+        let Some((payload, decision, reason)) = f.and_then(|f| self.fallback_parts(f)) else {
+            return;
+        };
+        json.raw("{");
+        let mut first = true;
+        if !payload.is_empty() {
+            json.raw("\"payload\":");
+            write_payload(json, &payload);
+            first = false;
+        }
+        json.raw(if first {
+            "\"decision\":"
+        } else {
+            ",\"decision\":"
+        });
+        json.string(&decision);
+        json.member("reason");
+        json.string(&reason);
+        json.raw("}");
+    }
+
+    /// An entry: `payload`, `decision`, `reason`, `policy`, `position`,
+    /// then what `shown` allows of `chain`, `conditions`, `outcome`.
+    fn entry(&self, json: &mut Json, c: &Candidate, shown: Shown) {
+        let Some(rule) = self.program.rules.get(c.rule) else {
+            return;
+        };
+        let decision = self
+            .program
+            .kind
+            .decisions
+            .get(rule.decision)
+            .map_or("", |d| d.name.as_str());
+        json.raw("{");
+        if !c.payload.is_empty() {
+            json.raw("\"payload\":");
+            write_payload(json, &c.payload);
+            json.raw(",");
+        }
+        json.raw("\"decision\":");
+        json.string(decision);
+        json.member("reason");
+        json.string(&rule.reason);
+        json.member("policy");
+        json.string(&rule.policy);
+        json.member("position");
+        json.string(&rule.position);
+        if shown.chain && !rule.chain.is_empty() {
+            json.member("chain");
+            strings(json, &rule.chain);
+        }
+        if shown.conditions && !rule.conditions.is_empty() {
+            json.member("conditions");
+            strings(json, &rule.conditions);
+        }
+        if shown.marked {
+            json.member("outcome");
+            json.raw("true");
+        }
+        json.raw("}");
+    }
+
+    fn error(&self, json: &mut Json, error: &Failure) {
+        json.raw("{\"kind\":");
+        match error {
+            Failure::Runtime(e) => {
+                json.raw("\"runtime\"");
+                json.member("message");
+                json.string(&self.runtime_message(e));
+                json.member("help");
+                json.string(e.help.as_deref().unwrap_or(RUNTIME_HELP));
+            }
+            Failure::Canceled => {
+                json.raw("\"canceled\"");
+                json.member("message");
+                json.string("the evaluation was stopped: context deadline exceeded");
+                json.member("help");
+                json.string(CANCELED_HELP);
+            }
+            Failure::Conflict {
+                message,
+                candidates,
+            } => {
+                json.raw("\"conflict\"");
+                json.member("message");
+                json.string(message);
+                json.member("help");
+                json.string(CONFLICT_HELP);
+                json.member("candidates");
+                self.candidate_list(json, candidates);
+            }
+            Failure::Assertion {
+                phase,
+                asserts,
+                top,
+            } => {
+                json.raw("\"assertion\"");
+                json.member("phase");
+                json.string(match phase {
+                    Phase::Input => "input",
+                    Phase::Outcome => "outcome",
+                });
+                let reasons: Vec<String> = asserts
+                    .iter()
+                    .filter_map(|f| self.program.asserts.get(f.assert))
+                    .map(|a| go_quote(&a.reason))
+                    .collect();
+                json.member("message");
+                json.string(&format!("assertions failed: {}", reasons.join(", ")));
+                json.member("help");
+                json.string(ASSERTION_HELP);
+                json.member("asserts");
+                json.raw("[");
+                for (i, f) in asserts.iter().enumerate() {
+                    if i > 0 {
+                        json.raw(",");
+                    }
+                    self.failed_assert(json, f, top);
+                }
+                json.raw("]");
+            }
+        }
+        json.raw("}");
+    }
+
+    fn candidate_list(&self, json: &mut Json, candidates: &[usize]) {
+        let shown = Shown {
+            chain: true,
+            conditions: true,
+            marked: false,
+        };
+        json.raw("[");
+        for (n, c) in candidates
+            .iter()
+            .filter_map(|&i| self.evaluation.trace.get(i))
+            .enumerate()
+        {
+            if n > 0 {
+                json.raw(",");
+            }
+            self.entry(json, c, shown);
+        }
+        json.raw("]");
+    }
+
+    fn failed_assert(&self, json: &mut Json, f: &FailedAssert, top: &[usize]) {
+        let Some(def) = self.program.asserts.get(f.assert) else {
+            return;
+        };
+        json.raw("{\"reason\":");
+        json.string(&def.reason);
+        json.member("policy");
+        json.string(&def.policy);
+        json.member("position");
+        json.string(&def.position);
+        if let Some(cause) = &f.cause {
+            json.member("cause");
+            json.string(&self.runtime_message(cause));
+            if let Some(help) = &cause.help {
+                json.member("help");
+                json.string(help);
+            }
+        }
+        if def.reads_outcome && !top.is_empty() {
+            json.member("outcome");
+            self.candidate_list(json, top);
+        }
+        json.raw("}");
+    }
+
+    /// `«position»: «message»` of a runtime error.
+    fn runtime_message(&self, e: &RuntimeError) -> String {
+        format!("{}: {}", self.position(&e.at), e.message)
+    }
+
+    fn position(&self, at: &At) -> String {
+        let Some(file) = self.program.files.get(at.file) else {
+            return "-".to_owned();
+        };
+        let p = LineIndex::new(&file.source).position(at.offset);
+        let mut out = format!("{}:{}:{}", file.path, p.line, p.column);
+        if !crate::diag::path_matches(&file.path, &at.document) {
+            out.push_str(&format!(" ({})", at.document));
+        }
+        out
+    }
+}
+
+fn strings(json: &mut Json, items: &[Rc<str>]) {
+    json.raw("[");
+    for (i, s) in items.iter().enumerate() {
+        if i > 0 {
+            json.raw(",");
+        }
+        json.string(s);
+    }
+    json.raw("]");
+}
+
+/// A payload: an object of every field, keys sorted.
+fn write_payload(json: &mut Json, payload: &[(Rc<str>, Value)]) {
+    json.raw("{");
+    for (i, (name, value)) in payload.iter().enumerate() {
+        if i > 0 {
+            json.raw(",");
+        }
+        json.string(name);
+        json.raw(":");
+        write_value(json, value);
+    }
+    json.raw("}");
+}
+
+/// A value as payloads encode it (language-policies §8.5). A payload
+/// can't hold a NaN or infinite float: constants refuse them and the
+/// language has no operation that makes one from finite values but `+` and
+/// `-` overflowing, which writes `null` rather than invalid JSON.
+fn write_value(json: &mut Json, value: &Value) {
+    let mut text = String::new();
+    match crate::encode::write_value(value, &mut text) {
+        Ok(()) => json.raw(&text),
+        Err(_) => json.raw("null"),
+    }
+}

@@ -1,0 +1,247 @@
+//! `compile`, `eval` and `release` through `handle`: every scenario of the
+//! spec's policy examples evaluates to its expected record, byte for byte
+//! once the pretty-printed expectation is made compact.
+
+use super::fuzz_tests::json_string as json;
+use super::handle;
+use std::path::{Path, PathBuf};
+
+fn answer(request: &str) -> String {
+    String::from_utf8(handle(request.as_bytes())).unwrap()
+}
+
+/// A JSON text without the whitespace outside its strings.
+fn compact(text: &str) -> String {
+    let mut out = String::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in text.chars() {
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if !c.is_whitespace() {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The `files` member of a request for `files` (path, source).
+fn files_member(files: &[(String, String)]) -> String {
+    let items: Vec<String> = files
+        .iter()
+        .map(|(p, s)| format!(r#"{{"path":{},"source":{}}}"#, json(p), json(s)))
+        .collect();
+    format!(r#""files":[{}]"#, items.join(","))
+}
+
+/// The handle a successful compile answered.
+fn compiled_handle(response: &str) -> u32 {
+    let at = response
+        .find(r#""handle":"#)
+        .unwrap_or_else(|| panic!("{response}"));
+    response
+        .get(at + 9..response.len() - 1)
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+fn scenario_dir(name: &str) -> Option<PathBuf> {
+    let files = crate::testing::spec_example_files();
+    let marker = format!("policies/{name}/");
+    let file = files
+        .iter()
+        .find(|f| f.to_string_lossy().contains(&marker))?;
+    let text = file.to_string_lossy();
+    let end = text.find(&marker)? + marker.len();
+    Some(PathBuf::from(text.get(..end)?))
+}
+
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    out.retain(|p| p.extension().is_some_and(|e| e == "json"));
+    out.sort();
+    out
+}
+
+#[test]
+fn every_policy_scenario_evaluates_to_its_expected_record() {
+    let scenarios = [
+        "01-refund-gate",
+        "02-door-access",
+        "03-tool-grants",
+        "04-change-asserts",
+        "05-deploy-composition",
+    ];
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for name in scenarios {
+        let Some(dir) = scenario_dir(name) else {
+            continue;
+        };
+        let files = crate::testing::spec_scenario(name);
+        for input in json_files(&dir.join("inputs")) {
+            let stem = input.file_stem().unwrap().to_string_lossy().into_owned();
+            let expected = compact(&crate::testing::read(
+                &dir.join("expected").join(format!("{stem}.json")),
+            ));
+            let root_at = expected.find(r#""policy":""#).unwrap();
+            let root = expected
+                .get(root_at + 10..)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .to_owned();
+            let compiled = answer(&format!(
+                r#"{{"op":"compile",{},"policy":{}}}"#,
+                files_member(&files),
+                json(&root)
+            ));
+            if !compiled.contains(r#""ok":true"#) {
+                failures.push(format!("{name}/{stem}: compile: {compiled}"));
+                continue;
+            }
+            let handle = compiled_handle(&compiled);
+            let input_text = crate::testing::read(&input);
+            let got = answer(&format!(
+                r#"{{"op":"eval","handle":{handle},"input":{input_text}}}"#
+            ));
+            let want = format!(r#"{{"ok":true,{}"#, expected.get(1..).unwrap());
+            if got != want {
+                failures.push(format!("{name}/{stem}:\n got {got}\nwant {want}"));
+            }
+            checked += 1;
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    if checked > 0 {
+        assert_eq!(checked, 17);
+    }
+}
+
+const KIND: &str = "kind Door version 1\n\ninput floor: int\ninput names: list<string>\n\ndecision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\ncollect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
+
+fn compile_one(policy: &str) -> String {
+    let files = vec![
+        ("kind.sigil".to_owned(), KIND.to_owned()),
+        ("door/main.sigil".to_owned(), policy.to_owned()),
+    ];
+    answer(&format!(
+        r#"{{"op":"compile","id":1,{}}}"#,
+        files_member(&files)
+    ))
+}
+
+#[test]
+fn handles_count_up_from_one_and_a_released_one_is_gone() {
+    let policy = "policy door.main: Door@1\n\nwhen floor > 1 {\n  allow(reason: member)\n}\n";
+    let first = compiled_handle(&compile_one(policy));
+    let second = compiled_handle(&compile_one(policy));
+    assert!(first >= 1 && second > first);
+    assert_eq!(
+        answer(&format!(r#"{{"op":"release","id":3,"handle":{first}}}"#)),
+        r#"{"id":3,"ok":true}"#
+    );
+    let again = answer(&format!(r#"{{"op":"release","handle":{first}}}"#));
+    assert_eq!(
+        again,
+        format!(
+            r#"{{"ok":false,"error":{{"message":"no compiled policy has handle {first}","help":"pass a handle compile returned, before releasing it"}}}}"#
+        )
+    );
+    let eval = answer(&format!(r#"{{"op":"eval","handle":{first},"input":{{}}}}"#));
+    assert!(eval.contains("no compiled policy has handle"), "{eval}");
+    let third = compiled_handle(&compile_one(policy));
+    assert!(third > second);
+}
+
+#[test]
+fn runtime_errors_fall_back_to_the_default_with_their_position() {
+    let policy =
+        "policy door.main: Door@1\n\nwhen names[floor] == \"x\" {\n  allow(reason: member)\n}\n";
+    let handle = compiled_handle(&compile_one(policy));
+    let got = answer(&format!(
+        r#"{{"op":"eval","handle":{handle},"input":{{"floor":3,"names":["a"]}}}}"#
+    ));
+    assert_eq!(
+        got,
+        r#"{"ok":true,"error":{"kind":"runtime","message":"door/main.sigil:3:6: index 3 out of range for a list of 1","help":"fix the expression the runtime error points at, or the input it read"},"policy":"door.main","decision":"deny","reason":"no_rule","outcome":[{"decision":"deny","reason":"no_rule"}],"trace":[]}"#
+    );
+}
+
+#[test]
+fn integer_overflow_names_the_expression() {
+    let policy = "policy door.main: Door@1\n\nwhen floor + 9223372036854775807 > 0 {\n  allow(reason: member)\n}\n";
+    let handle = compiled_handle(&compile_one(policy));
+    let got = answer(&format!(
+        r#"{{"op":"eval","handle":{handle},"input":{{"floor":1}}}}"#
+    ));
+    assert!(
+        got.contains(r#""message":"door/main.sigil:3:6: integer overflow in `(floor + 9223372036854775807)`""#),
+        "{got}"
+    );
+}
+
+#[test]
+fn a_passed_deadline_cancels_and_the_instance_keeps_working() {
+    let policy = "policy door.main: Door@1\n\nwhen any n in names: (any m in names: m == n and n == \"zz\") {\n  allow(reason: member)\n}\n";
+    let handle = compiled_handle(&compile_one(policy));
+    let names: Vec<String> = (0..3000).map(|i| format!("\"n{i}\"")).collect();
+    let input = format!(r#"{{"floor":1,"names":[{}]}}"#, names.join(","));
+    let got = answer(&format!(
+        r#"{{"op":"eval","handle":{handle},"timeout_ms":1,"input":{input}}}"#
+    ));
+    assert!(
+        got.starts_with(r#"{"ok":true,"error":{"kind":"canceled","message":"the evaluation was stopped: context deadline exceeded""#),
+        "{got}"
+    );
+    assert!(
+        got.ends_with(r#""outcome":[{"decision":"deny","reason":"no_rule"}],"trace":[]}"#),
+        "{got}"
+    );
+    let small = answer(&format!(
+        r#"{{"op":"eval","handle":{handle},"input":{{"floor":1,"names":["zz"]}}}}"#
+    ));
+    assert!(small.contains(r#""decision":"allow""#), "{small}");
+}
+
+#[test]
+fn compile_failures_say_what_to_fix() {
+    let broken = "policy door.main: Door@1\n\nwhen flor > 1 {\n  allow(reason: member)\n}\n";
+    let got = compile_one(broken);
+    assert!(
+        got.starts_with(r#"{"id":1,"ok":false,"error":{"message":"door.main doesn't check, so nothing was compiled","help":"fix the errors in the diagnostics; the check op reports every problem in a bundle at once"},"diagnostics":[{"severity":"error","file":"door/main.sigil","document":"door.main","message":"unknown name `flor`""#),
+        "{got}"
+    );
+    let root_param = "policy door.main: Door@1\n\nparam level: int\n\nwhen floor > level {\n  allow(reason: member)\n}\n";
+    let got = compile_one(root_param);
+    assert!(
+        got.contains(r#""message":"the policy doesn't compile, so nothing was compiled""#),
+        "{got}"
+    );
+    assert!(got.contains("param `level` has no value"), "{got}");
+    let missing = answer(r#"{"op":"eval","handle":4000000000,"input":{}}"#);
+    assert!(
+        missing.contains("no compiled policy has handle 4000000000"),
+        "{missing}"
+    );
+    let policy = "policy door.main: Door@1\n\nwhen floor > 1 {\n  allow(reason: member)\n}\n";
+    let handle = compiled_handle(&compile_one(policy));
+    let no_input = answer(&format!(r#"{{"op":"eval","handle":{handle}}}"#));
+    assert_eq!(
+        no_input,
+        r#"{"ok":false,"error":{"message":"eval needs an input","help":"the input is a JSON object with one key per input the kind declares"}}"#
+    );
+}

@@ -1,0 +1,316 @@
+//! The ops on compiled policies (module-abi §4.3, §4.4, §4.8, §5):
+//! `compile` stores a program under a new handle, `eval` runs one input
+//! through it, `release` drops it. The programs live in this instance's
+//! handle table.
+
+use std::cell::RefCell;
+use std::time::{Duration, Instant};
+
+use super::error::EngineError;
+use super::handles::HandleTable;
+use super::ops::{load_project, records, refused};
+use super::request::Request;
+use super::response::{DiagnosticRecord, Json, Record, Success};
+use crate::bundle::Project;
+use crate::compile::Program;
+use crate::diag::{Diagnostic, did_you_mean, go_quote};
+use crate::eval::{Host, HostError};
+use crate::kind::FnDef;
+use crate::require::{Refusal, Requirement};
+use crate::value::Value;
+
+/// A compiled policy and how its host functions are bound.
+pub(crate) struct Compiled {
+    pub(crate) program: Program,
+}
+
+thread_local! {
+    /// The compiled policies of this instance.
+    static PROGRAMS: RefCell<HandleTable<Compiled>> = const { RefCell::new(HandleTable::new()) };
+}
+
+const HANDLE_HELP: &str = "pass a handle compile returned, before releasing it";
+
+fn unknown_handle(handle: u32) -> EngineError {
+    EngineError::rejected(
+        format!("no compiled policy has handle {handle}"),
+        HANDLE_HELP.to_owned(),
+    )
+}
+
+/// §4.3: compiles the root in the scope of what it uses, and stores it.
+pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
+    let requirements = compile_requirements(request)?;
+    let project = load_project(request, &[])?;
+    let root = pick_root(&project, &request.policy)?;
+    let root_name = project
+        .docs
+        .get(root)
+        .map(|d| d.name.clone())
+        .unwrap_or_default();
+    let scope = project
+        .scope(&[root_name.as_str()])
+        .map_err(|e| EngineError::rejected(e.message, e.help))?;
+    let in_scope = project.in_scope(&scope);
+    if in_scope.iter().any(Diagnostic::is_error) {
+        let errors: Vec<Diagnostic> = in_scope.iter().filter(|d| d.is_error()).cloned().collect();
+        return Err(with_diagnostics(
+            format!("{root_name} doesn't check, so nothing was compiled"),
+            "fix the errors in the diagnostics; the check op reports every problem in a bundle at once",
+            &project,
+            errors,
+        ));
+    }
+    let kind = project
+        .docs
+        .get(root)
+        .and_then(|d| d.kind)
+        .and_then(|k| project.kinds.get(k))
+        .and_then(|k| k.kind.as_ref());
+    if let Some(kind) = kind {
+        check_functions(request, kind)?;
+    }
+    let program = crate::compile::compile(&project, root).map_err(|diagnostics| {
+        with_diagnostics(
+            "the policy doesn't compile, so nothing was compiled".to_owned(),
+            "fix the errors in the diagnostics; the check op reports every problem in a bundle at once",
+            &project,
+            diagnostics,
+        )
+    })?;
+    let violations: Vec<Diagnostic> = requirements
+        .iter()
+        .flat_map(|r| applicable(&project, root, r))
+        .collect();
+    if !violations.is_empty() {
+        return Err(with_diagnostics(
+            "the policy doesn't compile, so nothing was compiled".to_owned(),
+            "fix the errors in the diagnostics; the check op reports every problem in a bundle at once",
+            &project,
+            violations,
+        ));
+    }
+    let outside: Vec<Diagnostic> = project
+        .diagnostics
+        .iter()
+        .filter(|d| !in_scope.contains(d))
+        .cloned()
+        .collect();
+    let policy = program.policy.to_string();
+    let handle = PROGRAMS
+        .with_borrow_mut(|table| table.insert(Compiled { program }))
+        .map_err(|_| {
+            EngineError::rejected(
+                "every handle is in use".to_owned(),
+                "release compiled policies you no longer need".to_owned(),
+            )
+        })?;
+    Ok(Success::Compiled {
+        policy,
+        diagnostics: records(&project, outside),
+        handle,
+    })
+}
+
+/// The violations of requirement `r` by `root`: none when the required
+/// policy is of another kind.
+fn applicable(project: &Project, root: usize, r: &Requirement) -> Vec<Diagnostic> {
+    let kind_of = |d: usize| project.docs.get(d).and_then(|d| d.kind);
+    match project.find(&r.policy) {
+        Some(required) if kind_of(required) == kind_of(root) => {
+            crate::require::violations(project, root, &r.policy)
+        }
+        Some(_) => Vec::new(),
+        None => crate::require::violations(project, root, &r.policy),
+    }
+}
+
+/// Compile's requirements: a policy each, and nothing else (§6).
+fn compile_requirements(request: &Request<'_>) -> Result<Vec<Requirement>, EngineError> {
+    let mut out = Vec::new();
+    for (i, r) in request.require.iter().enumerate() {
+        if r.policy.is_empty() {
+            return Err(refused(Refusal {
+                message: format!("require[{i}] names no policy"),
+                help: r#"give each requirement the policy it requires, as {"policy": "platform.paging"}"#
+                    .to_owned(),
+            }));
+        }
+        if r.trusted.is_some() || r.roots.is_some() {
+            return Err(refused(Refusal {
+                message: format!("require[{i}]: compile's requirements take only a policy"),
+                help: "the requirement applies to the policy compiled; send its trusted documents as trusted_files"
+                    .to_owned(),
+            }));
+        }
+        out.push(Requirement::new(&r.policy, [], None));
+    }
+    Ok(out)
+}
+
+/// The root: the one non-trusted policy `pattern` matches, or the only one
+/// when there is no pattern. When none can be picked and the bundle has
+/// problems, those are the failure.
+fn pick_root(project: &Project, pattern: &str) -> Result<usize, EngineError> {
+    let own: Vec<usize> = (0..project.docs.len())
+        .filter(|&i| {
+            project
+                .docs
+                .get(i)
+                .is_some_and(|d| d.is_policy && !d.trusted)
+        })
+        .collect();
+    let names = |list: &[usize]| {
+        let mut n: Vec<&str> = list
+            .iter()
+            .filter_map(|&i| project.docs.get(i).map(|d| d.name.as_str()))
+            .collect();
+        n.sort_unstable();
+        n.join(", ")
+    };
+    let picked = match pattern {
+        "" => match own.as_slice() {
+            [one] => Ok(*one),
+            [] => Err(EngineError::rejected(
+                "the bundle holds no policies".to_owned(),
+                "name a file or directory that holds one".to_owned(),
+            )),
+            several => Err(EngineError::rejected(
+                "the bundle holds several policies".to_owned(),
+                format!("name the one to evaluate with --policy: {}", names(several)),
+            )),
+        },
+        pattern => {
+            let matched: Vec<usize> = project
+                .matching(&[pattern])
+                .into_iter()
+                .filter(|i| own.contains(i))
+                .collect();
+            match matched.as_slice() {
+                [one] => Ok(*one),
+                [] => Err(EngineError::rejected(
+                    format!("no policy matches {}", go_quote(pattern)),
+                    project.defines_help(),
+                )),
+                several => Err(EngineError::rejected(
+                    format!("{} matches {} policies", go_quote(pattern), several.len()),
+                    format!("name one policy: {}", names(several)),
+                )),
+            }
+        }
+    };
+    picked.map_err(|e| match project.diagnostics.is_empty() {
+        true => e,
+        false => with_diagnostics(
+            "the bundle doesn't check, so nothing was compiled".to_owned(),
+            "fix the errors in the diagnostics; the check op reports every problem in a bundle at once",
+            project,
+            project.diagnostics.clone(),
+        ),
+    })
+}
+
+/// Every name in `functions` is a host function of the root's kind.
+fn check_functions(request: &Request<'_>, kind: &crate::kind::Kind) -> Result<(), EngineError> {
+    for name in &request.functions {
+        if kind.func(name).is_some() {
+            continue;
+        }
+        let declared: Vec<&str> = kind.funcs.iter().map(|f| f.name.as_str()).collect();
+        let list = match declared.is_empty() {
+            true => "the kind declares no host functions".to_owned(),
+            false => format!("the kind declares: {}", declared.join(", ")),
+        };
+        let help = crate::diag::merge_help([
+            did_you_mean(name, declared.iter().copied()).unwrap_or_default(),
+            list,
+        ]);
+        return Err(EngineError::rejected(
+            format!(
+                "functions: the kind {} has no host function {name}",
+                kind.name
+            ),
+            help,
+        ));
+    }
+    Ok(())
+}
+
+/// A failure carrying diagnostics, resolved as check resolves them.
+fn with_diagnostics(
+    message: String,
+    help: &str,
+    project: &Project,
+    mut diagnostics: Vec<Diagnostic>,
+) -> EngineError {
+    crate::diag::sort(&mut diagnostics);
+    let records: Vec<Box<dyn Record>> = records(project, diagnostics)
+        .into_iter()
+        .map(|r: DiagnosticRecord| Box::new(r) as Box<dyn Record>)
+        .collect();
+    EngineError::with_diagnostics(message, help.to_owned(), records)
+}
+
+/// Host functions no stub and no host implements: calling one is a
+/// runtime error, as in the stock command line.
+struct Unbound;
+
+impl Host for Unbound {
+    fn call(&mut self, function: &FnDef, _args: &[Value]) -> Result<Value, HostError> {
+        let name = &function.name;
+        Err(HostError {
+            text: "no implementation in this sigil binary".to_owned(),
+            help: Some(format!(
+                "this sigil binary has only {name}'s signature from the kind file; stub it with `stubs:` in the test file or `--stub {name}=VALUE` on sigil eval, or evaluate with a host binary built with sigil's pkg/cli, which links the real function in"
+            )),
+        })
+    }
+}
+
+/// §4.4: one input through a compiled policy.
+pub(crate) fn eval(request: &Request<'_>) -> Result<Success, EngineError> {
+    let handle = request.handle;
+    let deadline = (request.timeout_ms > 0)
+        .then(|| Instant::now() + Duration::from_millis(request.timeout_ms.unsigned_abs()));
+    let Some(input) = request.input.as_ref() else {
+        PROGRAMS
+            .with_borrow(|t| t.get(handle).map(|_| ()))
+            .ok_or_else(|| unknown_handle(handle))?;
+        return Err(EngineError::rejected(
+            "eval needs an input".to_owned(),
+            "the input is a JSON object with one key per input the kind declares".to_owned(),
+        ));
+    };
+    PROGRAMS.with_borrow(|table| {
+        let compiled = table.get(handle).ok_or_else(|| unknown_handle(handle))?;
+        let program = &compiled.program;
+        let inputs = decode_input(input.0, program)?;
+        let evaluation = crate::eval::evaluate(program, &inputs, &mut Unbound, deadline);
+        let mut body = Json::body();
+        super::eval_record::write(&mut body, program, &evaluation);
+        Ok(Success::Eval(body.into_members()))
+    })
+}
+
+/// The input decoded against the program's kind: a failure is
+/// `the input: «decoder message»`.
+fn decode_input(input: &[u8], program: &Program) -> Result<Vec<Value>, EngineError> {
+    const ADVICE: &str = "the input is a JSON object with one key per input the kind declares";
+    let data = crate::data::parse_json(input)
+        .map_err(|e| EngineError::rejected(format!("the input: {e}"), ADVICE.to_owned()))?;
+    crate::input::decode_input(&data, crate::data::Syntax::Json, &program.kind).map_err(|e| {
+        EngineError::rejected(
+            format!("the input: {}", e.message),
+            crate::diag::merge_help([e.advice.as_str(), ADVICE]),
+        )
+    })
+}
+
+/// §4.8: drops a compiled policy.
+pub(crate) fn release(request: &Request<'_>) -> Result<Success, EngineError> {
+    let handle = request.handle;
+    PROGRAMS
+        .with_borrow_mut(|table| table.remove(handle))
+        .map(|_| Success::Released)
+        .ok_or_else(|| unknown_handle(handle))
+}

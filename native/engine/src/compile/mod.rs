@@ -1,0 +1,538 @@
+//! Compiling one root policy for evaluation (language-policies §6): the
+//! root becomes an instance, every invocation a new instance of the callee
+//! with its params bound, every imported document one shared instance per
+//! root; names are resolved, and every rule and assert carries what the
+//! eval record prints about it.
+//!
+//! Where things are:
+//!
+//! * `program.rs`: the compiled [`Program`] and its expressions ([`Ex`]).
+//! * here: instances, statements, rules and asserts.
+//! * `expr.rs`: expressions with their names resolved.
+//! * `text.rs`: position strings and condition texts.
+
+mod expr;
+mod program;
+mod text;
+
+pub use program::{
+    Arith, AssertDef, At, Comparison, Ex, Fallback, IndexEx, Invocation, ListOp, Node, PayloadArg,
+    Program, Rule, SourceFile, WhenNode, Work,
+};
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::ast::{CallStmt, Document, Import, Let, Stmt, Use};
+use crate::bundle::Project;
+use crate::diag::Diagnostic;
+use crate::input::zero_value;
+use crate::kind::{Kind, Outcome};
+use crate::source::{LineIndex, Span};
+use crate::types::Ty;
+use crate::value::Value;
+
+/// Compiles policy `root` (by number in [`Project::docs`]) of a project
+/// whose scope checked cleanly. Errors the checker can't see (a root param
+/// without a value) are diagnostics.
+pub fn compile(project: &Project, root: usize) -> Result<Program, Vec<Diagnostic>> {
+    let Some(kind) = project
+        .docs
+        .get(root)
+        .and_then(|d| d.kind)
+        .and_then(|k| project.kinds.get(k))
+        .and_then(|k| k.kind.as_ref())
+    else {
+        return Err(Vec::new());
+    };
+    let mut compiler = Compiler {
+        project,
+        kind,
+        files: Vec::new(),
+        file_of: vec![None; project.files.len()],
+        lets: Vec::new(),
+        conditions: 0,
+        rules: Vec::new(),
+        asserts: Vec::new(),
+        shared: (0..project.docs.len()).map(|_| None).collect(),
+        errors: Vec::new(),
+    };
+    let params = compiler.root_params(root);
+    let mut instance = compiler.instance(root, params, Vec::new(), Vec::new());
+    let stmts = instance.stmts;
+    let (body, _) = compiler.body(&mut instance, stmts, &mut Vec::new());
+    if !compiler.errors.is_empty() {
+        return Err(compiler.errors);
+    }
+    Ok(Program {
+        policy: instance.name.clone(),
+        kind: kind.clone(),
+        files: compiler.files,
+        body,
+        lets: compiler.lets,
+        conditions: compiler.conditions,
+        rules: compiler.rules,
+        asserts: compiler.asserts,
+        default: kind.default.as_ref().and_then(|o| fallback(kind, o)),
+        conflict: kind.conflict.as_ref().and_then(|o| fallback(kind, o)),
+    })
+}
+
+/// The kind's default or conflict outcome as an entry: its arguments and
+/// the other fields' defaults, sorted by field name.
+fn fallback(kind: &Kind, outcome: &Outcome) -> Option<Fallback> {
+    let decision = kind
+        .decisions
+        .iter()
+        .position(|d| d.name == outcome.decision)?;
+    let def = kind.decisions.get(decision)?;
+    let mut payload: Vec<(Rc<str>, Value)> = def
+        .fields
+        .iter()
+        .map(|f| {
+            let given = outcome.args.iter().find(|(n, _)| *n == f.name);
+            let value = given
+                .map(|(_, v)| v.clone())
+                .or_else(|| f.default.clone())
+                .unwrap_or_else(|| zero_value(&f.ty, kind));
+            (Rc::from(f.name.as_str()), value)
+        })
+        .collect();
+    payload.sort_by(|a, b| a.0.cmp(&b.0));
+    Some(Fallback {
+        decision,
+        reason: Rc::from(outcome.reason.as_str()),
+        payload,
+    })
+}
+
+/// What compiles a root: the program's parts as they grow.
+struct Compiler<'p> {
+    project: &'p Project,
+    kind: &'p Kind,
+    files: Vec<SourceFile>,
+    /// The program file of each project file, once used.
+    file_of: Vec<Option<usize>>,
+    lets: Vec<Ex>,
+    conditions: usize,
+    rules: Vec<Rule>,
+    asserts: Vec<AssertDef>,
+    /// The shared instance of each document imported for its lets, by
+    /// number in [`Project::docs`]; taken out while one of its lets
+    /// compiles.
+    shared: Vec<Option<Instance<'p>>>,
+    errors: Vec<Diagnostic>,
+}
+
+/// One instance of a document: its params bound, its lets and imports
+/// resolved as they are used.
+struct Instance<'p> {
+    /// The document's name.
+    name: Rc<str>,
+    /// Its program file.
+    file: usize,
+    /// Its file's path and text.
+    path: &'p str,
+    source: &'p str,
+    /// Its statements (a module's are its lets).
+    stmts: &'p [Stmt],
+    /// The bound params.
+    params: HashMap<&'p str, Value>,
+    /// Every let of the document, scoped ones too: not yet compiled, or
+    /// its slot.
+    lets: HashMap<&'p str, LetRef<'p>>,
+    /// What its `use`s bind: a whole document, or one let of one.
+    imports: HashMap<&'p str, ImportRef<'p>>,
+    /// The call sites from the root to this instance.
+    chain: Vec<Site>,
+    /// The conditions around those call sites, outermost first.
+    inherited: Vec<Rc<str>>,
+    /// The document's map indexings and their value types.
+    map_values: &'p [(Span, Ty)],
+}
+
+/// A let of an instance.
+#[derive(Clone, Copy)]
+enum LetRef<'p> {
+    Pending(&'p Let),
+    Slot(usize),
+}
+
+/// What an import binds.
+#[derive(Clone, Copy)]
+enum ImportRef<'p> {
+    /// A whole document, by number in [`Project::docs`].
+    Whole(usize),
+    /// One let of a document.
+    Item(usize, &'p str),
+}
+
+/// A call site on an instance's chain.
+#[derive(Clone)]
+struct Site {
+    position: Rc<str>,
+    line: u32,
+    column: u32,
+}
+
+impl<'p> Compiler<'p> {
+    /// The root's params: their defaults; a param without one has no value
+    /// in a compile for evaluation.
+    fn root_params(&mut self, root: usize) -> HashMap<&'p str, Value> {
+        let mut params = HashMap::new();
+        let Some(entry) = self.project.docs.get(root) else {
+            return params;
+        };
+        let Some(exports) = entry.exports.as_ref() else {
+            return params;
+        };
+        let path = self
+            .project
+            .files
+            .get(entry.at.0)
+            .map(|f| f.path.clone())
+            .unwrap_or_default();
+        for p in &exports.params {
+            match &p.default {
+                Some(v) => {
+                    params.insert(p.name.as_str(), v.clone());
+                }
+                None => self.errors.push(
+                    Diagnostic::error(p.span, format!("param `{}` has no value", p.name))
+                        .with_help(format!(
+                            "bind it with policy.Params{{\"{}\": ...}} when compiling, or give it a default",
+                            p.name
+                        ))
+                        .with_file(path.clone())
+                        .with_document(entry.name.clone()),
+                ),
+            }
+        }
+        params
+    }
+
+    /// The program file of project file `file`.
+    fn file(&mut self, file: usize) -> usize {
+        if let Some(Some(at)) = self.file_of.get(file) {
+            return *at;
+        }
+        let (path, source) = self
+            .project
+            .files
+            .get(file)
+            .map(|f| (f.path.as_str(), f.source.as_str()))
+            .unwrap_or_default();
+        self.files.push(SourceFile {
+            path: Rc::from(path),
+            source: Rc::from(source),
+        });
+        let at = self.files.len() - 1;
+        if let Some(slot) = self.file_of.get_mut(file) {
+            *slot = Some(at);
+        }
+        at
+    }
+
+    /// A new instance of document `doc`.
+    fn instance(
+        &mut self,
+        doc: usize,
+        params: HashMap<&'p str, Value>,
+        chain: Vec<Site>,
+        inherited: Vec<Rc<str>>,
+    ) -> Instance<'p> {
+        let project = self.project;
+        let entry = project.docs.get(doc);
+        let (stmts, uses): (&'p [Stmt], &'p [Use]) =
+            match entry.and_then(|e| project.document(e.at)) {
+                Some(Document::Policy(p)) => (&p.stmts, &p.uses),
+                Some(Document::Module(m)) => (&[], &m.uses),
+                _ => (&[], &[]),
+            };
+        let file_index = entry.map_or(0, |e| e.at.0);
+        let file = project.files.get(file_index);
+        let mut lets = HashMap::new();
+        collect_lets(stmts, &mut lets);
+        if let Some(Document::Module(m)) = entry.and_then(|e| project.document(e.at)) {
+            for l in &m.lets {
+                lets.insert(l.name.name.as_str(), LetRef::Pending(l));
+            }
+        }
+        Instance {
+            name: Rc::from(entry.map_or("", |e| e.name.as_str())),
+            file: self.file(file_index),
+            path: file.map_or("", |f| f.path.as_str()),
+            source: file.map_or("", |f| f.source.as_str()),
+            stmts,
+            params,
+            lets,
+            imports: self.imports(uses),
+            chain,
+            inherited,
+            map_values: entry.map_or(&[], |e| e.facts.map_values.as_slice()),
+        }
+    }
+
+    /// What `uses` bind, by local name.
+    fn imports(&self, uses: &'p [Use]) -> HashMap<&'p str, ImportRef<'p>> {
+        let mut out = HashMap::new();
+        for u in uses {
+            let Some(doc) = self.project.find(&u.path.text()) else {
+                continue;
+            };
+            match &u.import {
+                Import::Whole => {
+                    if let Some(last) = u.path.parts.last() {
+                        out.insert(last.name.as_str(), ImportRef::Whole(doc));
+                    }
+                }
+                Import::Alias(alias) => {
+                    out.insert(alias.name.as_str(), ImportRef::Whole(doc));
+                }
+                Import::Items(items) => {
+                    for item in items {
+                        let local = item.alias.as_ref().unwrap_or(&item.name);
+                        out.insert(
+                            local.name.as_str(),
+                            ImportRef::Item(doc, item.name.name.as_str()),
+                        );
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The nodes of `stmts` and what they hold; `conds` are the texts of
+    /// the `when` blocks around them in this instance.
+    fn body(
+        &mut self,
+        inst: &mut Instance<'p>,
+        stmts: &'p [Stmt],
+        conds: &mut Vec<Rc<str>>,
+    ) -> (Vec<Node>, Work) {
+        let mut nodes = Vec::new();
+        let mut work = Work::default();
+        for stmt in stmts {
+            match stmt {
+                Stmt::Param(_) | Stmt::Let(_) => {}
+                Stmt::When(w) => {
+                    let cond = self.expr(inst, &w.cond);
+                    conds.push(text::condition(inst.source, &w.cond, &inst.params));
+                    let (body, inner) = self.body(inst, &w.body, conds);
+                    conds.pop();
+                    let slot = self.conditions;
+                    self.conditions += 1;
+                    work = work.or(inner);
+                    nodes.push(Node::When(Box::new(WhenNode {
+                        cond,
+                        slot,
+                        work: inner,
+                        body,
+                    })));
+                }
+                Stmt::Assert(a) => {
+                    let reads_outcome = text::reads_outcome(&a.cond);
+                    let cond = self.expr(inst, &a.cond);
+                    let own = self.position_of(inst, a.span.start);
+                    let mut position: Vec<&str> = inst.chain.iter().map(|s| &*s.position).collect();
+                    position.push(&own.position);
+                    self.asserts.push(AssertDef {
+                        reason: Rc::from(String::from_utf8_lossy(&a.reason.value).as_ref()),
+                        policy: inst.name.clone(),
+                        position: Rc::from(position.join(" → ")),
+                        path: path_of(&inst.chain, &own),
+                        cond,
+                        reads_outcome,
+                    });
+                    nodes.push(Node::Assert(self.asserts.len() - 1));
+                    work = work.or(Work {
+                        input_asserts: !reads_outcome,
+                        outcome_asserts: reads_outcome,
+                        rules: false,
+                    });
+                }
+                Stmt::Call(call) => match inst.imports.get(call.name.name.as_str()) {
+                    Some(ImportRef::Whole(callee)) => {
+                        let callee = *callee;
+                        if let Some(node) = self.invoke(inst, call, callee, conds) {
+                            if let Node::Invoke(inv) = &node {
+                                work = work.or(inv.work);
+                            }
+                            nodes.push(node);
+                        }
+                    }
+                    _ => {
+                        if let Some(rule) = self.rule(inst, call, conds) {
+                            self.rules.push(rule);
+                            nodes.push(Node::Rule(self.rules.len() - 1));
+                            work = work.or(Work {
+                                rules: true,
+                                ..Work::default()
+                            });
+                        }
+                    }
+                },
+            }
+        }
+        (nodes, work)
+    }
+
+    /// The position string and line/column of byte `offset` of the
+    /// instance's file.
+    fn position_of(&self, inst: &Instance<'p>, offset: usize) -> Site {
+        let at = LineIndex::new(inst.source).position(offset);
+        Site {
+            position: Rc::from(text::position(inst.path, &inst.name, at).as_str()),
+            line: u32::try_from(at.line).unwrap_or(u32::MAX),
+            column: u32::try_from(at.column).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// A decision constructor.
+    fn rule(
+        &mut self,
+        inst: &mut Instance<'p>,
+        call: &'p CallStmt,
+        conds: &[Rc<str>],
+    ) -> Option<Rule> {
+        let kind = self.kind;
+        let decision = kind
+            .decisions
+            .iter()
+            .position(|d| d.name == call.name.name)?;
+        let def = kind.decisions.get(decision)?;
+        let reason = call.args.iter().find(|a| a.name.name == "reason")?;
+        let crate::ast::ExprKind::Ident(reason) = &reason.value.kind else {
+            return None;
+        };
+        let mut payload: Vec<(Rc<str>, PayloadArg)> = Vec::new();
+        for field in &def.fields {
+            let arg = match call.args.iter().find(|a| a.name.name == field.name) {
+                Some(given) => PayloadArg::Given(self.expr(inst, &given.value)),
+                None => PayloadArg::Default(
+                    field
+                        .default
+                        .clone()
+                        .unwrap_or_else(|| zero_value(&field.ty, kind)),
+                ),
+            };
+            payload.push((Rc::from(field.name.as_str()), arg));
+        }
+        payload.sort_by(|a, b| a.0.cmp(&b.0));
+        let own = self.position_of(inst, call.name.span.start);
+        let rank = match kind.precedence.is_empty() {
+            true => decision,
+            false => kind
+                .precedence
+                .iter()
+                .position(|d| *d == def.name)
+                .unwrap_or(usize::MAX),
+        };
+        let rrank = def
+            .ranked
+            .as_ref()
+            .and_then(|r| r.iter().position(|x| x == reason))
+            .unwrap_or(0);
+        let mut conditions = inst.inherited.clone();
+        conditions.extend(conds.iter().cloned());
+        Some(Rule {
+            decision,
+            reason: Rc::from(reason.as_str()),
+            payload,
+            policy: inst.name.clone(),
+            position: own.position.clone(),
+            chain: inst.chain.iter().map(|s| s.position.clone()).collect(),
+            conditions: Rc::from(conditions),
+            path: path_of(&inst.chain, &own),
+            rank,
+            rrank,
+        })
+    }
+
+    /// An invocation of policy `callee`: a new instance with its params
+    /// bound by the arguments (computed in the caller's instance) or their
+    /// defaults.
+    fn invoke(
+        &mut self,
+        inst: &mut Instance<'p>,
+        call: &'p CallStmt,
+        callee: usize,
+        conds: &[Rc<str>],
+    ) -> Option<Node> {
+        let project = self.project;
+        let exports = project.docs.get(callee)?.exports.as_ref()?;
+        let mut params = HashMap::new();
+        for p in &exports.params {
+            let value = match call.args.iter().find(|a| a.name.name == p.name) {
+                Some(arg) => {
+                    let ex = self.expr(inst, &arg.value);
+                    crate::eval::constant(&ex, self.kind)?
+                }
+                None => p.default.clone()?,
+            };
+            params.insert(p.name.as_str(), value);
+        }
+        let mut chain = inst.chain.clone();
+        chain.push(self.position_of(inst, call.name.span.start));
+        let mut inherited = inst.inherited.clone();
+        inherited.extend(conds.iter().cloned());
+        let mut callee_inst = self.instance(callee, params, chain, inherited);
+        let stmts = callee_inst.stmts;
+        let (body, work) = self.body(&mut callee_inst, stmts, &mut Vec::new());
+        Some(Node::Invoke(Box::new(Invocation { work, body })))
+    }
+
+    /// The slot of let `name` of `inst`, compiling it on first use.
+    fn let_slot(&mut self, inst: &mut Instance<'p>, name: &str) -> Option<usize> {
+        match inst.lets.get(name).copied()? {
+            LetRef::Slot(slot) => Some(slot),
+            LetRef::Pending(decl) => {
+                let slot = self.lets.len();
+                self.lets.push(Ex::Lit(Value::Absent));
+                inst.lets
+                    .insert(decl.name.name.as_str(), LetRef::Slot(slot));
+                let ex = self.expr(inst, &decl.value);
+                if let Some(place) = self.lets.get_mut(slot) {
+                    *place = ex;
+                }
+                Some(slot)
+            }
+        }
+    }
+
+    /// The slot of let `name` of the shared instance of document `doc`.
+    fn shared_let(&mut self, doc: usize, name: &str) -> Option<usize> {
+        let mut inst = match self.shared.get_mut(doc).and_then(Option::take) {
+            Some(inst) => inst,
+            None => self.instance(doc, HashMap::new(), Vec::new(), Vec::new()),
+        };
+        let slot = self.let_slot(&mut inst, name);
+        if let Some(place) = self.shared.get_mut(doc) {
+            *place = Some(inst);
+        }
+        slot
+    }
+}
+
+/// Every let of `stmts`, in `when` bodies too.
+fn collect_lets<'p>(stmts: &'p [Stmt], out: &mut HashMap<&'p str, LetRef<'p>>) {
+    for stmt in stmts {
+        match stmt {
+            Stmt::Let(l) => {
+                out.insert(l.name.name.as_str(), LetRef::Pending(l));
+            }
+            Stmt::When(w) => collect_lets(&w.body, out),
+            _ => {}
+        }
+    }
+}
+
+/// The call path of a rule or assert: its chain's sites, then its own.
+fn path_of(chain: &[Site], own: &Site) -> Rc<[(u32, u32)]> {
+    chain
+        .iter()
+        .chain(std::iter::once(own))
+        .map(|s| (s.line, s.column))
+        .collect()
+}
