@@ -234,6 +234,66 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
+   * Compiles the root policy of {@code files} and keeps it in this instance until the returned
+   * {@link Policy} is closed. Problems in documents the root doesn't use don't stop it: they are
+   * the policy's {@link Policy#diagnostics()}.
+   *
+   * @param files the kind documents, policies and modules
+   * @param options which policy is the root, trusted files, required policies
+   * @return the compiled policy
+   * @throws EngineException if nothing was compiled: no files, no root or several, errors in the
+   *     root or what it uses (as diagnostics), a requirement it breaks; the instance works on
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   * @throws IllegalStateException if the engine is closed
+   */
+  public Policy compile(List<SourceFile> files, CompileOptions options) {
+    Objects.requireNonNull(files, "files");
+    Objects.requireNonNull(options, "options");
+    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "compile");
+    request.set("files", AbiCodec.MAPPER.valueToTree(files));
+    request.set("trusted_files", AbiCodec.MAPPER.valueToTree(options.trustedFiles()));
+    options.policy().ifPresent(p -> request.put("policy", p));
+    ArrayNode require = request.putArray("require");
+    options.required().forEach(p -> require.addObject().put("policy", p));
+    Policy.Compiled compiled =
+        AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Policy.Compiled.class);
+    return new Policy(this, compiled.policy(), compiled.diagnostics(), compiled.handle());
+  }
+
+  /** One eval request, under the evaluation's own hard deadline when it has a timeout. */
+  EvalResult evaluate(byte[] request, EvalOptions options) {
+    Optional<Duration> deadline =
+        options.timeout().map(t -> t.plus(limits.grace())).or(limits::opDeadline);
+    throwIfStopped();
+    lockOpen();
+    try {
+      throwIfStopped();
+      return AbiCodec.decode(callModule(request, deadline), EvalResult.class);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Releases a handle unless the instance is gone, in which case it is gone with it. */
+  void releaseQuietly(byte[] request) {
+    if (stopped != null) {
+      return;
+    }
+    lock.lock();
+    try {
+      if (closed || stopped != null) {
+        return;
+      }
+      AbiCodec.decode(callModule(request, limits.opDeadline()), Released.class);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The (empty) body of the release op's answer. */
+  private record Released() {}
+
+  /**
    * The size of this instance's linear memory in bytes: a whole number of 64 KiB WebAssembly pages.
    * The module grows its memory when a request needs more and never gives it back, so this is the
    * instance's high-water mark; compare it with {@link Limits#maxMemory()} to see how close an

@@ -1,0 +1,66 @@
+package dev.svc.engine;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The eval record of one evaluation: what the host acts on ({@link #outcome()}, and for a kind that
+ * collects one decision its {@link #decision()}, {@link #reason()} and {@link #payload()}), every
+ * candidate the rules produced ({@link #trace()}), and why it failed, if it did.
+ *
+ * <p><b>Thread safety:</b> immutable and thread-safe.
+ *
+ * @param payload the single outcome's payload, when the kind collects one and it has fields
+ * @param error why the evaluation failed; empty when it succeeded
+ * @param policy the root policy
+ * @param decision the single outcome's decision, when the kind collects one
+ * @param reason the single outcome's reason, when the kind collects one
+ * @param outcome what the host acts on: the top candidates, the default, the conflict outcome, or
+ *     nothing
+ * @param trace every candidate, winners first
+ * @param collect whether the kind collects every top candidate
+ */
+public record EvalResult(
+    @JsonProperty("payload") Optional<JsonNode> payload,
+    @JsonProperty("error") Optional<EvalError> error,
+    @JsonProperty(value = "policy", required = true) String policy,
+    @JsonProperty("decision") Optional<String> decision,
+    @JsonProperty("reason") Optional<String> reason,
+    @JsonProperty(value = "outcome", required = true) List<EvalEntry> outcome,
+    @JsonProperty(value = "trace", required = true) List<EvalEntry> trace,
+    @JsonProperty("collect") boolean collect) {
+
+  /**
+   * Checks the required parts.
+   *
+   * @param payload the single outcome's payload
+   * @param error why it failed
+   * @param policy the root policy
+   * @param decision the single outcome's decision
+   * @param reason its reason
+   * @param outcome the outcome entries
+   * @param trace the trace entries
+   * @param collect whether the kind collects all
+   */
+  public EvalResult {
+    Objects.requireNonNull(policy, "policy");
+    payload = payload == null ? Optional.empty() : payload;
+    error = error == null ? Optional.empty() : error;
+    decision = decision == null ? Optional.empty() : decision;
+    reason = reason == null ? Optional.empty() : reason;
+    outcome = List.copyOf(outcome);
+    trace = List.copyOf(trace);
+  }
+
+  /**
+   * Whether the evaluation succeeded.
+   *
+   * @return true when there is no error
+   */
+  public boolean succeeded() {
+    return error.isEmpty();
+  }
+}

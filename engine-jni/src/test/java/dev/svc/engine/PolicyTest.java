@@ -1,0 +1,177 @@
+package dev.svc.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link Engine#compile} and {@link Policy} over the real engine.wasm. */
+class PolicyTest {
+
+  private static final SourceFile KIND =
+      SourceFile.of(
+          "kind.sigil",
+          """
+          kind Door version 1
+
+          input floor: int
+          input names: list<string>
+
+          decision deny {
+            reason: closed | no_rule
+          }
+
+          decision allow {
+            reason: member
+            minutes: int = 5
+          }
+
+          collect one
+          precedence deny > allow
+
+          default deny(reason: no_rule)
+          """);
+
+  private static final SourceFile MAIN =
+      SourceFile.of(
+          "door/main.sigil",
+          """
+          policy door.main: Door@1
+
+          when floor > 1 {
+            allow(reason: member, minutes: floor)
+          }
+
+          when floor > 5 {
+            deny(reason: closed)
+          }
+          """);
+
+  private Engine engine;
+
+  @BeforeEach
+  void start() {
+    engine = Engine.create(TestModules.engine());
+  }
+
+  @AfterEach
+  void stop() {
+    engine.close();
+  }
+
+  @Test
+  void aCompiledPolicyEvaluatesInputsToRecords() {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      assertThat(policy.name()).isEqualTo("door.main");
+      assertThat(policy.handle()).isPositive();
+      assertThat(policy.diagnostics()).isEmpty();
+
+      EvalResult allowed = policy.eval(Map.of("floor", 3));
+      assertThat(allowed.succeeded()).isTrue();
+      assertThat(allowed.decision()).contains("allow");
+      assertThat(allowed.reason()).contains("member");
+      assertThat(allowed.payload().orElseThrow().get("minutes").asInt()).isEqualTo(3);
+      assertThat(allowed.outcome()).singleElement().satisfies(
+          e -> assertThat(e.position()).contains("door/main.sigil:4:3"));
+
+      EvalResult ranked = policy.eval(Map.of("floor", 7));
+      assertThat(ranked.decision()).contains("deny");
+      assertThat(ranked.trace())
+          .extracting(EvalEntry::decision, EvalEntry::outcome)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple("deny", true),
+              org.assertj.core.groups.Tuple.tuple("allow", false));
+
+      EvalResult fallback = policy.eval(Map.of());
+      assertThat(fallback.reason()).contains("no_rule");
+      assertThat(fallback.trace()).isEmpty();
+    }
+  }
+
+  @Test
+  void anInputThatDoesntFitTheKindIsRefusedWithTheDecodersMessage() {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      assertThatThrownBy(() -> policy.eval(Map.of("flor", 3)))
+          .isInstanceOfSatisfying(
+              EngineException.class,
+              e -> {
+                assertThat(e.message()).isEqualTo("the input: flor: unknown input \"flor\"");
+                assertThat(e.help()).startsWith("did you mean \"floor\"?");
+              });
+      assertThat(policy.eval(Map.of("floor", 2)).decision()).contains("allow");
+    }
+  }
+
+  @Test
+  void aTimeoutEndsTheEvaluationCanceledAndTheInstanceWorksOn() {
+    SourceFile slow =
+        SourceFile.of(
+            "door/main.sigil",
+            """
+            policy door.main: Door@1
+
+            when any n in names: (any m in names: m == n and n == "zz") {
+              allow(reason: member)
+            }
+            """);
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < 4000; i++) {
+      names.add("n" + i);
+    }
+    try (Policy policy = engine.compile(List.of(KIND, slow), CompileOptions.defaults())) {
+      EvalResult canceled =
+          policy.evalWith(
+              Map.of("floor", 1, "names", names),
+              EvalOptions.defaults().withTimeout(Duration.ofMillis(1)));
+      assertThat(canceled.error()).map(EvalError::kind).contains("canceled");
+      assertThat(canceled.reason()).contains("no_rule");
+      assertThat(policy.eval(Map.of("names", List.of("zz"))).decision()).contains("allow");
+    }
+    assertThat(engine.stopped()).isEmpty();
+  }
+
+  @Test
+  void aClosedPolicyIsGoneAndClosingTwiceIsHarmless() {
+    Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults());
+    policy.close();
+    policy.close();
+    assertThatThrownBy(() -> policy.eval(Map.of("floor", 3)))
+        .isInstanceOfSatisfying(
+            EngineException.class,
+            e -> assertThat(e.message()).startsWith("no compiled policy has handle"));
+    try (Policy next = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      assertThat(next.handle()).isGreaterThan(policy.handle());
+    }
+  }
+
+  @Test
+  void compileFailuresCarryTheDiagnostics() {
+    SourceFile broken =
+        SourceFile.of(
+            "door/main.sigil", "policy door.main: Door@1\n\nwhen flor > 1 {\n  allow(reason: member)\n}\n");
+    assertThatThrownBy(() -> engine.compile(List.of(KIND, broken), CompileOptions.defaults()))
+        .isInstanceOfSatisfying(
+            EngineException.class,
+            e -> {
+              assertThat(e.message()).isEqualTo("door.main doesn't check, so nothing was compiled");
+              assertThat(e.diagnostics())
+                  .extracting(Diagnostic::message)
+                  .containsExactly("unknown name `flor`");
+            });
+    assertThatThrownBy(
+            () ->
+                engine.compile(
+                    List.of(KIND, MAIN), CompileOptions.defaults().withPolicy("nothing.*")))
+        .isInstanceOfSatisfying(
+            EngineException.class,
+            e -> assertThat(e.message()).isEqualTo("no policy matches \"nothing.*\""));
+    assertThat(Optional.of(engine.stopped())).contains(Optional.empty());
+  }
+}
