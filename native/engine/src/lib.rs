@@ -38,6 +38,8 @@
 //! * [`types`] and [`value`]: semantic types and values (constants and
 //!   what evaluation adds).
 //! * [`data`]: JSON and YAML data documents before they are decoded.
+//! * [`yaml`]: YAML documents (the `yaml-rust` crate's parser) read into
+//!   [`data::Data`], or into nodes that keep their lines for test files.
 //! * [`check`]: the type checker of policy and module documents.
 //! * [`bundle`]: the files of a request parsed, indexed by name and
 //!   checked in import order; scopes of `policies` patterns.
@@ -74,3 +76,4 @@ mod testing;
 pub mod types;
 pub mod value;
 mod version;
+pub mod yaml;
