@@ -307,7 +307,7 @@ impl Scalar {
 
 /// The first key of `entries` given again, as an error at the repetition.
 /// Keys are compared by their text, as the reference compares them.
-pub fn repeated_key(entries: &[Entry]) -> Option<YamlError> {
+fn repeated_key(entries: &[Entry]) -> Option<YamlError> {
     let mut first: HashMap<&str, u32> = HashMap::with_capacity(entries.len());
     for entry in entries {
         let key = &entry.key;

@@ -136,6 +136,38 @@ fn positions() {
     assert_eq!((fields[0].value.line, fields[0].value.column), (4, 16));
 }
 
+/// An empty value sits on its key's line, not on the next token's.
+#[test]
+fn empty_values_take_their_keys_position() {
+    let root = parse_node("a:\nb: ~\nc:\n\n\nd: [x]\ne:\n")
+        .unwrap()
+        .unwrap();
+    let NodeValue::Object(entries) = &root.value else {
+        panic!("not an object")
+    };
+    let values: Vec<(&str, u32, u32, bool)> = entries
+        .iter()
+        .map(|e| {
+            (
+                e.key.text.as_str(),
+                e.value.line,
+                e.value.column,
+                e.value.is_null(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        values,
+        [
+            ("a", 1, 1, true),
+            ("b", 2, 4, true),
+            ("c", 3, 1, true),
+            ("d", 6, 4, false),
+            ("e", 7, 1, true)
+        ]
+    );
+}
+
 #[test]
 fn scalars_keep_their_text() {
     let root = parse_node("[1.10, 0x10, True, '007', ~, \"\"]")

@@ -3,9 +3,11 @@
 //! the call stack, bounds how deep a document may go.
 //!
 //! The parser's marks count lines from 1 and columns from 0; nodes count
-//! both from 1. A block mapping's start event is marked at the `:` after
-//! its first key, so a mapping takes the position of whichever comes first,
-//! its start event or its first key.
+//! both from 1. Two marks are off, and corrected here: a block mapping's
+//! start event is marked at the `:` after its first key, so a mapping takes
+//! the position of whichever comes first, its start event or its first key;
+//! and an empty value (`key:` and nothing) is marked at the token after it,
+//! often on a later line, so it takes its key's position.
 
 use std::collections::HashSet;
 
@@ -30,7 +32,13 @@ pub(super) fn build(text: &str) -> Result<Option<Node>, YamlError> {
             Event::DocumentEnd | Event::StreamEnd => return Ok(builder.root),
             Event::Alias(id) => builder.alias(id, mark)?,
             Event::Scalar(value, style, anchor, tag) => {
-                builder.scalar(value, style, anchor, tag.as_ref(), mark)?;
+                // The parser stands `~` in for an empty value, marked where
+                // the next event is; a `~` written out comes before it.
+                let empty = value == "~"
+                    && style == TScalarStyle::Plain
+                    && tag.is_none()
+                    && parser.peek().map_err(|e| syntax_error(&e))?.1.index() == mark.index();
+                builder.scalar(value, style, anchor, tag.as_ref(), mark, empty)?;
             }
             Event::SequenceStart(anchor) => builder.open(Open::List(Vec::new()), anchor, mark)?,
             Event::MappingStart(anchor) => builder.open(
@@ -78,6 +86,8 @@ struct Built {
     height: usize,
     /// An untagged plain `<<`: a merge when it is a key.
     merge_key: bool,
+    /// An empty value, which takes its key's position.
+    empty: bool,
 }
 
 /// A collection being read.
@@ -126,6 +136,7 @@ impl Builder {
         anchor: usize,
         tag: Option<&TokenType>,
         mark: Marker,
+        empty: bool,
     ) -> Result<(), YamlError> {
         let at = |problem| YamlError {
             line: line_of(mark),
@@ -145,6 +156,7 @@ impl Builder {
                 size: 1,
                 height: 0,
                 merge_key,
+                empty,
             },
             anchor,
             mark.index(),
@@ -169,6 +181,7 @@ impl Builder {
         }
         let copy = Built {
             merge_key: false,
+            empty: false,
             ..anchored.clone()
         };
         self.copy(copy.size).map_err(at)?;
@@ -221,13 +234,28 @@ impl Builder {
             size: frame.size,
             height: frame.height,
             merge_key: false,
+            empty: false,
         };
         self.finish(built, frame.anchor, frame.index)
     }
 
     /// Hands a finished node to the collection it belongs to (or makes it
     /// the root), keeping a copy under its anchor.
-    fn finish(&mut self, built: Built, anchor: usize, index: usize) -> Result<(), YamlError> {
+    fn finish(&mut self, mut built: Built, anchor: usize, index: usize) -> Result<(), YamlError> {
+        if built.empty {
+            if let Some(Frame {
+                open:
+                    Open::Object {
+                        key: Some(PendingKey::Key(key)),
+                        ..
+                    },
+                ..
+            }) = self.stack.last()
+            {
+                built.node.line = key.line;
+                built.node.column = key.column;
+            }
+        }
         if anchor > 0 {
             self.copy(built.size).map_err(|problem| YamlError {
                 line: built.node.line,
