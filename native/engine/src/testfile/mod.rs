@@ -26,7 +26,7 @@ use std::fmt;
 pub use stubs::{Answer, COMPILE_STUBS_HELP, Call, Stub, Stubs, read_stubs};
 
 use crate::data::Data;
-use crate::diag::{go_quote, merge_help};
+use crate::diag::{did_you_mean, go_quote, merge_help};
 use crate::yaml::{YamlError, YamlProblem, parse_node};
 
 /// The help of a file error about the file's shape (tooling §7.5 step 1).
@@ -155,14 +155,11 @@ impl FileError {
                 // spec's help; the message keeps the spec's form.
                 let mut suggestions: Vec<String> = Vec::new();
                 for error in errors {
-                    if let ShapeProblem::UnknownKey {
-                        suggestion: Some(near),
-                        ..
-                    } = &error.problem
-                    {
-                        let hint = format!("did you mean {}?", go_quote(near));
-                        if !suggestions.contains(&hint) {
-                            suggestions.push(hint);
+                    if let ShapeProblem::UnknownKey { key, place, .. } = &error.problem {
+                        if let Some(hint) = did_you_mean(key, place.keys().iter().copied()) {
+                            if !suggestions.contains(&hint) {
+                                suggestions.push(hint);
+                            }
                         }
                     }
                 }

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::Problem;
-use crate::diag::{go_quote, nearest};
+use crate::diag::{did_you_mean, go_quote};
 use crate::yaml::{Node, NodeValue, parse_node};
 
 /// The keys a stub takes, in the order help lists them.
@@ -367,8 +367,8 @@ fn fields<'n>(
         let key = entry.key.text.as_str();
         let Some(&known) = keys.iter().find(|&&k| k == key) else {
             let takes = format!("{article} takes {list}");
-            let help = match nearest(key, keys.iter().copied()) {
-                Some(near) => format!("did you mean {}? {takes}", go_quote(near)),
+            let help = match did_you_mean(key, keys.iter().copied()) {
+                Some(hint) => format!("{hint} {takes}"),
                 None => takes,
             };
             problems.push(problem(
