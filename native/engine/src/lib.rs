@@ -42,6 +42,10 @@
 //!   host results, stub values), with the reference's messages.
 //! * [`encode`]: values as the JSON of payloads and host-function
 //!   arguments, and Go's string escaping, which responses share.
+//! * [`yaml`]: YAML documents (the `yaml-rust` crate's parser) read into
+//!   [`data::Data`], or into nodes that keep their lines for test files.
+//! * [`testfile`]: test files and stubs read into typed structures, with
+//!   the spec's messages for every problem of their shape.
 //! * [`check`]: the type checker of policy and module documents.
 //! * [`bundle`]: the files of a request parsed, indexed by name and
 //!   checked in import order; scopes of `policies` patterns.
@@ -81,8 +85,10 @@ pub mod parser;
 pub mod pattern;
 pub mod require;
 pub mod source;
+pub mod testfile;
 #[cfg(test)]
 mod testing;
 pub mod types;
 pub mod value;
 mod version;
+pub mod yaml;
