@@ -219,8 +219,9 @@ impl Reader {
             self.wrong_type(node, "payload", "an object");
             return None;
         }
-        match self.data(node)? {
-            Data::Object(fields) => Some(fields),
+        // `Data` drops without recursion, so its parts are taken, not moved.
+        match &mut self.data(node)? {
+            Data::Object(fields) => Some(std::mem::take(fields)),
             _ => None,
         }
     }
