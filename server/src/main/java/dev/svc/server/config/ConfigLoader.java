@@ -13,6 +13,7 @@ import dev.svc.server.config.ConfigKey.ConfigType;
 import dev.svc.server.config.SvcConfig.MeshMode;
 import dev.svc.server.mesh.GrantRule;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -180,13 +181,13 @@ public final class ConfigLoader {
     }
     Path path = found.get();
     Map<ConfigKey, Raw> values = new EnumMap<>(ConfigKey.class);
-    try (JsonParser parser = YAML.createParser(path.toFile())) {
+    try (InputStream in = Files.newInputStream(path); JsonParser parser = YAML.createParser(in)) {
       JsonToken first = parser.nextToken();
       if (first == null) {
         return values;
       }
       if (first != JsonToken.START_OBJECT) {
-        problems.add(new ConfigProblem(where(path, parser.currentTokenLocation()), "",
+        problems.add(new ConfigProblem("config file " + where(path, parser.currentTokenLocation()), "",
             "the file isn't a mapping of keys to values",
             "write one key per line, such as `mesh:` and below it `  port: 8443`; " + KEYS_HELP));
         return values;
@@ -229,8 +230,14 @@ public final class ConfigLoader {
         } else if (!value.isNull()) {
           values.put(key.get(), new Raw(value, source));
         }
-      } else if (token == JsonToken.START_OBJECT && ConfigKey.isSection(name)) {
-        readMapping(parser, name, path, values);
+      } else if (ConfigKey.isSection(name)) {
+        if (token == JsonToken.START_OBJECT) {
+          readMapping(parser, name, path, values);
+        } else {
+          parser.skipChildren();
+          problems.add(new ConfigProblem(source, name, "is a section of keys, not a value",
+              "write its keys indented below it; " + KEYS_HELP));
+        }
       } else {
         parser.skipChildren();
         problems.add(new ConfigProblem(source, name, "unknown key",

@@ -1,6 +1,5 @@
 package dev.svc.server.config;
 
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
 
@@ -15,9 +14,9 @@ import java.time.Duration;
  */
 public final class GoDuration {
 
-  private static final BigInteger MAX_NANOS = BigInteger.valueOf(Long.MAX_VALUE);
-  // Go's range is that of an int64 of nanoseconds: one more below zero than above it.
-  private static final BigInteger MIN_NANOS = BigInteger.valueOf(Long.MIN_VALUE).negate();
+  // 2^63: Go's range is that of an int64 of nanoseconds, one more below zero than above it.
+  private static final BigInteger LIMIT = BigInteger.ONE.shiftLeft(63);
+  private static final BigInteger BILLION = BigInteger.valueOf(1_000_000_000L);
 
   private GoDuration() {}
 
@@ -43,48 +42,67 @@ public final class GoDuration {
     if (rest.isEmpty()) {
       throw invalid(text);
     }
-    BigInteger nanos = BigInteger.ZERO;
+    // Go's algorithm step for step, fraction arithmetic in float64 included, so every input gives
+    // Go's nanoseconds to the last digit.
+    BigInteger total = BigInteger.ZERO;
     int at = 0;
     while (at < rest.length()) {
       int start = at;
-      while (at < rest.length() && isNumberChar(rest.charAt(at))) {
+      BigInteger whole = BigInteger.ZERO;
+      while (at < rest.length() && isDigit(rest.charAt(at))) {
+        whole = whole.multiply(BigInteger.TEN).add(BigInteger.valueOf(rest.charAt(at) - '0'));
+        if (whole.compareTo(LIMIT) > 0) {
+          throw outOfRange(text);
+        }
         at++;
       }
-      String number = rest.substring(start, at);
-      if (!isDecimal(number)) {
+      boolean pre = at > start;
+      boolean post = false;
+      long fraction = 0;
+      double scale = 1;
+      if (at < rest.length() && rest.charAt(at) == '.') {
+        at++;
+        int fractionStart = at;
+        boolean overflow = false;
+        while (at < rest.length() && isDigit(rest.charAt(at))) {
+          // Digits past int64's precision are read and ignored, as Go ignores them.
+          if (!overflow && fraction <= (Long.MAX_VALUE - 9) / 10) {
+            fraction = fraction * 10 + (rest.charAt(at) - '0');
+            scale *= 10;
+          } else {
+            overflow = true;
+          }
+          at++;
+        }
+        post = at > fractionStart;
+      }
+      if (!pre && !post) {
         throw invalid(text);
       }
       int unitStart = at;
-      while (at < rest.length() && !isNumberChar(rest.charAt(at))) {
+      while (at < rest.length() && !isDigit(rest.charAt(at)) && rest.charAt(at) != '.') {
         at++;
       }
       long unit = unitNanos(rest.substring(unitStart, at), text);
-      nanos = nanos.add(new BigDecimal(number.endsWith(".") ? number + "0" : number)
-          .multiply(BigDecimal.valueOf(unit))
-          .toBigInteger());
+      BigInteger part = whole.multiply(BigInteger.valueOf(unit));
+      if (fraction > 0) {
+        part = part.add(BigInteger.valueOf((long) ((double) fraction * ((double) unit / scale))));
+      }
+      total = total.add(part);
+      if (total.compareTo(LIMIT) > 0) {
+        throw outOfRange(text);
+      }
     }
-    if (nanos.compareTo(negative ? MIN_NANOS : MAX_NANOS) > 0) {
-      throw new IllegalArgumentException("`" + text + "` is out of range: a duration is at most about 292 years");
+    if (!negative && total.compareTo(LIMIT) == 0) {
+      throw outOfRange(text);
     }
-    return toDuration(negative ? nanos.negate() : nanos);
-  }
-
-  private static Duration toDuration(BigInteger nanos) {
-    BigInteger[] split = nanos.divideAndRemainder(BigInteger.valueOf(1_000_000_000L));
+    BigInteger nanos = negative ? total.negate() : total;
+    BigInteger[] split = nanos.divideAndRemainder(BILLION);
     return Duration.ofSeconds(split[0].longValueExact(), split[1].longValueExact());
   }
 
-  private static boolean isNumberChar(char c) {
-    return c >= '0' && c <= '9' || c == '.';
-  }
-
-  // Digits with at most one dot and at least one digit: "5", "5.", ".5", "1.5"; not "" or ".".
-  private static boolean isDecimal(String number) {
-    int dot = number.indexOf('.');
-    if (dot != number.lastIndexOf('.')) {
-      return false;
-    }
-    return number.length() > (dot < 0 ? 0 : 1);
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 
   private static long unitNanos(String unit, String text) {
@@ -108,6 +126,10 @@ public final class GoDuration {
             ? new IllegalArgumentException("`" + text + "` has a number without a unit")
             : new IllegalArgumentException("`" + text + "` has the unknown unit `" + unit + "`");
     }
+  }
+
+  private static IllegalArgumentException outOfRange(String text) {
+    return new IllegalArgumentException("`" + text + "` is out of range: a duration is at most about 292 years");
   }
 
   private static IllegalArgumentException invalid(String text) {
