@@ -60,14 +60,17 @@ public final class HttpTimeouts {
   }
 
   /**
-   * {@code options} with the idle timeout.
+   * {@code options} with the idle timeout, and without cleartext HTTP/2: to tell HTTP/2 from HTTP/1.1
+   * Vert.x holds a new connection back until its first request's headers have arrived, which would
+   * start the header timer too late. HTTPS listeners still offer HTTP/2 through ALPN.
    *
    * @param options the listener's options; changed and returned
    * @return {@code options}
    */
   public HttpServerOptions apply(HttpServerOptions options) {
     return options.setIdleTimeout((int) Math.min(Integer.MAX_VALUE, config.idleTimeout().toMillis()))
-        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+        .setHttp2ClearTextEnabled(false);
   }
 
   /**

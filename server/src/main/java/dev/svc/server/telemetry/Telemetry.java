@@ -2,6 +2,7 @@ package dev.svc.server.telemetry;
 
 import dev.svc.server.config.SvcConfig;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;
@@ -29,6 +30,7 @@ public final class Telemetry implements AutoCloseable {
   /** How often metrics are exported; a last export happens on {@link #close()}. */
   static final Duration METRIC_INTERVAL = Duration.ofSeconds(60);
   private static final Duration FLUSH_TIMEOUT = Duration.ofSeconds(10);
+  private static final AttributeKey<String> SERVICE_NAME = AttributeKey.stringKey("service.name");
 
   private final OpenTelemetrySdk sdk;
   private final MicrometerOtelBridge bridge;
@@ -50,8 +52,7 @@ public final class Telemetry implements AutoCloseable {
   }
 
   private static Telemetry start(URI endpoint, MeterRegistry registry) {
-    Resource resource = Resource.getDefault().merge(Resource.create(Attributes.of(
-        io.opentelemetry.api.common.AttributeKey.stringKey("service.name"), "svc")));
+    Resource resource = Resource.getDefault().merge(Resource.create(Attributes.of(SERVICE_NAME, "svc")));
     OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
         .setTracerProvider(SdkTracerProvider.builder()
             .setResource(resource)
@@ -83,7 +84,8 @@ public final class Telemetry implements AutoCloseable {
   /** Exports what is pending, then stops; waits up to 10 s for the collector. */
   @Override
   public void close() {
-    bridge.close();
+    // The last export reads the bridged meters: drop them only after it.
     sdk.shutdown().join(FLUSH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    bridge.close();
   }
 }
