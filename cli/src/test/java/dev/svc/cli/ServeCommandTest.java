@@ -1,6 +1,7 @@
 package dev.svc.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import dev.svc.server.config.ConfigKey;
 import dev.svc.server.config.ConfigSources.Flag;
@@ -9,9 +10,15 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
 class ServeCommandTest {
@@ -57,28 +64,26 @@ class ServeCommandTest {
         .isEqualTo(Map.of(ConfigKey.DEBUG, new Flag("--debug", "false")));
   }
 
-  @Test
-  void a_wrong_configuration_exits_2_with_every_problem() throws IOException {
-    Path file = Files.writeString(dir.resolve("config.yaml"), "mesh:\n  prot: 8443\n");
-
-    int code = run("serve", "-c", file.toString(), "--port", "abc");
-
-    assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).isEqualTo("svc serve: the configuration has 2 problems:\n"
-        + "config file " + file + ":2:3: mesh.prot: unknown key\n"
-        + "  help: did you mean `mesh.port`? conf/config.yaml lists every key\n"
-        + "flag --port: mesh.port: `abc` isn't a whole number\n"
-        + "  help: write a port number from 0 to 65535\n");
+  static Stream<Arguments> a_serve_that_cannot_run_exits_with_what_to_do() {
+    return Stream.of(
+        arguments("mesh:\n  prot: 8443\n", List.of("--port", "abc"), 2, "svc serve: the configuration has 2 problems:\n"
+            + "config file {file}:2:3: mesh.prot: unknown key\n"
+            + "  help: did you mean `mesh.port`? conf/config.yaml lists every key\n"
+            + "flag --port: mesh.port: `abc` isn't a whole number\n"
+            + "  help: write a port number from 0 to 65535\n"),
+        arguments("", List.of("--mesh-mode", "managed"), 1, "svc serve: mesh mode managed isn't available yet\n"
+            + "  help: set mesh.mode to dev (--mesh-mode dev) to run on this machine without a tailnet\n"));
   }
 
-  @Test
-  void a_server_that_cannot_start_exits_1_and_says_what_to_do() throws IOException {
-    Path file = Files.writeString(dir.resolve("config.yaml"), "");
+  @ParameterizedTest
+  @MethodSource
+  void a_serve_that_cannot_run_exits_with_what_to_do(String yaml, List<String> flags, int code, String message)
+      throws IOException {
+    Path file = Files.writeString(dir.resolve("config.yaml"), yaml);
+    List<String> args = new ArrayList<>(List.of("serve", "-c", file.toString()));
+    args.addAll(flags);
 
-    int code = run("serve", "-c", file.toString(), "--mesh-mode", "managed");
-
-    assertThat(code).isEqualTo(1);
-    assertThat(err.toString()).isEqualTo("svc serve: mesh mode managed isn't available yet\n"
-        + "  help: set mesh.mode to dev (--mesh-mode dev) to run on this machine without a tailnet\n");
+    assertThat(run(args.toArray(String[]::new))).isEqualTo(code);
+    assertThat(err.toString()).isEqualTo(message.replace("{file}", file.toString()));
   }
 }

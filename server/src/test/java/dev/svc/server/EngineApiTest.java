@@ -11,6 +11,10 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.junit5.VertxExtension;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,18 +24,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VertxExtension.class)
 class EngineApiTest {
 
-  private static final JsonObject KIND = file("kind.sigil", """
-      kind Door version 1
-
-      input floor: int
-      input zone: string
-
-      decision allow {
-        reason: member
-      }
-
-      collect all
-      """);
+  // The refund-gate bundle of shared/spec/examples/policies/01-refund-gate.
+  private static final JsonObject KIND = resource("refund_gate.sigil");
+  private static final JsonObject DESK = resource("refunds/desk.sigil");
 
   private static SvcServer server;
   private static WebClient client;
@@ -49,6 +44,14 @@ class EngineApiTest {
 
   private static JsonObject file(String path, String source) {
     return new JsonObject().put("path", path).put("source", source);
+  }
+
+  private static JsonObject resource(String path) {
+    try (InputStream in = EngineApiTest.class.getResourceAsStream("/refund-gate/" + path)) {
+      return file(path, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static HttpResponse<Buffer> post(String path, String body) {
@@ -100,28 +103,27 @@ class EngineApiTest {
 
   @Test
   void check_answers_every_diagnostic_and_none_for_a_clean_bundle() {
-    JsonObject typo = file("door/main.sigil", "policy door.main: Door@1\n\nwhen flor > 1 {\n  allow(reason: member)\n}\n");
-    JsonObject clean = file("door/main.sigil", "policy door.main: Door@1\n\nwhen floor > 1 {\n  allow(reason: member)\n}\n");
+    JsonObject typo = file(DESK.getString("path"),
+        DESK.getString("source").replace("order.amount > review_over", "order.amout > review_over"));
 
     HttpResponse<Buffer> problems = post("/api/v1/check", new JsonObject().put("files", new JsonArray().add(KIND).add(typo)));
-    HttpResponse<Buffer> none = post("/api/v1/check", new JsonObject().put("files", new JsonArray().add(KIND).add(clean)));
+    HttpResponse<Buffer> none = post("/api/v1/check", new JsonObject().put("files", new JsonArray().add(KIND).add(DESK)));
 
     assertThat(problems.statusCode()).isEqualTo(200);
     JsonObject first = problems.bodyAsJsonObject().getJsonArray("diagnostics").getJsonObject(0);
     assertThat(first.getString("severity")).isEqualTo("error");
-    assertThat(first.getString("file")).isEqualTo("door/main.sigil");
-    assertThat(first.getInteger("line")).isEqualTo(3);
+    assertThat(first.getString("file")).isEqualTo("refunds/desk.sigil");
+    assertThat(first.getString("message")).contains("amout");
     assertThat(none.statusCode()).isEqualTo(200);
     assertThat(none.bodyAsJsonObject()).isEqualTo(new JsonObject().put("diagnostics", new JsonArray()));
   }
 
   @Test
   void check_takes_trusted_files_policies_and_lints() {
-    JsonObject policy = file("door/main.sigil", "policy door.main: Door@1\n\nwhen floor > 1 {\n  allow(reason: member)\n}\n");
     JsonObject body = new JsonObject()
-        .put("files", new JsonArray().add(policy))
+        .put("files", new JsonArray().add(DESK))
         .put("trusted_files", new JsonArray().add(KIND))
-        .put("policies", new JsonArray().add("door.*"))
+        .put("policies", new JsonArray().add("refunds.*"))
         .put("lints", new JsonObject().put("unused-let", "error"));
 
     HttpResponse<Buffer> response = post("/api/v1/check", body);

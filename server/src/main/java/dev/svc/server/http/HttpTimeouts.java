@@ -119,20 +119,19 @@ public final class HttpTimeouts {
   }
 
   private void readTimedOut(RoutingContext ctx) {
-    HttpServerResponse response = ctx.response();
-    if (ctx.request().isEnded() || response.ended()) {
-      return;
+    if (!ctx.request().isEnded()) {
+      cutOff(ctx, 408, "the request wasn't read within server.readTimeout (" + words(config.readTimeout()) + ")",
+          "send the whole request at once; a stalled upload is cut off");
     }
-    if (response.headWritten()) {
-      ctx.request().connection().close();
-      return;
-    }
-    ApiErrors.answer(ctx, 408,
-        "the request wasn't read within server.readTimeout (" + words(config.readTimeout()) + ")",
-        "send the whole request at once; a stalled upload is cut off", List.of());
   }
 
   private void writeTimedOut(RoutingContext ctx) {
+    cutOff(ctx, 503, "the answer wasn't ready within server.writeTimeout (" + words(config.writeTimeout()) + ")",
+        "try again later, or with a smaller request");
+  }
+
+  // Answers in place of the late handler; half an answer already written can only be cut short.
+  private static void cutOff(RoutingContext ctx, int status, String message, String help) {
     HttpServerResponse response = ctx.response();
     if (response.ended()) {
       return;
@@ -141,9 +140,7 @@ public final class HttpTimeouts {
       ctx.request().connection().close();
       return;
     }
-    ApiErrors.answer(ctx, 503,
-        "the answer wasn't ready within server.writeTimeout (" + words(config.writeTimeout()) + ")",
-        "try again later, or with a smaller request", List.of());
+    ApiErrors.answer(ctx, status, message, help, List.of());
   }
 
   private static String words(Duration duration) {

@@ -223,130 +223,83 @@ class ConfigLoaderTest {
 
   // ---- every validation error, as the user reads it
 
-  @Test
-  void a_wrong_boolean_names_the_key_and_the_environment_variable() {
-    env.put("SVC_DEBUG", "yes");
+  private static final String DURATION_HELP = "\n  help: write a Go duration such as 90s, 1h30m or 1.5h: numbers with a unit"
+      + " each, one of ns, us, ms, s, m, h";
+  private static final String GRANTS_HELP = "\n  help: write grants as a list of objects such as {role: view, period: 1h,"
+      + " priority: 10}; role and period are required";
+  private static final String LABELS_HELP = "\n  help: write labels as a mapping, as k1=v1,k2=v2, or as a JSON object such"
+      + " as {\"env\": \"staging\"}";
 
-    assertThat(problems()).containsExactly(
-        "environment variable SVC_DEBUG: debug: `yes` isn't a boolean\n  help: write true or false");
+  static Stream<Arguments> a_wrong_value_names_the_key_and_the_variable() {
+    return Stream.of(
+        arguments("SVC_DEBUG", "yes", "debug: `yes` isn't a boolean\n  help: write true or false"),
+        arguments("SVC_API_RETRYAFTERSECONDS", "soon",
+            "api.retryAfterSeconds: `soon` isn't a whole number\n  help: write a whole number, such as 1"),
+        arguments("SVC_HEALTH_PORT", "70000",
+            "health.port: `70000` isn't a port number\n  help: write a port number from 0 to 65535"),
+        arguments("SVC_MESH_MODE", "devv",
+            "mesh.mode: unknown value `devv`\n  help: did you mean `dev`? the values are managed, external, dev"),
+        arguments("SVC_OUTPUT_THEME", "solarized", "output.theme: unknown value `solarized`\n"
+            + "  help: the values are ascii, dark, dracula, tokyo-night, light, notty, markdown"),
+        arguments("SVC_SERVER_READTIMEOUT", "10", "server.readTimeout: `10` has a number without a unit" + DURATION_HELP),
+        arguments("SVC_SERVER_WRITETIMEOUT", "1d", "server.writeTimeout: `1d` has the unknown unit `d`" + DURATION_HELP),
+        arguments("SVC_SERVER_IDLETIMEOUT", "-1s",
+            "server.idleTimeout: `-1s` is negative\n  help: write 0 for no timeout, or a positive duration such as 10s"),
+        arguments("SVC_CLUSTERINFO_LABELS", "a=b,c", "clusterInfo.labels: `c` isn't a label written name=value" + LABELS_HELP),
+        arguments("SVC_CLUSTERINFO_LABELS", "{\"a\": ", "clusterInfo.labels: `{\"a\": ` isn't JSON: Unexpected end-of-input"
+            + " within/between Object entries" + LABELS_HELP),
+        arguments("SVC_MESH_DEV_GRANTS", "[{\"role\": \"view\", \"period\": \"1h\", \"priority\": \"10\"}]",
+            "mesh.dev.grants: grant 1: `priority` is a string, not a whole number" + GRANTS_HELP),
+        arguments("SVC_MESH_DEV_GRANTS", "[{\"role\": \"view\", \"period\": \"1h\"}, {\"period\": \"1h\"}]",
+            "mesh.dev.grants: grant 2 has no role" + GRANTS_HELP),
+        arguments("SVC_MESH_DEV_GRANTS", "[{\"role\": \"view\", \"period\": \"soon\"}]",
+            "mesh.dev.grants: grant 1: period: `soon` isn't a duration" + GRANTS_HELP),
+        arguments("SVC_MESH_DEV_GRANTS", "[{\"role\": \"view\"}]", "mesh.dev.grants: grant 1: period: missing" + GRANTS_HELP),
+        arguments("SVC_MESH_DEV_GRANTS", "[\"view\"]", "mesh.dev.grants: grant 1: a rule is a string, not an object such"
+            + " as {\"role\": \"view\", \"period\": \"1h\"}" + GRANTS_HELP),
+        arguments("SVC_MESH_DEV_GRANTS", "{\"role\": \"view\"}", "mesh.dev.grants: grants are a list, not a mapping" + GRANTS_HELP),
+        arguments("SVC_OTEL_ENDPOINT", "ftp://collector:4317", "otel.endpoint: `ftp://collector:4317` isn't an http or https"
+            + " address\n  help: write the collector's gRPC address, such as localhost:4317 or http://collector:4317"));
+  }
+
+  @ParameterizedTest
+  @MethodSource
+  void a_wrong_value_names_the_key_and_the_variable(String variable, String value, String problem) {
+    env.put(variable, value);
+
+    assertThat(problems()).containsExactly("environment variable " + variable + ": " + problem);
   }
 
   @Test
-  void a_wrong_number_names_the_key_and_the_environment_variable() {
-    env.put("SVC_API_RETRYAFTERSECONDS", "soon");
+  void a_wrong_flag_names_the_flag() {
+    flag(ConfigKey.MESH_PORT, "--port", "abc");
 
     assertThat(problems()).containsExactly(
-        "environment variable SVC_API_RETRYAFTERSECONDS: api.retryAfterSeconds: `soon` isn't a whole number\n"
-            + "  help: write a whole number, such as 1");
+        "flag --port: mesh.port: `abc` isn't a whole number\n  help: write a port number from 0 to 65535");
   }
 
-  @Test
-  void a_port_out_of_range_names_the_flag() {
-    flag(ConfigKey.MESH_PORT, "--port", "70000");
-
-    assertThat(problems()).containsExactly(
-        "flag --port: mesh.port: `70000` isn't a port number\n  help: write a port number from 0 to 65535");
+  static Stream<Arguments> a_wrong_file_names_the_file_line_and_column() {
+    return Stream.of(
+        arguments("server:\n  readTimeout: 10\n",
+            "{file}:2:3: server.readTimeout: `10` has a number without a unit" + DURATION_HELP),
+        arguments("clusterInfo:\n  labels:\n    env: [a, b]\n", "{file}:2:3: clusterInfo.labels: a list isn't one value"
+            + " for label `env`\n  help: give the key one value, such as it has in conf/config.yaml"),
+        arguments("mesh:\n  prot: 8443\n", "{file}:2:3: mesh.prot: unknown key\n"
+            + "  help: did you mean `mesh.port`? conf/config.yaml lists every key"),
+        arguments("mesh: 5\n", "{file}:1:1: mesh: is a section of keys, not a value\n"
+            + "  help: write its keys indented below it; conf/config.yaml lists every key"),
+        arguments("mesh.port: 1\nmesh:\n  port: 2\n", "{file}:3:3: mesh.port: is set a second time in the file\n"
+            + "  help: keep one of the two; the first is at config file {file}:1:1"),
+        arguments("- a\n- b\n", "{file}:1:1: the file isn't a mapping of keys to values\n"
+            + "  help: write one key per line, such as `mesh:` and below it `  port: 8443`; conf/config.yaml lists every key"));
   }
 
-  @Test
-  void an_unknown_value_suggests_the_nearest_and_lists_them_all() {
-    flag(ConfigKey.MESH_MODE, "--mesh-mode", "devv");
+  @ParameterizedTest
+  @MethodSource
+  void a_wrong_file_names_the_file_line_and_column(String yaml, String problem) throws IOException {
+    Path written = file(yaml);
 
-    assertThat(problems()).containsExactly(
-        "flag --mesh-mode: mesh.mode: unknown value `devv`\n"
-            + "  help: did you mean `dev`? the values are managed, external, dev");
-  }
-
-  @Test
-  void an_unknown_theme_lists_the_themes() throws IOException {
-    Path yaml = file("output:\n  theme: solarized\n");
-
-    assertThat(problems()).containsExactly(
-        "config file " + yaml + ":2:3: output.theme: unknown value `solarized`\n"
-            + "  help: the values are ascii, dark, dracula, tokyo-night, light, notty, markdown");
-  }
-
-  @Test
-  void a_duration_without_a_unit_names_the_file_line_and_column() throws IOException {
-    Path yaml = file("server:\n  readTimeout: 10\n");
-
-    assertThat(problems()).containsExactly(
-        "config file " + yaml + ":2:3: server.readTimeout: `10` has a number without a unit\n"
-            + "  help: write a Go duration such as 90s, 1h30m or 1.5h: numbers with a unit each, one of ns, us,"
-            + " ms, s, m, h");
-  }
-
-  @Test
-  void a_negative_timeout_is_refused() {
-    env.put("SVC_SERVER_IDLETIMEOUT", "-1s");
-
-    assertThat(problems()).containsExactly(
-        "environment variable SVC_SERVER_IDLETIMEOUT: server.idleTimeout: `-1s` is negative\n"
-            + "  help: write 0 for no timeout, or a positive duration such as 10s");
-  }
-
-  @Test
-  void a_label_without_a_value_is_refused() {
-    flag(ConfigKey.CLUSTER_INFO_LABELS, "--labels", "a=b,c");
-
-    assertThat(problems()).containsExactly(
-        "flag --labels: clusterInfo.labels: `c` isn't a label written name=value\n"
-            + "  help: write labels as a mapping, as k1=v1,k2=v2, or as a JSON object such as {\"env\": \"staging\"}");
-  }
-
-  @Test
-  void a_label_with_a_list_value_is_refused() throws IOException {
-    Path yaml = file("clusterInfo:\n  labels:\n    env: [a, b]\n");
-
-    assertThat(problems()).containsExactly(
-        "config file " + yaml + ":2:3: clusterInfo.labels: a list isn't one value for label `env`\n"
-            + "  help: give the key one value, such as it has in conf/config.yaml");
-  }
-
-  @Test
-  void grants_of_the_wrong_shape_are_refused() {
-    String help = "\n  help: write grants as a list of objects such as {role: view, period: 1h, priority: 10}; role"
-        + " and period are required";
-    String prefix = "environment variable SVC_MESH_DEV_GRANTS: mesh.dev.grants: ";
-    Map<String, String> cases = Map.of(
-        "[{\"role\": \"view\", \"period\": \"1h\", \"priority\": \"10\"}]",
-        "grant 1: `priority` is a string, not a whole number",
-        "[{\"role\": \"view\", \"period\": \"1h\"}, {\"period\": \"1h\"}]", "grant 2 has no role",
-        "[{\"role\": \"view\", \"period\": \"soon\"}]", "grant 1: period: `soon` isn't a duration",
-        "[{\"role\": \"view\"}]", "grant 1: period: missing",
-        "[\"view\"]", "grant 1: a rule is a string, not an object such as {\"role\": \"view\", \"period\": \"1h\"}",
-        "{\"role\": \"view\"}", "grants are a list, not a mapping");
-    cases.forEach((value, message) -> {
-      env.put("SVC_MESH_DEV_GRANTS", value);
-      assertThat(problems()).as(value).containsExactly(prefix + message + help);
-    });
-  }
-
-  @Test
-  void an_unknown_file_key_suggests_the_nearest() throws IOException {
-    Path yaml = file("mesh:\n  prot: 8443\n");
-
-    assertThat(problems()).containsExactly(
-        "config file " + yaml + ":2:3: mesh.prot: unknown key\n"
-            + "  help: did you mean `mesh.port`? conf/config.yaml lists every key");
-  }
-
-  @Test
-  void a_section_given_a_value_is_refused() throws IOException {
-    Path yaml = file("mesh: 5\n");
-
-    assertThat(problems()).containsExactly(
-        "config file " + yaml + ":1:1: mesh: is a section of keys, not a value\n"
-            + "  help: write its keys indented below it; conf/config.yaml lists every key");
-  }
-
-  @Test
-  void a_key_set_twice_in_the_file_is_refused() throws IOException {
-    Path yaml = file("mesh.port: 1\nmesh:\n  port: 2\n");
-
-    assertThat(problems()).containsExactly(
-        "config file " + yaml + ":3:3: mesh.port: is set a second time in the file\n"
-            + "  help: keep one of the two; the first is at config file " + yaml + ":1:1");
+    assertThat(problems()).containsExactly("config file " + problem.replace("{file}", written.toString()));
   }
 
   @Test
@@ -356,16 +309,6 @@ class ConfigLoaderTest {
     assertThat(problems()).singleElement().asString()
         .startsWith("error reading config file: " + yaml + ":")
         .contains("help: fix the YAML syntax at that line");
-  }
-
-  @Test
-  void a_file_that_is_not_a_mapping_is_refused() throws IOException {
-    Path yaml = file("- a\n- b\n");
-
-    assertThat(problems()).containsExactly(
-        "config file " + yaml + ":1:1: the file isn't a mapping of keys to values\n"
-            + "  help: write one key per line, such as `mesh:` and below it `  port: 8443`; conf/config.yaml lists"
-            + " every key");
   }
 
   @Test
@@ -387,15 +330,6 @@ class ConfigLoaderTest {
         "config file " + yaml + ":2:3 and default (otel.insecure): otel.endpoint: `https://collector:4317` is TLS,"
             + " but otel.insecure is true\n"
             + "  help: make them agree, or write the endpoint as host:port and let otel.insecure choose");
-  }
-
-  @Test
-  void an_otel_endpoint_must_be_http_or_https() {
-    env.put("SVC_OTEL_ENDPOINT", "ftp://collector:4317");
-
-    assertThat(problems()).containsExactly(
-        "environment variable SVC_OTEL_ENDPOINT: otel.endpoint: `ftp://collector:4317` isn't an http or https"
-            + " address\n  help: write the collector's gRPC address, such as localhost:4317 or http://collector:4317");
   }
 
   @Test
