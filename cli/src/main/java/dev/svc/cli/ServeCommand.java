@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "serve",
+    mixinStandardHelpOptions = true,
     description = "Run the svc access server: the policy engine API on the mesh, health and metrics.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

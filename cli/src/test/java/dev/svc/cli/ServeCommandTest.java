@@ -58,6 +58,18 @@ class ServeCommandTest {
   }
 
   @Test
+  void help_lists_the_flags_with_their_keys_and_the_exit_codes() {
+    StringWriter out = new StringWriter();
+    CommandLine svc = Svc.commandLine();
+    svc.setOut(new PrintWriter(out, true));
+
+    assertThat(svc.execute("serve", "--help")).isZero();
+    assertThat(out.toString())
+        .contains("--labels=<k=v,...>", "(clusterInfo.labels)", "--mesh-mode=<mode>", "(mesh.mode)")
+        .contains("2   the flags or the configuration are wrong");
+  }
+
+  @Test
   void only_the_flags_passed_count() {
     assertThat(parse("serve").flags()).isEmpty();
     assertThat(parse("serve", "--debug=false").flags())
