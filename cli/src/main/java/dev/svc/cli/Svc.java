@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionCommand.Provider.class,
     description = "Cluster access and policy engine.",
-    subcommands = {VersionCommand.class})
+    subcommands = {VersionCommand.class, ServeCommand.class})
 public final class Svc {
 
   public static void main(String[] args) {

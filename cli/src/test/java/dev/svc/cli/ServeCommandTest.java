@@ -1,0 +1,101 @@
+package dev.svc.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+import dev.svc.server.config.ConfigKey;
+import dev.svc.server.config.ConfigSources.Flag;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
+
+class ServeCommandTest {
+
+  @TempDir Path dir;
+  private final StringWriter err = new StringWriter();
+
+  private static ServeCommand parse(String... args) {
+    CommandLine.ParseResult result = Svc.commandLine().parseArgs(args);
+    return (ServeCommand) result.subcommand().commandSpec().userObject();
+  }
+
+  private int run(String... args) {
+    CommandLine svc = Svc.commandLine();
+    svc.setErr(new PrintWriter(err, true));
+    return svc.execute(args);
+  }
+
+  @Test
+  void every_flag_sets_its_key_and_names_itself() {
+    ServeCommand serve = parse("serve", "--debug", "-s", "svc-2", "-p", "8443", "-d", "/var/lib/svc", "-n", "corp/cap",
+        "--mesh-mode", "dev", "--health-port", "9090", "--api-endpoint", "https://k8s:6443", "--ca-data", "Y2E=",
+        "--insecure-skip-tls-verify", "--labels", "env=staging,region=eu");
+
+    assertThat(serve.flags()).isEqualTo(Map.ofEntries(
+        Map.entry(ConfigKey.DEBUG, new Flag("--debug", "true")),
+        Map.entry(ConfigKey.MESH_HOSTNAME, new Flag("--server", "svc-2")),
+        Map.entry(ConfigKey.MESH_PORT, new Flag("--port", "8443")),
+        Map.entry(ConfigKey.MESH_STATE_DIR, new Flag("--dir", "/var/lib/svc")),
+        Map.entry(ConfigKey.MESH_CAP_NAME, new Flag("--cap-name", "corp/cap")),
+        Map.entry(ConfigKey.MESH_MODE, new Flag("--mesh-mode", "dev")),
+        Map.entry(ConfigKey.HEALTH_PORT, new Flag("--health-port", "9090")),
+        Map.entry(ConfigKey.CLUSTER_INFO_API_ENDPOINT, new Flag("--api-endpoint", "https://k8s:6443")),
+        Map.entry(ConfigKey.CLUSTER_INFO_CA_DATA, new Flag("--ca-data", "Y2E=")),
+        Map.entry(ConfigKey.CLUSTER_INFO_INSECURE_SKIP_TLS_VERIFY, new Flag("--insecure-skip-tls-verify", "true")),
+        Map.entry(ConfigKey.CLUSTER_INFO_LABELS, new Flag("--labels", "env=staging,region=eu"))));
+  }
+
+  @Test
+  void help_lists_the_flags_with_their_keys_and_the_exit_codes() {
+    StringWriter out = new StringWriter();
+    CommandLine svc = Svc.commandLine();
+    svc.setOut(new PrintWriter(out, true));
+
+    assertThat(svc.execute("serve", "--help")).isZero();
+    assertThat(out.toString())
+        .contains("--labels=<k=v,...>", "(clusterInfo.labels)", "--mesh-mode=<mode>", "(mesh.mode)")
+        .contains("2   the flags or the configuration are wrong");
+  }
+
+  @Test
+  void only_the_flags_passed_count() {
+    assertThat(parse("serve").flags()).isEmpty();
+    assertThat(parse("serve", "--debug=false").flags())
+        .isEqualTo(Map.of(ConfigKey.DEBUG, new Flag("--debug", "false")));
+  }
+
+  static Stream<Arguments> a_serve_that_cannot_run_exits_with_what_to_do() {
+    return Stream.of(
+        arguments("mesh:\n  prot: 8443\n", List.of("--port", "abc"), 2, "svc serve: the configuration has 2 problems:\n"
+            + "config file {file}:2:3: mesh.prot: unknown key\n"
+            + "  help: did you mean `mesh.port`? conf/config.yaml lists every key\n"
+            + "flag --port: mesh.port: `abc` isn't a whole number\n"
+            + "  help: write a port number from 0 to 65535\n"),
+        arguments("", List.of("--mesh-mode", "managed"), 1, "svc serve: mesh mode managed isn't available yet\n"
+            + "  help: set mesh.mode to dev (--mesh-mode dev) to run on this machine without a tailnet\n"));
+  }
+
+  @ParameterizedTest
+  @MethodSource
+  void a_serve_that_cannot_run_exits_with_what_to_do(String yaml, List<String> flags, int code, String message)
+      throws IOException {
+    Path file = Files.writeString(dir.resolve("config.yaml"), yaml);
+    List<String> args = new ArrayList<>(List.of("serve", "-c", file.toString()));
+    args.addAll(flags);
+
+    assertThat(run(args.toArray(String[]::new))).isEqualTo(code);
+    assertThat(err.toString()).isEqualTo(message.replace("{file}", file.toString()));
+  }
+}

@@ -1,0 +1,85 @@
+package dev.svc.server;
+
+import dev.svc.server.config.SvcConfig;
+import dev.svc.server.engine.EnginePool;
+import dev.svc.server.engine.EngineRoutes;
+import dev.svc.server.http.ApiErrors;
+import dev.svc.server.http.CallerAuthHandler;
+import dev.svc.server.http.HttpTimeouts;
+import dev.svc.server.mesh.Mesh;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The API listener on the mesh: every API route admits only callers the mesh vouches for
+ * ({@link CallerAuthHandler}), reads bodies up to {@link #BODY_LIMIT}, and runs under the
+ * {@code server.*} timeouts ({@link HttpTimeouts}). Stopping it lets requests in flight finish, for up
+ * to the shutdown grace.
+ *
+ * <p><b>Thread safety:</b> a verticle: Vert.x calls it on its event loop.
+ */
+final class ApiVerticle extends VerticleBase {
+
+  /** The most bytes a request body may have: room for a large bundle of policy files. */
+  static final long BODY_LIMIT = 4L << 20;
+
+  private static final Logger LOG = System.getLogger(ApiVerticle.class.getName());
+
+  private final SvcConfig config;
+  private final Mesh mesh;
+  private final EnginePool engines;
+  private final Duration shutdownGrace;
+  private HttpServer server;
+
+  ApiVerticle(SvcConfig config, Mesh mesh, EnginePool engines, Duration shutdownGrace) {
+    this.config = config;
+    this.mesh = mesh;
+    this.engines = engines;
+    this.shutdownGrace = shutdownGrace;
+  }
+
+  @Override
+  public Future<?> start() {
+    HttpTimeouts timeouts = new HttpTimeouts(vertx, config.server());
+    Router router = Router.router(vertx);
+    router.route().handler(timeouts::startDeadlines);
+    new EngineRoutes(engines).mount(router, List.of(
+        new CallerAuthHandler(mesh, config.mesh().capName()),
+        BodyHandler.create(false).setBodyLimit(BODY_LIMIT)));
+    ApiErrors errors = new ApiErrors(BODY_LIMIT, EngineRoutes.methods());
+    router.route().failureHandler(errors);
+    router.errorHandler(404, errors);
+    router.errorHandler(405, errors);
+    return mesh.listenOptions(timeouts.apply(new HttpServerOptions()))
+        .compose(options -> vertx.createHttpServer(options)
+            .connectionHandler(timeouts::awaitHeaders)
+            .requestHandler(router)
+            .listen())
+        .onSuccess(s -> {
+          server = s;
+          LOG.log(Level.INFO, "API listening on " + mesh.url(s.actualPort()) + " (mesh mode "
+              + config.mesh().mode().name().toLowerCase(Locale.ROOT) + ")");
+        });
+  }
+
+  @Override
+  public Future<?> stop() {
+    // New connections are refused at once; requests in flight get the grace to finish.
+    return server == null ? Future.succeededFuture() : server.shutdown(shutdownGrace.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** The port the API listens on, once started. */
+  int port() {
+    return server.actualPort();
+  }
+}

@@ -1,0 +1,220 @@
+package dev.svc.server;
+
+import dev.svc.server.config.SvcConfig;
+import dev.svc.server.engine.EnginePool;
+import dev.svc.server.engine.FixedEnginePool;
+import dev.svc.server.health.HealthVerticle;
+import dev.svc.server.health.Readiness;
+import dev.svc.server.mesh.DevMesh;
+import dev.svc.server.mesh.Mesh;
+import dev.svc.server.mesh.MeshStatus;
+import dev.svc.server.telemetry.Telemetry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
+import io.vertx.core.VertxOptions;
+import io.vertx.micrometer.Label;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
+import io.vertx.tracing.opentelemetry.OpenTelemetryOptions;
+import io.vertx.tracing.opentelemetry.OpenTelemetryTracingFactory;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * {@code svc serve}: the server as one object. Starting it builds Vert.x with Micrometer metrics (and
+ * OpenTelemetry tracing when {@code otel.endpoint} is set), then, in order, the health listener (so
+ * probes answer while the rest comes up), the engine pool, and the API listener on the mesh. Stopping
+ * goes the other way (access-server spec §1.4): the health listener, then the API listener, which lets
+ * requests in flight finish for up to {@link #SHUTDOWN_GRACE}, then the pool, the mesh, Vert.x and the
+ * telemetry export, which flushes what is pending.
+ *
+ * <pre>{@code
+ * SvcServer.start(ConfigLoader.load(sources))
+ *     .onSuccess(server -> Runtime.getRuntime().addShutdownHook(new Thread(() -> server.stop())));
+ * }</pre>
+ *
+ * <p><b>Thread safety:</b> thread-safe.
+ */
+public final class SvcServer {
+
+  /** How long requests in flight may take to finish once the server stops. */
+  public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
+
+  private final SvcConfig config;
+  private final Mesh mesh;
+  private final Supplier<EnginePool> engineFactory;
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Optional<Telemetry> telemetry;
+  private final Vertx vertx;
+  private volatile HealthVerticle health;
+  private volatile String healthDeployment;
+  private volatile EnginePool engines;
+  private volatile ApiVerticle api;
+  private volatile String apiDeployment;
+  private Future<Void> stopped; // guarded by this
+
+  private SvcServer(SvcConfig config, Mesh mesh, Supplier<EnginePool> engineFactory) {
+    this.config = config;
+    this.mesh = mesh;
+    this.engineFactory = engineFactory;
+    this.telemetry = Telemetry.start(config.otel(), registry);
+    VertxOptions options = new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
+        .setEnabled(true)
+        .setJvmMetricsEnabled(true)
+        .setLabels(EnumSet.of(Label.HTTP_METHOD, Label.HTTP_CODE, Label.HTTP_ROUTE, Label.LOCAL)));
+    VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(registry));
+    telemetry.ifPresent(t -> {
+      options.setTracingOptions(new OpenTelemetryOptions());
+      builder.withTracer(new OpenTelemetryTracingFactory(t.sdk()));
+    });
+    this.vertx = builder.with(options).build();
+  }
+
+  /**
+   * Starts the server {@code config} describes, on the mesh of {@code mesh.mode} with a fixed pool of
+   * one engine instance per processor.
+   *
+   * @param config the validated configuration
+   * @return completes with the running server; fails with a {@link StartException} (or the cause
+   *     underneath) when a part can't start, after stopping the parts that did
+   */
+  public static Future<SvcServer> start(SvcConfig config) {
+    if (config.mesh().mode() != SvcConfig.MeshMode.DEV) {
+      return Future.failedFuture(new StartException(
+          "mesh mode " + config.mesh().mode().name().toLowerCase(Locale.ROOT) + " isn't available yet",
+          "set mesh.mode to dev (--mesh-mode dev) to run on this machine without a tailnet", null));
+    }
+    int processors = Runtime.getRuntime().availableProcessors();
+    return create(config, new DevMesh(config.mesh()), () -> FixedEnginePool.start(processors)).start();
+  }
+
+  /**
+   * A server {@code config} describes on {@code mesh}, with the engine pool {@code engines} makes; not
+   * started yet.
+   *
+   * @param config the validated configuration
+   * @param mesh where callers come from and who they are
+   * @param engines makes the engine pool, off the event loop; the server closes the pool when it stops
+   * @return the server; start it once
+   */
+  public static SvcServer create(SvcConfig config, Mesh mesh, Supplier<EnginePool> engines) {
+    return new SvcServer(config, mesh, engines);
+  }
+
+  /**
+   * Starts the parts in order: the health listener, the engine pool, the API listener.
+   *
+   * @return completes with this server once the API listens; fails with the cause when a part can't
+   *     start, after stopping the parts that did
+   */
+  public Future<SvcServer> start() {
+    HealthVerticle healthVerticle = new HealthVerticle(config.health().port(), registry, this::readiness);
+    CompletableFuture<SvcServer> started = new CompletableFuture<>();
+    vertx.deployVerticle(healthVerticle)
+        .compose(id -> {
+          health = healthVerticle;
+          healthDeployment = id;
+          return vertx.executeBlocking(engineFactory::get);
+        })
+        .compose(pool -> {
+          engines = pool;
+          ApiVerticle apiVerticle = new ApiVerticle(config, mesh, pool, SHUTDOWN_GRACE);
+          return vertx.deployVerticle(apiVerticle).map(id -> {
+            apiDeployment = id;
+            api = apiVerticle;
+            return this;
+          });
+        })
+        .onSuccess(started::complete)
+        .onFailure(failure -> stop().onComplete(stopped -> started.completeExceptionally(failure)));
+    return Future.fromCompletionStage(started);
+  }
+
+  // The first check that fails names the reason (spec §9); ready, the mesh's state does.
+  private Readiness readiness() {
+    MeshStatus status = mesh.status();
+    if (!status.running()) {
+      return new Readiness(false, status.reason());
+    }
+    if (engines == null) {
+      return new Readiness(false, "policy engine not started");
+    }
+    if (api == null) {
+      return new Readiness(false, "API listener not bound");
+    }
+    return new Readiness(true, status.reason());
+  }
+
+  /**
+   * The port the API listens on.
+   *
+   * @return the bound port
+   * @throws IllegalStateException if the API doesn't listen yet
+   */
+  public int apiPort() {
+    ApiVerticle listening = api;
+    if (listening == null) {
+      throw new IllegalStateException("the API doesn't listen yet");
+    }
+    return listening.port();
+  }
+
+  /**
+   * The port of the health and metrics listener, which listens first.
+   *
+   * @return the bound port
+   * @throws IllegalStateException if the health listener doesn't listen yet
+   */
+  public int healthPort() {
+    HealthVerticle listening = health;
+    if (listening == null) {
+      throw new IllegalStateException("the health listener doesn't listen yet");
+    }
+    return listening.port();
+  }
+
+  /**
+   * Stops the server: the health listener, then the API listener after its requests in flight finish
+   * (for up to {@link #SHUTDOWN_GRACE}), then the engine pool, the mesh, Vert.x and the telemetry export.
+   * Idempotent: later calls return the same future.
+   *
+   * @return completes when everything is stopped
+   */
+  public synchronized Future<Void> stop() {
+    if (stopped == null) {
+      // Completed after Vert.x is closed, so bound to no Vert.x context: its callbacks run on the
+      // thread that completes it.
+      CompletableFuture<Void> done = new CompletableFuture<>();
+      undeploy(healthDeployment)
+          .compose(v -> undeploy(apiDeployment))
+          .compose(v -> engines == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+            engines.close();
+            return null;
+          }))
+          .compose(v -> mesh.close())
+          .onComplete(parts -> vertx.close().onComplete(closed -> {
+            telemetry.ifPresent(Telemetry::close);
+            registry.close();
+            Throwable failure = parts.failed() ? parts.cause() : closed.cause();
+            if (failure == null) {
+              done.complete(null);
+            } else {
+              done.completeExceptionally(failure);
+            }
+          }));
+      stopped = Future.fromCompletionStage(done);
+    }
+    return stopped;
+  }
+
+  private Future<Void> undeploy(String deployment) {
+    return deployment == null ? Future.succeededFuture() : vertx.undeploy(deployment);
+  }
+}

@@ -1,0 +1,200 @@
+package dev.svc.server.config;
+
+import dev.svc.server.mesh.GrantRule;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The whole configuration of svc, validated: one record per section of the keys
+ * (access-server spec §2.5), each field the key of the same name. {@link ConfigLoader} builds it from
+ * flags, environment, config file and defaults; a record built by hand skips that validation.
+ *
+ * <p><b>Thread safety:</b> immutable and thread-safe.
+ *
+ * @param debug debug logging
+ * @param mesh how the server joins the mesh and admits callers
+ * @param server the API listener's HTTP timeouts
+ * @param health the health and metrics listener
+ * @param otel OpenTelemetry export
+ * @param operator the operator's names for sign-ins and issued kubeconfigs
+ * @param api API answers
+ * @param output the command line's output
+ * @param clusterInfo the cluster connection details handed to users
+ */
+public record SvcConfig(
+    boolean debug,
+    Mesh mesh,
+    Server server,
+    Health health,
+    Otel otel,
+    Operator operator,
+    Api api,
+    Output output,
+    ClusterInfo clusterInfo) {
+
+  /** How the server's node joins the tailnet ({@code mesh.mode}). */
+  public enum MeshMode {
+    /** Start and drive our own {@code tailscaled} in {@code mesh.stateDir}. */
+    MANAGED,
+    /** Use a daemon someone else runs, at {@code mesh.socket}. */
+    EXTERNAL,
+    /** No tailnet: a loopback listener where every caller is {@code mesh.dev.login}. */
+    DEV
+  }
+
+  /**
+   * The {@code mesh.*} keys.
+   *
+   * @param hostname the node's name on the mesh
+   * @param port the API port; 443 means HTTPS, 0 any free port
+   * @param stateDir the node's state directory; empty means a per-user default
+   * @param tailnet the mesh DNS suffix (command line only); empty when unset
+   * @param capName the capability name whose grants admit callers
+   * @param mode how the node joins the tailnet
+   * @param socket the daemon's local API socket; empty means the mode's default
+   * @param tailscaled the daemon binary for {@link MeshMode#MANAGED}
+   * @param controlUrl the control server URL; empty means the daemon's default
+   * @param logUpload whether the managed daemon uploads its logs
+   * @param dev the identity every caller has in {@link MeshMode#DEV}
+   */
+  public record Mesh(
+      String hostname,
+      int port,
+      String stateDir,
+      String tailnet,
+      String capName,
+      MeshMode mode,
+      String socket,
+      String tailscaled,
+      String controlUrl,
+      boolean logUpload,
+      DevCaller dev) {}
+
+  /**
+   * The {@code mesh.dev.*} keys: the one caller of {@link MeshMode#DEV}.
+   *
+   * @param login the caller's login name
+   * @param grants the caller's rules under {@code mesh.capName}
+   */
+  public record DevCaller(String login, List<GrantRule> grants) {
+
+    /**
+     * Copies the list.
+     *
+     * @param login the caller's login name
+     * @param grants the caller's rules
+     */
+    public DevCaller {
+      grants = List.copyOf(grants);
+    }
+  }
+
+  /**
+   * The {@code server.*} keys: the API listener's HTTP timeouts, zero meaning none. How each maps
+   * onto the HTTP server is {@code dev.svc.server.http.HttpTimeouts}'s to say.
+   *
+   * @param readTimeout the most time to read a whole request
+   * @param readHeaderTimeout the most time to read a request's headers
+   * @param writeTimeout the most time to write the response
+   * @param idleTimeout how long a kept-alive connection may stay silent
+   */
+  public record Server(
+      Duration readTimeout, Duration readHeaderTimeout, Duration writeTimeout, Duration idleTimeout) {}
+
+  /**
+   * The {@code health.*} keys.
+   *
+   * @param port the health and metrics port; the key's 0 is read as 8080, so 0 here (from a record
+   *     built by hand) picks a free port
+   */
+  public record Health(int port) {}
+
+  /**
+   * The {@code otel.*} keys.
+   *
+   * @param endpoint the OTLP gRPC endpoint as an {@code http} or {@code https} URL; empty disables
+   *     export
+   * @param insecure plaintext transport; agrees with the endpoint's scheme
+   */
+  public record Otel(Optional<URI> endpoint, boolean insecure) {}
+
+  /**
+   * The {@code operator.*} keys.
+   *
+   * @param namespace the namespace of sign-ins and ServiceAccounts
+   * @param clusterName the cluster entry's name in issued kubeconfigs
+   * @param contextPrefix the context name prefix
+   * @param userPrefix the user entry prefix
+   */
+  public record Operator(String namespace, String clusterName, String contextPrefix, String userPrefix) {}
+
+  /**
+   * The {@code api.*} keys.
+   *
+   * @param retryAfterSeconds the {@code Retry-After} value, at least 1
+   */
+  public record Api(int retryAfterSeconds) {}
+
+  /**
+   * The {@code output.*} keys, read by the command line.
+   *
+   * @param theme the colour theme's name
+   * @param longHelp {@code output.long}: full help output
+   * @param quiet machine output only
+   * @param markdownlintFix run {@code markdownlint-cli2 --fix} on generated documentation
+   */
+  public record Output(String theme, boolean longHelp, boolean quiet, boolean markdownlintFix) {}
+
+  /**
+   * The {@code clusterInfo.*} keys.
+   *
+   * @param apiEndpoint the Kubernetes API URL handed to users
+   * @param caData the cluster CA, base64 of PEM, checked to be base64
+   * @param insecureSkipTlsVerify tell clients to skip TLS verification
+   * @param labels free-form labels shown to users
+   * @param configMapRef where to read the endpoint and CA from instead
+   */
+  public record ClusterInfo(
+      String apiEndpoint,
+      String caData,
+      boolean insecureSkipTlsVerify,
+      Map<String, String> labels,
+      ConfigMapRef configMapRef) {
+
+    /**
+     * Copies the labels.
+     *
+     * @param apiEndpoint the Kubernetes API URL
+     * @param caData the cluster CA
+     * @param insecureSkipTlsVerify skip TLS verification
+     * @param labels the labels
+     * @param configMapRef the ConfigMap reference
+     */
+    public ClusterInfo {
+      labels = Map.copyOf(labels);
+    }
+  }
+
+  /**
+   * The {@code clusterInfo.configMapRef.*} keys.
+   *
+   * @param enabled read the endpoint and CA from the ConfigMap
+   * @param name the ConfigMap's name
+   * @param namespace the ConfigMap's namespace
+   * @param keys the data keys to read
+   */
+  public record ConfigMapRef(boolean enabled, String name, String namespace, ConfigMapKeys keys) {}
+
+  /**
+   * The {@code clusterInfo.configMapRef.keys.*} keys.
+   *
+   * @param apiEndpoint the data key holding the API URL
+   * @param caData the data key holding the base64 CA
+   * @param insecure the data key holding a boolean-like string
+   * @param clientconfig the data key holding an embedded client kubeconfig
+   */
+  public record ConfigMapKeys(String apiEndpoint, String caData, String insecure, String clientconfig) {}
+}

@@ -1,0 +1,194 @@
+package dev.svc.server.engine;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.svc.engine.CheckOptions;
+import dev.svc.engine.Diagnostic;
+import dev.svc.engine.Engine;
+import dev.svc.engine.FormatOptions;
+import dev.svc.engine.LintLevel;
+import dev.svc.engine.SourceFile;
+import dev.svc.server.http.ApiError;
+import dev.svc.server.http.ApiJson;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.Route;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+
+/**
+ * The stateless operations of the policy engine over HTTP, one handler per operation. Bodies use the
+ * field names of the engine's own requests (module ABI §4), without {@code op}:
+ *
+ * <ul>
+ *   <li>{@code POST /api/v1/check}: {@code files} (required), {@code trusted_files}, {@code policies},
+ *       {@code lints}; answers {@code {"diagnostics": [...]}}, errors and warnings alike.
+ *   <li>{@code POST /api/v1/format}: {@code source} (required), {@code path}; answers
+ *       {@code {"source": ..., "formatted": ...}}, {@code formatted} true when the source was canonical.
+ * </ul>
+ *
+ * <p>A body that doesn't fit is refused with 400 before any engine is asked; a request the engine refuses
+ * (such as a source that doesn't parse) is 422 with the engine's message, help and diagnostics.
+ *
+ * <p><b>Thread safety:</b> immutable and thread-safe.
+ */
+public final class EngineRoutes {
+
+  /** The path of the check operation. */
+  public static final String CHECK = "/api/v1/check";
+  /** The path of the format operation. */
+  public static final String FORMAT = "/api/v1/format";
+
+  private static final String CHECK_EXAMPLE =
+      "{\"files\": [{\"path\": \"access/main.sigil\", \"source\": \"...\"}]}";
+  private static final String FORMAT_EXAMPLE = "{\"source\": \"...\", \"path\": \"access/main.sigil\"}";
+
+  /** A file of a request body. */
+  record FileBody(@JsonProperty("path") String path, @JsonProperty("source") String source) {}
+
+  /** The body of {@code POST /api/v1/check}. */
+  record CheckRequest(
+      @JsonProperty("files") List<FileBody> files,
+      @JsonProperty("trusted_files") List<FileBody> trustedFiles,
+      @JsonProperty("policies") List<String> policies,
+      @JsonProperty("lints") Map<String, String> lints) {}
+
+  /** The answer of {@code POST /api/v1/check}. */
+  record CheckResult(@JsonProperty("diagnostics") List<Diagnostic> diagnostics) {}
+
+  /** The body of {@code POST /api/v1/format}. */
+  record FormatRequest(@JsonProperty("source") String source, @JsonProperty("path") String path) {}
+
+  /** The answer of {@code POST /api/v1/format}. */
+  record FormatResult(@JsonProperty("source") String source, @JsonProperty("formatted") boolean formatted) {}
+
+  private final EnginePool engines;
+
+  /**
+   * The routes, running their operations on {@code engines}.
+   *
+   * @param engines where the operations run
+   */
+  public EngineRoutes(EnginePool engines) {
+    this.engines = engines;
+  }
+
+  /**
+   * Adds the routes to {@code router}, each behind {@code guards}, which must admit the caller and
+   * read the body. Each route carries its guards itself, rather than sharing a route under
+   * {@code /api/}, so its metrics name the route alone.
+   *
+   * @param router the API's router
+   * @param guards the handlers every request passes first, in order
+   */
+  public void mount(Router router, List<Handler<RoutingContext>> guards) {
+    guarded(router.post(CHECK), guards).handler(this::check);
+    guarded(router.post(FORMAT), guards).handler(this::format);
+  }
+
+  private static Route guarded(Route route, List<Handler<RoutingContext>> guards) {
+    guards.forEach(route::handler);
+    return route;
+  }
+
+  /**
+   * The paths of the routes and the methods they take, for the answers to a wrong path or method.
+   *
+   * @return path to its methods, as an {@code Allow} header writes them
+   */
+  public static Map<String, String> methods() {
+    return Map.of(CHECK, "POST", FORMAT, "POST");
+  }
+
+  private void check(RoutingContext ctx) {
+    CheckRequest body = ApiJson.read(ctx, CheckRequest.class, CHECK_EXAMPLE);
+    List<SourceFile> files = sourceFiles(body.files(), "files", "file");
+    List<SourceFile> trusted = sourceFiles(body.trustedFiles(), "trusted_files", "trusted file");
+    List<String> policies = Objects.requireNonNullElse(body.policies(), List.of());
+    if (policies.stream().anyMatch(Objects::isNull)) {
+      throw new ApiError(400, "`policies` holds null", "write policy names or patterns as strings, such as \"payments.*\"");
+    }
+    CheckOptions options = CheckOptions.defaults()
+        .withTrustedFiles(trusted)
+        .withPolicies(policies.toArray(String[]::new));
+    for (Map.Entry<String, LintLevel> lint : lintLevels(body.lints()).entrySet()) {
+      options = options.withLint(lint.getKey(), lint.getValue());
+    }
+    CheckOptions checked = options;
+    run(ctx, engine -> new CheckResult(engine.check(files, checked)));
+  }
+
+  private void format(RoutingContext ctx) {
+    FormatRequest body = ApiJson.read(ctx, FormatRequest.class, FORMAT_EXAMPLE);
+    if (body.source() == null) {
+      throw new ApiError(400, "format needs a source",
+          "send " + FORMAT_EXAMPLE + "; the path, which diagnostics name, is optional");
+    }
+    FormatOptions options = body.path() == null ? FormatOptions.defaults() : FormatOptions.defaults().withPath(body.path());
+    run(ctx, engine -> {
+      String formatted = engine.format(body.source(), options);
+      return new FormatResult(formatted, formatted.equals(body.source()));
+    });
+  }
+
+  private <T> void run(RoutingContext ctx, Function<Engine, T> operation) {
+    Future.fromCompletionStage(engines.submit(operation), ctx.vertx().getOrCreateContext())
+        .onSuccess(result -> {
+          // A write timeout may have answered already.
+          if (!ctx.response().ended()) {
+            ApiJson.write(ctx, 200, result);
+          }
+        })
+        .onFailure(failure -> ctx.fail(failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure));
+  }
+
+  // The engine's own messages for a file without a path, numbered from 1 as it numbers them.
+  private static List<SourceFile> sourceFiles(List<FileBody> bodies, String field, String noun) {
+    if (bodies == null) {
+      return List.of();
+    }
+    List<SourceFile> files = new ArrayList<>(bodies.size());
+    for (int i = 0; i < bodies.size(); i++) {
+      FileBody file = bodies.get(i);
+      String which = noun + " " + (i + 1);
+      if (file == null) {
+        throw new ApiError(400, "`" + field + "[" + i + "]` is null", "send each file as " + CHECK_EXAMPLE);
+      }
+      if (file.path() == null || file.path().isEmpty()) {
+        throw new ApiError(400, which + " has no path",
+            "give every file a path, such as access/main.sigil; diagnostics name files by it");
+      }
+      if (file.source() == null) {
+        throw new ApiError(400, which + " has no source", "send each file with its text, as " + CHECK_EXAMPLE);
+      }
+      files.add(SourceFile.of(file.path(), file.source()));
+    }
+    return files;
+  }
+
+  // Levels are case-sensitive, and an unknown one gets the engine's own message and help.
+  private static Map<String, LintLevel> lintLevels(Map<String, String> lints) {
+    Map<String, LintLevel> levels = new TreeMap<>();
+    if (lints == null) {
+      return levels;
+    }
+    for (Map.Entry<String, String> lint : new TreeMap<>(lints).entrySet()) {
+      LintLevel level = Arrays.stream(LintLevel.values())
+          .filter(l -> l.wireName().equals(lint.getValue()))
+          .findFirst()
+          .orElseThrow(() -> new ApiError(422, "lints: " + lint.getKey() + ": unknown level \"" + lint.getValue() + "\"",
+              "set a lint to off, warn or error"));
+      levels.put(lint.getKey(), level);
+    }
+    return levels;
+  }
+}

@@ -1,0 +1,125 @@
+package dev.svc.server.http;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.svc.engine.Diagnostic;
+import dev.svc.engine.EngineException;
+import dev.svc.engine.StoppedException;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.RoutingContext;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one place a failure becomes an HTTP answer: a JSON body {@code {"message": ..., "help": ...}},
+ * with {@code diagnostics} when the engine gave some, and the status for what failed.
+ *
+ * <table>
+ *   <caption>Failures and their answers</caption>
+ *   <tr><th>Failure</th><th>Status</th></tr>
+ *   <tr><td>{@link ApiError}</td><td>its own</td></tr>
+ *   <tr><td>{@link EngineException}: the engine refused the request</td><td>422</td></tr>
+ *   <tr><td>{@link StoppedException}: the engine instance stopped</td><td>500</td></tr>
+ *   <tr><td>no route, wrong method, body too large</td><td>404, 405 (with {@code Allow}), 413</td></tr>
+ *   <tr><td>anything else: a bug in svc, logged</td><td>500</td></tr>
+ * </table>
+ *
+ * <p>Register it as the router's failure handler and as its handler of 404 and 405.
+ *
+ * <p><b>Thread safety:</b> immutable and thread-safe.
+ */
+public final class ApiErrors implements Handler<RoutingContext> {
+
+  private static final Logger LOG = System.getLogger(ApiErrors.class.getName());
+
+  /** The body of every error answer. */
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  record ErrorBody(
+      @JsonProperty("message") String message,
+      @JsonProperty("help") String help,
+      @JsonProperty("diagnostics") List<Diagnostic> diagnostics) {}
+
+  private final long bodyLimit;
+  private final Map<String, String> allowedMethods;
+
+  /**
+   * The error answers of a router.
+   *
+   * @param bodyLimit the most bytes a request body may have, to name in the answer of 413
+   * @param allowedMethods path to the methods its routes take, for the {@code Allow} header of 405
+   */
+  public ApiErrors(long bodyLimit, Map<String, String> allowedMethods) {
+    this.bodyLimit = bodyLimit;
+    this.allowedMethods = Map.copyOf(allowedMethods);
+  }
+
+  @Override
+  public void handle(RoutingContext ctx) {
+    if (ctx.response().ended()) {
+      return;
+    }
+    if (ctx.response().headWritten()) {
+      // Half an answer can't be taken back: cut the connection so the client sees it failed.
+      ctx.request().connection().close();
+      return;
+    }
+    Throwable failure = ctx.failure();
+    if (failure instanceof ApiError e) {
+      answer(ctx, e.status(), e.getMessage(), e.help(), List.of());
+    } else if (failure instanceof EngineException e) {
+      answer(ctx, 422, e.message(), e.help(), e.diagnostics());
+    } else if (failure instanceof StoppedException e) {
+      LOG.log(Level.WARNING, "an engine instance stopped while handling " + ctx.request().path() + ": " + e.getMessage());
+      answer(ctx, 500, e.message(), e.help(), List.of());
+    } else if (failure != null) {
+      LOG.log(Level.ERROR, "handling " + ctx.request().method() + " " + ctx.request().path() + " failed", failure);
+      answer(ctx, 500, "the server failed while handling the request",
+          "this is a bug in svc; please report it with the server's log", List.of());
+    } else {
+      byStatus(ctx, ctx.statusCode());
+    }
+  }
+
+  private void byStatus(RoutingContext ctx, int status) {
+    switch (status) {
+      case 404 -> answer(ctx, 404, "Not found",
+          "the API's routes are " + String.join(", ", allowedMethods.keySet().stream().sorted().toList()), List.of());
+      case 405 -> {
+        String allowed = allowedMethods.getOrDefault(ctx.request().path(), "");
+        ctx.response().putHeader(HttpHeaders.ALLOW, allowed);
+        answer(ctx, 405, ctx.request().method() + " isn't a method of " + ctx.request().path(),
+            "use " + allowed, List.of());
+      }
+      case 413 -> answer(ctx, 413, "the request body is larger than " + bodyLimit + " bytes",
+          "send a smaller request, such as fewer files at a time", List.of());
+      default -> answer(ctx, status < 400 ? 500 : status, "the request failed with status " + status,
+          "see the server's log", List.of());
+    }
+  }
+
+  /**
+   * Answers {@code ctx} with an error body.
+   *
+   * @param ctx the request
+   * @param status the HTTP status
+   * @param message what failed
+   * @param help what to do about it
+   * @param diagnostics the engine's diagnostics, or empty
+   */
+  static void answer(RoutingContext ctx, int status, String message, String help, List<Diagnostic> diagnostics) {
+    // An answer before the whole body was read leaves the connection stuck on the rest of it: close
+    // it, rather than read a body that is refused already (it may be too large, or never come).
+    boolean unread = !ctx.request().isEnded();
+    if (unread) {
+      ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+    }
+    Future<Void> written = ApiJson.write(ctx, status, new ErrorBody(message, help, diagnostics));
+    if (unread) {
+      written.onComplete(done -> ctx.request().connection().close());
+    }
+  }
+}

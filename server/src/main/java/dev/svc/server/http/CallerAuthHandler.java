@@ -1,0 +1,161 @@
+package dev.svc.server.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.svc.server.mesh.Caller;
+import dev.svc.server.mesh.GrantRule;
+import dev.svc.server.mesh.Mesh;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.SecurityPolicyHandler;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The auth layer of every API route (access-server spec §3.4): asks the mesh who is calling and
+ * admits only a caller whose grants under {@code mesh.capName} pick one rule. The checks run in the
+ * spec's order, each with its own answer:
+ *
+ * <ol>
+ *   <li>the request came through the mesh's public ingress: 403;
+ *   <li>the who-is lookup fails: 500;
+ *   <li>the caller is a tagged device: 400;
+ *   <li>a grant value isn't a rule: 400;
+ *   <li>no rule: 403;
+ *   <li>two different rules share a priority: 400 (identical rules count once);
+ *   <li>the winning rule, the one of the highest priority, has no role: 400.
+ * </ol>
+ *
+ * <p>An admitted request carries an {@link AuthorizedCaller} under {@link #CALLER}. It runs before
+ * the body is read, so a refused caller costs no body (Vert.x-Web orders handlers by kind, and only a
+ * security policy handler may come before the body handler).
+ *
+ * <p><b>Thread safety:</b> immutable and thread-safe.
+ */
+public final class CallerAuthHandler implements SecurityPolicyHandler {
+
+  /** The routing context key of the {@link AuthorizedCaller} of an admitted request. */
+  public static final String CALLER = "svc.caller";
+
+  /** The header the mesh's public ingress (Tailscale Funnel) puts on the requests it forwards. */
+  static final String FUNNEL_HEADER = "Tailscale-Funnel-Request";
+
+  private static final Logger LOG = System.getLogger(CallerAuthHandler.class.getName());
+
+  /**
+   * An admitted caller: who, and the rule that won.
+   *
+   * @param username the caller's short username
+   * @param rule the caller's rule of the highest priority
+   */
+  public record AuthorizedCaller(String username, GrantRule rule) {}
+
+  private final Mesh mesh;
+  private final String capName;
+
+  /**
+   * The auth layer over {@code mesh}.
+   *
+   * @param mesh who-is for each request
+   * @param capName the capability name whose grants admit callers, {@code mesh.capName}
+   */
+  public CallerAuthHandler(Mesh mesh, String capName) {
+    this.mesh = mesh;
+    this.capName = capName;
+  }
+
+  @Override
+  public void handle(RoutingContext ctx) {
+    if (ctx.request().headers().contains(FUNNEL_HEADER)) {
+      reject(ctx, new ApiError(403, "Unauthorized request from Funnel",
+          "call the API over the tailnet; the public ingress can't reach it"), "funnel_not_allowed");
+      return;
+    }
+    // The body must wait for the lookup: a later BodyHandler resumes the request.
+    ctx.request().pause();
+    mesh.whoIs(ctx.request().remoteAddress()).onComplete(lookup -> {
+      if (lookup.failed()) {
+        LOG.log(Level.WARNING, "who-is of " + ctx.request().remoteAddress() + " failed", lookup.cause());
+        reject(ctx, new ApiError(500, "Error getting WhoIs",
+            "check that the mesh node runs: " + lookup.cause().getMessage()), "whois_failed");
+        return;
+      }
+      AuthorizedCaller caller;
+      try {
+        caller = authorize(lookup.result(), capName);
+      } catch (Rejection r) {
+        reject(ctx, r.error, r.reason);
+        return;
+      }
+      ctx.put(CALLER, caller);
+      ctx.next();
+    });
+  }
+
+  private static void reject(RoutingContext ctx, ApiError error, String reason) {
+    LOG.log(Level.WARNING, "auth rejected: " + reason + " (" + error.status() + ") for " + ctx.request().remoteAddress());
+    ctx.fail(error);
+  }
+
+  /** A refused caller: the answer, and the reason as a word for logs and spans. */
+  static final class Rejection extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final transient ApiError error;
+    final String reason;
+
+    Rejection(ApiError error, String reason) {
+      super(error.getMessage(), null, false, false);
+      this.error = error;
+      this.reason = reason;
+    }
+  }
+
+  /**
+   * Checks 3 to 7 of the class comment for {@code caller}.
+   *
+   * @throws Rejection with the answer of the first check that fails
+   */
+  static AuthorizedCaller authorize(Caller caller, String capName) {
+    if (!caller.tags().isEmpty()) {
+      throw new Rejection(new ApiError(400, "tagged nodes not (yet) supported",
+          "call from a device signed in as a person; tagged devices such as " + caller.tags() + " aren't admitted"),
+          "tagged_node_not_allowed");
+    }
+    List<GrantRule> rules = new ArrayList<>();
+    for (JsonNode value : caller.grants(capName)) {
+      try {
+        rules.add(GrantRule.decode(value));
+      } catch (IllegalArgumentException e) {
+        throw new Rejection(new ApiError(400, "Error unmarshaling api capability map",
+            "check the grant syntax of `" + capName + "` for user " + caller.username() + ": " + e.getMessage()),
+            "capability_unmarshal_failed");
+      }
+    }
+    if (rules.isEmpty()) {
+      throw new Rejection(new ApiError(403, "User not authorized",
+          "ask a tailnet administrator to grant " + caller.username() + " the capability `" + capName + "`"),
+          "no_capability_rules");
+    }
+    Set<GrantRule> distinct = new LinkedHashSet<>(rules);
+    Set<Long> priorities = new HashSet<>();
+    for (GrantRule rule : distinct) {
+      if (!priorities.add(rule.priority())) {
+        throw new Rejection(new ApiError(400, "Multiple capability rules with the same priority found",
+            "give every rule of `" + capName + "` for user " + caller.username() + " a distinct priority; "
+                + rule.priority() + " is given twice"),
+            "duplicate_priority_rules");
+      }
+    }
+    GrantRule winner = distinct.stream().max(Comparator.comparingLong(GrantRule::priority)).orElseThrow();
+    if (winner.role().isEmpty()) {
+      throw new Rejection(new ApiError(400, "Capability rule has no role",
+          "give the rule of priority " + winner.priority() + " of `" + capName + "` a role: the ClusterRole to bind"),
+          "empty_role");
+    }
+    return new AuthorizedCaller(caller.username(), winner);
+  }
+}

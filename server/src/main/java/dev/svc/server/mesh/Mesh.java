@@ -1,0 +1,58 @@
+package dev.svc.server.mesh;
+
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.SocketAddress;
+
+/**
+ * The server's view of the overlay network (the mesh): where API callers reach it, and who each of
+ * them is. One implementation per {@code mesh.mode}; tests bring their own.
+ *
+ * <p>The HTTP layer asks {@link #listenOptions} where to bind the API listener, then {@link #whoIs}
+ * for every request: identity comes from the mesh connection, never from a header.
+ *
+ * <p><b>Thread safety:</b> implementations are thread-safe; {@link #status()} never blocks, so
+ * readiness probes can call it from an event loop.
+ */
+public interface Mesh {
+
+  /**
+   * Brings the node up if needed, then completes with the options of the API listener: where this
+   * mode receives mesh traffic and, for HTTPS, the certificate.
+   *
+   * @param base the listener's other options, such as its timeouts; not modified
+   * @return the options to create the API listener with
+   */
+  Future<HttpServerOptions> listenOptions(HttpServerOptions base);
+
+  /**
+   * The base URL callers reach the API at, to log: {@code https://«dns name»} for port 443, else
+   * {@code http://«dns name»:«port»}.
+   *
+   * @param port the port the API listener is bound to
+   * @return the URL
+   */
+  String url(int port);
+
+  /**
+   * Who is calling from {@code peer}: the mesh's who-is lookup of the connection's remote address.
+   *
+   * @param peer the remote address of the caller's connection
+   * @return the caller; a failed future when the mesh can't say (the request is then refused)
+   */
+  Future<Caller> whoIs(SocketAddress peer);
+
+  /**
+   * Whether the node can serve callers now, for readiness.
+   *
+   * @return the latest known status; never blocks
+   */
+  MeshStatus status();
+
+  /**
+   * Leaves the mesh: what the mode started for it stops. The API listener is closed before.
+   *
+   * @return completes when left
+   */
+  Future<Void> close();
+}

@@ -1,0 +1,49 @@
+package dev.svc.server;
+
+import dev.svc.engine.Engine;
+import dev.svc.engine.Module;
+import dev.svc.server.engine.EnginePool;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
+
+/** An engine pool whose calls wait until the test lets them run, on a real engine. */
+final class HeldEngines implements EnginePool {
+
+  private final Module module = Module.bundled();
+  private final Engine engine = Engine.create(module);
+  private final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
+
+  @Override
+  public <T> CompletionStage<T> submit(Function<Engine, T> operation) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    held.add(() -> {
+      try {
+        result.complete(operation.apply(engine));
+      } catch (RuntimeException e) {
+        result.completeExceptionally(e);
+      }
+    });
+    return result;
+  }
+
+  /** How many calls wait. */
+  int waiting() {
+    return held.size();
+  }
+
+  /** Runs the waiting calls. */
+  void release() {
+    for (Runnable call = held.poll(); call != null; call = held.poll()) {
+      call.run();
+    }
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+    module.close();
+  }
+}

@@ -1,0 +1,120 @@
+package dev.svc.server;
+
+import static dev.svc.server.TestServers.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.svc.server.mesh.Caller;
+import dev.svc.server.mesh.GrantRule;
+import dev.svc.server.mesh.MeshStatus;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.junit5.VertxExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Readiness while the server comes up and as the mesh changes; a graceful stop. */
+@ExtendWith(VertxExtension.class)
+class LifecycleTest {
+
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
+  private static final JsonObject FORMAT = new JsonObject().put("source", "policy   a.b:K@1");
+
+  private static Caller granted() {
+    return new Caller("dana@corp.example", List.of(), Map.of("svc.dev/cap/svc",
+        List.of(new GrantRule("view", "1h", 0).toJson())));
+  }
+
+  private static JsonObject ready(WebClient client, SvcServer server, int status) {
+    HttpResponse<Buffer> response = await(client.get(server.healthPort(), "127.0.0.1", "/ready").send());
+    assertThat(response.statusCode()).isEqualTo(status);
+    return response.bodyAsJsonObject();
+  }
+
+  @Test
+  void readiness_waits_for_the_engines_and_follows_the_mesh(Vertx vertx) throws InterruptedException {
+    WebClient client = WebClient.create(vertx);
+    FakeMesh mesh = new FakeMesh(granted());
+    CountDownLatch enginesMayStart = new CountDownLatch(1);
+    HeldEngines engines = new HeldEngines();
+    SvcServer server = SvcServer.create(TestServers.config(), mesh, () -> {
+      awaitLatch(enginesMayStart);
+      return engines;
+    });
+    Future<SvcServer> started = server.start();
+    try {
+      await().atMost(PATIENCE).ignoreExceptions().until(() -> server.healthPort() > 0);
+
+      assertThat(ready(client, server, 503))
+          .isEqualTo(new JsonObject().put("status", "not ready").put("reason", "policy engine not started"));
+      enginesMayStart.countDown();
+      await(started);
+      assertThat(ready(client, server, 200))
+          .isEqualTo(new JsonObject().put("status", "ready").put("reason", "mesh node is in Running state"));
+      mesh.status = new MeshStatus(false, "mesh node is in NeedsLogin state");
+      assertThat(ready(client, server, 503).getString("reason")).isEqualTo("mesh node is in NeedsLogin state");
+    } finally {
+      enginesMayStart.countDown();
+      await(server.stop());
+    }
+  }
+
+  @Test
+  void a_stop_refuses_new_connections_and_lets_the_request_in_flight_finish(Vertx vertx) {
+    WebClient client = WebClient.create(vertx);
+    HeldEngines engines = new HeldEngines();
+    SvcServer server = await(SvcServer.create(TestServers.config(), new FakeMesh(granted()), () -> engines).start());
+    int port = server.apiPort();
+    Future<HttpResponse<Buffer>> inFlight = client.post(port, "127.0.0.1", "/api/v1/format")
+        .putHeader("Content-Type", "application/json").sendJsonObject(FORMAT);
+    await().atMost(PATIENCE).until(() -> engines.waiting() == 1);
+
+    Future<Void> stopped = server.stop();
+    // Probes that need no engine, each on a new connection, until the listener is gone.
+    WebClient probes = WebClient.create(vertx, new WebClientOptions().setKeepAlive(false));
+    AtomicReference<Throwable> refused = new AtomicReference<>();
+    await().atMost(PATIENCE).until(() -> {
+      refused.set(TestServers.failure(probes.get(port, "127.0.0.1", "/api/v1/nothing").send()));
+      return refused.get() != null;
+    });
+    assertThat(stopped.isComplete()).as("the stop waits for the request in flight").isFalse();
+    engines.release();
+
+    HttpResponse<Buffer> answer = await(inFlight);
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.bodyAsJsonObject().getString("source")).isEqualTo("policy a.b: K@1\n");
+    await(stopped);
+    assertThat(refused.get()).hasMessageContaining("Connection refused");
+  }
+
+  @Test
+  void a_failed_start_stops_what_started_and_says_why() {
+    SvcServer server = SvcServer.create(TestServers.config(), new FakeMesh(granted()), () -> {
+      throw new IllegalStateException("no engine today");
+    });
+
+    Throwable failure = TestServers.failure(server.start());
+
+    assertThat(failure).isInstanceOf(IllegalStateException.class).hasMessage("no engine today");
+    assertThat(TestServers.failure(server.stop())).isNull();
+  }
+
+  private static void awaitLatch(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package dev.svc.server;
+
+import dev.svc.server.config.ConfigKey;
+import dev.svc.server.config.ConfigLoader;
+import dev.svc.server.config.ConfigSources;
+import dev.svc.server.config.SvcConfig;
+import io.vertx.core.Future;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/** Configurations and waiting for the servers of the tests. */
+final class TestServers {
+
+  private TestServers() {}
+
+  /** A dev-mode configuration on free ports, with {@code keys} set as if by flags. */
+  static SvcConfig config(Map<ConfigKey, String> keys) {
+    Map<ConfigKey, ConfigSources.Flag> flags = new EnumMap<>(ConfigKey.class);
+    flags.put(ConfigKey.MESH_MODE, new ConfigSources.Flag("--mesh-mode", "dev"));
+    flags.put(ConfigKey.MESH_PORT, new ConfigSources.Flag("--port", "0"));
+    keys.forEach((key, value) -> flags.put(key, new ConfigSources.Flag("--test", value)));
+    SvcConfig c = ConfigLoader.load(new ConfigSources(flags, Map.of(), Optional.empty(), List.of()));
+    // The key's 0 means 8080; a record built by hand can ask for any free port.
+    return new SvcConfig(c.debug(), c.mesh(), c.server(), new SvcConfig.Health(0), c.otel(), c.operator(), c.api(),
+        c.output(), c.clusterInfo());
+  }
+
+  static SvcConfig config() {
+    return config(Map.of());
+  }
+
+  /** What {@code future} failed with, or null when it succeeded. */
+  static Throwable failure(Future<?> future) {
+    try {
+      future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+      return null;
+    } catch (ExecutionException e) {
+      return e.getCause();
+    } catch (Exception e) {
+      throw new AssertionError("the future didn't complete", e);
+    }
+  }
+
+  static <T> T await(Future<T> future) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new AssertionError("the future didn't complete", e);
+    }
+  }
+}

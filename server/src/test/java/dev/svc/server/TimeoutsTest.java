@@ -1,0 +1,107 @@
+package dev.svc.server;
+
+import static dev.svc.server.TestServers.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.server.config.ConfigKey;
+import dev.svc.server.engine.FixedEnginePool;
+import dev.svc.server.http.HttpTimeouts;
+import dev.svc.server.mesh.Caller;
+import dev.svc.server.mesh.GrantRule;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.junit5.VertxExtension;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The server.* timeouts on the API listener, each as HttpTimeouts maps it. */
+@ExtendWith(VertxExtension.class)
+class TimeoutsTest {
+
+  private static final Map<ConfigKey, String> SHORT = Map.of(
+      ConfigKey.SERVER_READ_TIMEOUT, "200ms",
+      ConfigKey.SERVER_READ_HEADER_TIMEOUT, "200ms",
+      ConfigKey.SERVER_WRITE_TIMEOUT, "200ms");
+
+  private static FakeMesh granted() {
+    return new FakeMesh(new Caller("dana@corp.example", List.of(),
+        Map.of("svc.dev/cap/svc", List.of(new GrantRule("view", "1h", 0).toJson()))));
+  }
+
+  // Everything the server sends until it closes the connection.
+  private static String untilClosed(Socket socket) throws IOException {
+    socket.setSoTimeout(60_000);
+    InputStream in = socket.getInputStream();
+    return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void a_body_that_stalls_past_the_read_timeout_gets_408_and_the_connection_closes() throws IOException {
+    SvcServer server = await(SvcServer.create(TestServers.config(SHORT), granted(), () -> FixedEnginePool.start(1)).start());
+    try (Socket socket = new Socket("127.0.0.1", server.apiPort())) {
+      socket.getOutputStream().write(("POST /api/v1/format HTTP/1.1\r\nHost: svc\r\nContent-Type: application/json\r\n"
+          + "Content-Length: 100\r\n\r\n{\"source\":").getBytes(StandardCharsets.UTF_8));
+
+      String answer = untilClosed(socket);
+
+      assertThat(answer).startsWith("HTTP/1.1 408 Request Timeout").contains("connection: close").endsWith(
+          "{\"message\":\"the request wasn't read within server.readTimeout (0.2s)\","
+              + "\"help\":\"send the whole request at once; a stalled upload is cut off\"}");
+    } finally {
+      await(server.stop());
+    }
+  }
+
+  @Test
+  void a_connection_that_sends_no_headers_within_the_read_header_timeout_is_closed() throws IOException {
+    SvcServer server = await(SvcServer.create(TestServers.config(SHORT), granted(), () -> FixedEnginePool.start(1)).start());
+    try (Socket socket = new Socket("127.0.0.1", server.apiPort())) {
+      socket.getOutputStream().write("POST /api/v1/format HTTP/1.1\r\nHost: svc\r\n".getBytes(StandardCharsets.UTF_8));
+
+      assertThat(untilClosed(socket)).isEmpty();
+    } finally {
+      await(server.stop());
+    }
+  }
+
+  @Test
+  void an_answer_not_ready_within_the_write_timeout_is_503(Vertx vertx) {
+    HeldEngines engines = new HeldEngines();
+    SvcServer server = await(SvcServer.create(TestServers.config(SHORT), granted(), () -> engines).start());
+    try {
+      HttpResponse<Buffer> response = await(WebClient.create(vertx).post(server.apiPort(), "127.0.0.1", "/api/v1/format")
+          .putHeader("Content-Type", "application/json")
+          .sendJsonObject(new JsonObject().put("source", "policy a.b: K@1\n")));
+
+      assertThat(response.statusCode()).isEqualTo(503);
+      assertThat(response.bodyAsJsonObject()).isEqualTo(new JsonObject()
+          .put("message", "the answer wasn't ready within server.writeTimeout (0.2s)")
+          .put("help", "try again later, or with a smaller request"));
+      engines.release();
+    } finally {
+      await(server.stop());
+    }
+  }
+
+  @Test
+  void the_idle_timeout_is_the_listeners_own_and_zero_turns_it_off(Vertx vertx) {
+    HttpServerOptions idle = new HttpTimeouts(vertx, TestServers.config().server()).apply(new HttpServerOptions());
+    HttpServerOptions off = new HttpTimeouts(vertx, TestServers.config(Map.of(ConfigKey.SERVER_IDLE_TIMEOUT, "0"))
+        .server()).apply(new HttpServerOptions());
+
+    assertThat(idle.getIdleTimeout()).isEqualTo(120_000);
+    assertThat(idle.getIdleTimeoutUnit()).isEqualTo(TimeUnit.MILLISECONDS);
+    assertThat(off.getIdleTimeout()).isZero();
+  }
+}
