@@ -1018,57 +1018,102 @@ impl PartialEq for Expr {
 }
 
 impl Drop for Expr {
-    /// Takes the children apart with a worklist instead of recursion, so a
-    /// chain of any length drops without exhausting the stack.
+    /// Takes the children apart along the spine with a loop and elsewhere
+    /// by shallow recursion, so a tree of any shape drops without
+    /// exhausting the stack (see [`dismantle`]).
     fn drop(&mut self) {
-        fn take_children(kind: ExprKind, out: &mut Vec<Expr>) {
-            match kind {
-                ExprKind::Paren(x) | ExprKind::Unary { operand: x, .. } => out.push(*x),
-                ExprKind::Field { target, .. } => out.push(*target),
-                ExprKind::List(xs) => out.extend(xs),
-                ExprKind::Map(entries) => {
-                    for e in entries {
-                        out.push(e.key);
-                        out.push(e.value);
-                    }
-                }
-                ExprKind::Binary { lhs, rhs, .. } => {
-                    out.push(*lhs);
-                    out.push(*rhs);
-                }
-                ExprKind::Index { target, index } => {
-                    out.push(*target);
-                    out.push(*index);
-                }
-                ExprKind::Call { callee, args } => {
-                    out.push(*callee);
-                    out.extend(args);
-                }
-                ExprKind::Quantifier { range, body, .. } | ExprKind::Filter { range, body, .. } => {
-                    out.push(*range);
-                    out.push(*body);
-                }
-                _ => {}
-            }
-        }
-        if !has_children(&self.kind) {
-            return;
-        }
-        let mut work = Vec::new();
-        take_children(
-            std::mem::replace(&mut self.kind, ExprKind::Error),
-            &mut work,
-        );
-        while let Some(mut node) = work.pop() {
-            if has_children(&node.kind) {
-                take_children(
-                    std::mem::replace(&mut node.kind, ExprKind::Error),
-                    &mut work,
-                );
-            }
-            // `node` now has no children and drops without recursing.
+        if has_children(&self.kind) {
+            dismantle(std::mem::replace(&mut self.kind, ExprKind::Error));
         }
     }
+}
+
+/// How many levels off the spine [`strip`] recurses before it leaves the
+/// nodes below to a worklist. A parsed tree is at most
+/// [`crate::parser::MAX_NESTING`] levels deep there, so this is mostly
+/// recursion, which needs no allocation; the worklist serves trees that
+/// are deep in other ways (hand-built ones) and keeps the stack shallow.
+const DROP_RECURSION: usize = 32;
+
+/// Drops `kind` and everything under it.
+fn dismantle(kind: ExprKind) {
+    let mut deeper = Vec::new();
+    strip(kind, 0, &mut deeper);
+    while let Some(kind) = deeper.pop() {
+        strip(kind, 0, &mut deeper);
+    }
+}
+
+/// Drops `kind` at `depth` levels below where dropping began: each child
+/// is emptied of its own children first (recursively, or through `deeper`
+/// past [`DROP_RECURSION`]), so that dropping the node itself is shallow;
+/// the spine child's kind is taken out and is the next node of the loop.
+fn strip(mut kind: ExprKind, depth: usize, deeper: &mut Vec<ExprKind>) {
+    loop {
+        let spine = match &mut kind {
+            ExprKind::Paren(x) | ExprKind::Unary { operand: x, .. } => {
+                empty(x, depth, deeper);
+                None
+            }
+            ExprKind::List(xs) => {
+                for x in xs {
+                    empty(x, depth, deeper);
+                }
+                None
+            }
+            ExprKind::Map(entries) => {
+                for e in entries {
+                    empty(&mut e.key, depth, deeper);
+                    empty(&mut e.value, depth, deeper);
+                }
+                None
+            }
+            ExprKind::Quantifier { range, body, .. } | ExprKind::Filter { range, body, .. } => {
+                empty(range, depth, deeper);
+                empty(body, depth, deeper);
+                None
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                empty(rhs, depth, deeper);
+                take_children(lhs)
+            }
+            ExprKind::Index { target, index } => {
+                empty(index, depth, deeper);
+                take_children(target)
+            }
+            ExprKind::Call { callee, args } => {
+                for x in args {
+                    empty(x, depth, deeper);
+                }
+                take_children(callee)
+            }
+            ExprKind::Field { target, .. } => take_children(target),
+            _ => None,
+        };
+        // Every child left in `kind` is childless now: it drops shallowly.
+        drop(kind);
+        match spine {
+            Some(next) => kind = next,
+            None => return,
+        }
+    }
+}
+
+/// Leaves `e` without children, dropping them at `depth + 1`.
+fn empty(e: &mut Expr, depth: usize, deeper: &mut Vec<ExprKind>) {
+    if let Some(kind) = take_children(e) {
+        if depth < DROP_RECURSION {
+            strip(kind, depth + 1, deeper);
+        } else {
+            deeper.push(kind);
+        }
+    }
+}
+
+/// The kind of `e` when it has children, leaving `e` a childless
+/// [`ExprKind::Error`].
+fn take_children(e: &mut Expr) -> Option<ExprKind> {
+    has_children(&e.kind).then(|| std::mem::replace(&mut e.kind, ExprKind::Error))
 }
 
 /// Whether a node of this kind holds child expressions.

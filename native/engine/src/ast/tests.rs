@@ -1,6 +1,7 @@
-//! Tree tests that need no parser: equality ignores spans, long chains drop,
-//! compare and render without deep recursion, and the rendering rules of
-//! language-core §3.10 that the parser can't produce on its own.
+//! Tree tests that need no parser: equality ignores spans, long chains
+//! compare, render and drop without deep recursion (and so do trees deep
+//! off the spine), and the rendering rules of language-core §3.10 that the
+//! parser can't produce on its own.
 
 use super::*;
 
@@ -122,5 +123,47 @@ fn long_chains_compare_render_and_drop_without_recursion() {
         assert!(text.starts_with("((((") && text.ends_with(" or b).c"));
         drop(a);
         drop(b);
+    });
+}
+
+#[test]
+fn trees_deep_off_the_spine_drop_without_recursion() {
+    // The parser never nests this deep off the spine, but a tree built by
+    // hand may: right operands, operands of `not`, list elements, call
+    // arguments and quantifier bodies, mixed, 200 000 levels down.
+    on_small_stack(|| {
+        let mut e = ident("a", 0);
+        for i in 0..200_000 {
+            let span = Span::empty(0);
+            let kind = match i % 5 {
+                0 => ExprKind::Binary {
+                    op: BinaryOp::And,
+                    op_span: span,
+                    lhs: Box::new(ident("b", 0)),
+                    rhs: Box::new(e),
+                },
+                1 => ExprKind::Unary {
+                    op: UnaryOp::Not,
+                    op_span: span,
+                    operand: Box::new(e),
+                },
+                2 => ExprKind::List(vec![ident("c", 0), e]),
+                3 => ExprKind::Call {
+                    callee: Box::new(ident("f", 0)),
+                    args: vec![e],
+                },
+                _ => ExprKind::Quantifier {
+                    quantifier: Quantifier::Any,
+                    var: Ident {
+                        name: "v".to_owned(),
+                        span,
+                    },
+                    range: Box::new(ident("xs", 0)),
+                    body: Box::new(e),
+                },
+            };
+            e = Expr::new(kind, span);
+        }
+        drop(e);
     });
 }
