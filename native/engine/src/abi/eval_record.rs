@@ -141,16 +141,7 @@ impl Writer<'_> {
                     conditions: false,
                     marked: false,
                 };
-                for (n, c) in top
-                    .iter()
-                    .filter_map(|&i| self.evaluation.trace.get(i))
-                    .enumerate()
-                {
-                    if n > 0 {
-                        json.raw(",");
-                    }
-                    self.entry(json, c, hidden);
-                }
+                self.entries(json, top, hidden);
             }
             Outcome::Default => self.fallback(json, self.program.default.as_ref()),
             Outcome::Conflict => self.fallback(json, self.program.conflict.as_ref()),
@@ -285,6 +276,8 @@ impl Writer<'_> {
         json.raw("}");
     }
 
+    /// Conflicting candidates, or those an outcome assert read: with their
+    /// chains and conditions.
     fn candidate_list(&self, json: &mut Json, candidates: &[usize]) {
         let shown = Shown {
             chain: true,
@@ -292,7 +285,13 @@ impl Writer<'_> {
             marked: false,
         };
         json.raw("[");
-        for (n, c) in candidates
+        self.entries(json, candidates, shown);
+        json.raw("]");
+    }
+
+    /// The trace entries numbered `indices`, comma-separated.
+    fn entries(&self, json: &mut Json, indices: &[usize], shown: Shown) {
+        for (n, c) in indices
             .iter()
             .filter_map(|&i| self.evaluation.trace.get(i))
             .enumerate()
@@ -302,7 +301,6 @@ impl Writer<'_> {
             }
             self.entry(json, c, shown);
         }
-        json.raw("]");
     }
 
     fn failed_assert(&self, json: &mut Json, f: &FailedAssert, top: &[usize]) {
