@@ -8,6 +8,7 @@ import dev.svc.engine.StoppedException;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -94,11 +95,28 @@ public final class ApiErrors implements Handler<RoutingContext> {
         answer(ctx, 405, ctx.request().method() + " isn't a method of " + ctx.request().path(),
             "use " + allowed, List.of());
       }
-      case 413 -> answer(ctx, 413, "the request body is larger than " + bodyLimit + " bytes",
-          "send a smaller request, such as fewer files at a time", List.of());
+      case 413 -> afterBody(ctx, () -> answer(ctx, 413,
+          "the request body is larger than " + bodyLimit + " bytes",
+          "send a smaller request, such as fewer files at a time", List.of()));
       default -> answer(ctx, status < 400 ? 500 : status, "the request failed with status " + status,
           "see the server's log", List.of());
     }
+  }
+
+  /**
+   * Runs {@code answer} once the client has sent the whole body, which is read and dropped. A body
+   * refused for its size is usually still on its way: closing the connection under unread bytes
+   * resets it, and the client loses the answer. The read timeout bounds how long this takes.
+   */
+  private static void afterBody(RoutingContext ctx, Runnable answer) {
+    HttpServerRequest request = ctx.request();
+    if (request.isEnded()) {
+      answer.run();
+      return;
+    }
+    request.handler(chunk -> {});
+    request.endHandler(done -> answer.run());
+    request.resume();
   }
 
   /**
