@@ -234,7 +234,7 @@ impl<'src> Parser<'src> {
     }
 
     /// Moves to the next token (never past `Eof`), counting brackets.
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) {
         match self.kind() {
             TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => self.brackets += 1,
