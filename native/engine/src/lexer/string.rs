@@ -38,6 +38,10 @@ pub fn unquote(text: &str) -> Result<Vec<u8>, StringError> {
         .strip_prefix('"')
         .and_then(|t| t.strip_suffix('"'))
         .ok_or_else(invalid)?;
+    if !body.bytes().any(|b| matches!(b, b'\\' | b'\n' | b'"')) {
+        // No escape and nothing invalid: the common case, in one pass.
+        return Ok(body.as_bytes().to_vec());
+    }
 
     // Shape first: every backslash must start a known escape.
     let mut i = 0;
