@@ -127,6 +127,7 @@ impl<'src> Parser<'src> {
     ///
     /// A plain operator: its binding power is its level, and it is
     /// left-associative but for the right-associative `??` (§3.7).
+    #[inline(always)]
     fn infix(&mut self) -> PResult<Option<BinaryOp>> {
         // In a decision field's default, `in: string` is the next field.
         if self.in_field && self.kind().is_keyword() && self.peek() == TokenKind::Colon {
