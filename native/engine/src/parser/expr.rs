@@ -74,7 +74,7 @@ impl<'src> Parser<'src> {
     /// Parses an expression whose infix operators bind at least as tightly
     /// as `min_bp`, as the operand of `after` (or at the start of an
     /// expression). Each call is one nesting level.
-    pub(super) fn expr(&mut self, min_bp: u8, after: Option<After>) -> PExpr {
+    pub(super) fn expr(&mut self, min_bp: u8, after: Option<&After>) -> PExpr {
         if self.expr_depth == 0 {
             self.expr_start = self.brackets;
         }
@@ -88,7 +88,7 @@ impl<'src> Parser<'src> {
         result
     }
 
-    fn expr_bp(&mut self, min_bp: u8, after: Option<After>) -> PExpr {
+    fn expr_bp(&mut self, min_bp: u8, after: Option<&After>) -> PExpr {
         let mut lhs = self.prefix(min_bp, after)?;
         loop {
             let Some(op) = self.infix()? else {
@@ -100,7 +100,7 @@ impl<'src> Parser<'src> {
             }
             let after = self.take_operator(op);
             let rbp = if op == BinaryOp::Coalesce { bp } else { bp + 1 };
-            let rhs = self.expr(rbp, Some(after))?;
+            let rhs = self.expr(rbp, Some(&after))?;
             lhs = binary(op, after.span, lhs, rhs);
             self.check_neighbor(op)?;
         }
@@ -206,7 +206,7 @@ impl<'src> Parser<'src> {
 
     /// The prefix forms (`not`, `-`, `present`, quantifiers, filters) or an
     /// operand with its postfix forms.
-    fn prefix(&mut self, min_bp: u8, after: Option<After>) -> PExpr {
+    fn prefix(&mut self, min_bp: u8, after: Option<&After>) -> PExpr {
         let kind = self.kind();
         let (op, bp) = match kind {
             TokenKind::Not => {
@@ -235,7 +235,7 @@ impl<'src> Parser<'src> {
             text: op.as_str(),
             span: op_span,
         };
-        let operand = self.expr(bp, Some(after))?;
+        let operand = self.expr(bp, Some(&after))?;
         Ok(unary(op, op_span, operand))
     }
 
@@ -245,7 +245,7 @@ impl<'src> Parser<'src> {
         &mut self,
         min_bp: u8,
         what: LoosePrefix,
-        after: Option<After>,
+        after: Option<&After>,
     ) -> PResult<()> {
         if min_bp <= NOT {
             return Ok(());
@@ -280,7 +280,7 @@ impl<'src> Parser<'src> {
             text: "in",
             span: in_tok.span,
         };
-        let range = self.expr(COALESCE, Some(after))?;
+        let range = self.expr(COALESCE, Some(&after))?;
         if !self.at(TokenKind::Colon) {
             return Err(self.binder_error(kw, Some(in_tok)));
         }
@@ -377,7 +377,7 @@ impl<'src> Parser<'src> {
 
     /// An operand: a name, a literal, or a parenthesized, list or map
     /// expression.
-    fn primary(&mut self, after: Option<After>) -> PExpr {
+    fn primary(&mut self, after: Option<&After>) -> PExpr {
         let open = self.tok();
         match open.kind {
             TokenKind::LParen => {
@@ -454,7 +454,7 @@ impl<'src> Parser<'src> {
     /// A map that begins like a rule body (a statement keyword, or a
     /// constructor `name(name: …`) right after an operator means the
     /// operator lost its right operand (§3.8 rule 5).
-    fn map(&mut self, after: Option<After>) -> PExpr {
+    fn map(&mut self, after: Option<&After>) -> PExpr {
         let open = self.tok();
         self.next();
         let mut entries = Vec::new();
@@ -483,7 +483,7 @@ impl<'src> Parser<'src> {
     /// a rule body, and remembers the `{` so that `when` can parse the body.
     /// At the start of an expression (no operator) it does nothing and the
     /// map's own error stands.
-    fn missing_operand(&mut self, after: Option<After>, open: Token<'src>) -> PResult<()> {
+    fn missing_operand(&mut self, after: Option<&After>, open: Token<'src>) -> PResult<()> {
         let Some(after) = after else {
             return Ok(());
         };
