@@ -89,8 +89,8 @@ impl<'src> Lexer<'src> {
     /// offset come back in registers, where a token would go through
     /// memory, and [`lex`] writes each token once, into its vector.
     /// Identifiers, keywords and operators, most of the tokens, are read
-    /// here; the longer forms are out of line, so that this stays small
-    /// enough to inline into `lex`'s loop.
+    /// here, the longer forms out of line. Not inlined: inside `lex`'s loop
+    /// it made the module slower (more values kept on the stack).
     #[inline(never)]
     fn advance(&mut self) -> (TokenKind, usize) {
         self.skip_whitespace();
