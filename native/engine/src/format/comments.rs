@@ -19,23 +19,35 @@ pub(super) struct Comment<'src> {
     pub(super) text: &'src str,
 }
 
-/// The comments and document separators among `tokens`, what the lexer
-/// made of `src`, in source order: the tokens the tree doesn't keep.
-pub(super) fn scan<'src>(src: &str, tokens: &[Token<'src>]) -> (Vec<Comment<'src>>, Vec<Pos>) {
+/// What the printer needs of a source besides its tree.
+pub(super) struct Scanned<'src> {
+    /// The offsets where the source's lines start (the first is 0).
+    pub(super) line_starts: Vec<usize>,
+    /// The comments, in source order.
+    pub(super) comments: Vec<Comment<'src>>,
+    /// Where the document separators are, in source order.
+    pub(super) separators: Vec<Pos>,
+}
+
+/// The lines of `src` and the comments and document separators among
+/// `tokens`, what the lexer made of `src`: the tokens the tree doesn't
+/// keep. The source is searched for line breaks once, here.
+pub(super) fn scan<'src>(src: &str, tokens: &[Token<'src>]) -> Scanned<'src> {
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
     let mut comments = Vec::new();
     let mut separators = Vec::new();
+    // The 1-based line of the token at hand: tokens come in source order,
+    // so the line only moves forward.
     let mut line = 1;
-    let mut counted = 0;
     for token in tokens {
         if !matches!(token.kind, TokenKind::Comment | TokenKind::Separator) {
             continue;
         }
         let start = token.span.start;
-        line += src
-            .as_bytes()
-            .get(counted..start)
-            .map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
-        counted = start;
+        let later = line_starts.get(line..).unwrap_or_default();
+        line += later.iter().take_while(|&&s| s <= start).count();
         if token.kind == TokenKind::Comment {
             comments.push(Comment {
                 offset: start,
@@ -49,7 +61,11 @@ pub(super) fn scan<'src>(src: &str, tokens: &[Token<'src>]) -> (Vec<Comment<'src
             });
         }
     }
-    (comments, separators)
+    Scanned {
+        line_starts,
+        comments,
+        separators,
+    }
 }
 
 impl<'src> Printer<'src> {

@@ -49,6 +49,9 @@ impl Items<'_> {
     }
 }
 
+/// How many nodes of a spine [`Printer::expr`] keeps on the stack.
+const NEAR: usize = 8;
+
 /// Whether a chain of `op` may break across lines.
 fn breaks(op: BinaryOp) -> bool {
     matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor)
@@ -64,15 +67,25 @@ impl Printer<'_> {
             self.last = self.end_line(e.span);
             return;
         }
-        let mut spine = Vec::new();
+        // The spine nodes, outermost first: the first few in place, the
+        // rest of a long chain on the heap, so that the many short spines
+        // cost no allocation.
+        let mut near = [e; NEAR];
+        let mut far = Vec::new();
+        let mut len = 0;
         let mut leaf = e;
         while let Some(next) = leaf.spine_child() {
-            spine.push(leaf);
+            match near.get_mut(len) {
+                Some(slot) => *slot = leaf,
+                None => far.push(leaf),
+            }
+            len += 1;
             leaf = next;
         }
+        let near = near.get(..len.min(NEAR)).unwrap_or_default();
         // `0 .f` keeps its token boundary as `(0).f`; a checker rejects it.
         let wrap = matches!(leaf.kind, ExprKind::Int { .. })
-            && spine.last().is_some_and(|n| {
+            && far.last().or(near.last()).is_some_and(|n| {
                 matches!(
                     n.kind,
                     ExprKind::Field {
@@ -89,7 +102,7 @@ impl Printer<'_> {
             self.write(")");
         }
         self.last = self.end_line(leaf.span);
-        for node in spine.iter().rev() {
+        for node in far.iter().rev().chain(near.iter().rev()) {
             self.suffix(node, indent);
             self.last = self.end_line(node.span);
         }

@@ -84,12 +84,12 @@ impl fmt::Display for FormatError {
 /// empty for a source with nothing in it.
 pub fn format_source(name: &str, src: &str) -> Result<String, FormatError> {
     let lexed = lex(src);
-    let (comments, separators) = comments::scan(src, &lexed.0);
+    let scanned = comments::scan(src, &lexed.0);
     let (file, diagnostics) = parse_lexed(name, src, lexed, Literals::TextOnly);
     if !diagnostics.is_empty() {
         return Err(FormatError::Syntax(diagnostics));
     }
-    print_proven(&file, src, comments, &separators)
+    print_proven(&file, src, scanned)
 }
 
 /// Formats `file`, which [`parse_file`](crate::parser::parse_file) made of `src` without diagnostics,
@@ -97,20 +97,18 @@ pub fn format_source(name: &str, src: &str) -> Result<String, FormatError> {
 /// Only the proof fails: a tree with errors in it fails it.
 pub fn format_file(file: &File, src: &str) -> Result<String, FormatError> {
     let (tokens, _) = lex(src);
-    let (comments, separators) = comments::scan(src, &tokens);
-    print_proven(file, src, comments, &separators)
+    print_proven(file, src, comments::scan(src, &tokens))
 }
 
-/// Prints `file` with the `comments` and `separators` of `src`, its source,
+/// Prints `file` with what `comments::scan` found in `src`, its source,
 /// and proves the output.
 fn print_proven(
     file: &File,
     src: &str,
-    comments: Vec<comments::Comment<'_>>,
-    separators: &[printer::Pos],
+    scanned: comments::Scanned<'_>,
 ) -> Result<String, FormatError> {
-    let texts: Vec<&str> = comments.iter().map(|c| c.text).collect();
-    let out = printer::print(file, src, comments, separators);
+    let texts: Vec<&str> = scanned.comments.iter().map(|c| c.text).collect();
+    let out = printer::print(file, src, scanned);
     verify::same_program(file, &texts, &out)?;
     Ok(out)
 }

@@ -8,7 +8,7 @@
 
 use std::cell::Cell;
 
-use super::comments::Comment;
+use super::comments::{Comment, Scanned};
 use crate::ast::{
     CallStmt, DecisionDecl, Decl, Document, Expr, Field, File, Ident, Import, KindDoc, Let,
     ModuleDoc, PolicyDoc, Stmt, Type, TypeKind, Use, When,
@@ -61,29 +61,28 @@ pub(super) struct Printer<'src> {
     pub(super) last: usize,
 }
 
-/// Prints `file`, parsed from `src`, in the canonical style;
-/// `comments` and `separators` are what `comments::scan` found in `src`.
-pub(super) fn print(
-    file: &File,
-    src: &str,
-    comments: Vec<Comment<'_>>,
-    separators: &[Pos],
-) -> String {
-    let mut p = Printer::new(src, comments);
-    p.file(file, separators, src.len());
+/// Prints `file`, parsed from `src`, in the canonical style; `scanned` is
+/// what `comments::scan` found in `src`.
+pub(super) fn print(file: &File, src: &str, scanned: Scanned<'_>) -> String {
+    let Scanned {
+        line_starts,
+        comments,
+        separators,
+    } = scanned;
+    let mut p = Printer::new(src.len(), line_starts, comments);
+    p.file(file, &separators, src.len());
     p.render()
 }
 
 impl<'src> Printer<'src> {
-    /// A printer with no output yet for a tree of `src`.
-    fn new(src: &str, comments: Vec<Comment<'src>>) -> Self {
+    /// A printer with no output yet for a tree of a source of `size`
+    /// bytes whose lines start at `line_starts`.
+    fn new(size: usize, line_starts: Vec<usize>, comments: Vec<Comment<'src>>) -> Self {
         Printer {
-            line_starts: std::iter::once(0)
-                .chain(src.match_indices('\n').map(|(i, _)| i + 1))
-                .collect(),
+            line_starts,
             line_hint: Cell::new(1),
-            lines: Vec::with_capacity(src.len() / 24 + 1),
-            code: String::with_capacity(src.len()),
+            lines: Vec::with_capacity(size / 24 + 1),
+            code: String::with_capacity(size),
             comments,
             next: 0,
             last: 0,
@@ -797,7 +796,11 @@ mod tests {
     fn lines_are_found_whatever_the_order_of_the_questions() {
         let src = "a\n\nbc\nd";
         let want = [1, 1, 2, 3, 3, 3, 4, 4, 4];
-        let p = Printer::new(src, Vec::new());
+        let p = Printer::new(
+            src.len(),
+            super::super::comments::scan(src, &[]).line_starts,
+            Vec::new(),
+        );
         let forward: Vec<usize> = (0..want.len()).map(|o| p.line(o)).collect();
         assert_eq!(forward, want);
         for offset in [8, 0, 5, 2, 3, 7, 1, 6, 4, 4, 8, 8] {

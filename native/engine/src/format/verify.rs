@@ -44,24 +44,32 @@ pub(super) fn same_program(file: &File, comments: &[&str], out: &str) -> Result<
     if !same_file(file, &again) {
         return Err(FormatError::ProgramChanged);
     }
-    let mut before: Vec<&str> = comments.iter().map(|c| trim(c)).collect();
-    before.sort_unstable();
-    if before != after {
+    let before: Vec<&str> = comments.iter().map(|c| trim(c)).collect();
+    if !same_texts(before, after) {
         return Err(FormatError::CommentsChanged);
     }
     Ok(())
 }
 
-/// The comments among `tokens`, sorted (a decision's members take their
-/// comments along when they move), trimmed.
+/// The comments among `tokens`, trimmed, in source order.
 fn comments_of<'src>(tokens: &[Token<'src>]) -> Vec<&'src str> {
-    let mut texts: Vec<&str> = tokens
+    tokens
         .iter()
         .filter(|t| t.kind == TokenKind::Comment)
         .map(|t| trim(t.text))
-        .collect();
-    texts.sort_unstable();
-    texts
+        .collect()
+}
+
+/// Whether `a` and `b` hold the same texts as often, in any order: a
+/// decision's members take their comments along when they move. Mostly
+/// the order is the same, which is quicker to see than to sort.
+fn same_texts(mut a: Vec<&str>, mut b: Vec<&str>) -> bool {
+    if a == b {
+        return true;
+    }
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
 }
 
 /// A comment without its trailing spaces, which it loses on a line of its
@@ -70,70 +78,15 @@ fn trim(comment: &str) -> &str {
     comment.trim_end_matches(' ')
 }
 
-fn same_file(a: &File, b: &File) -> bool {
-    a.docs.len() == b.docs.len() && a.docs.iter().zip(&b.docs).all(|(a, b)| same_doc(a, b))
-}
-
-fn same_doc(a: &Document, b: &Document) -> bool {
-    match (a, b) {
-        (Document::Policy(a), Document::Policy(b)) => {
-            a.name == b.name
-                && a.kind == b.kind
-                && a.pin == b.pin
-                && a.uses == b.uses
-                && all(&a.stmts, &b.stmts, same_stmt)
-        }
-        (Document::Module(a), Document::Module(b)) => {
-            a.name == b.name
-                && a.kind == b.kind
-                && a.pin == b.pin
-                && a.uses == b.uses
-                && all(&a.lets, &b.lets, |a, b| {
-                    a.public == b.public && a.name == b.name && same_expr(&a.value, &b.value)
-                })
-        }
-        (Document::Kind(a), Document::Kind(b)) => {
-            a.name == b.name
-                && a.version == b.version
-                && a.accepts == b.accepts
-                && all(&a.decls, &b.decls, same_decl)
-        }
-        _ => false,
-    }
+/// The comparison of two trees. Its worklist of expression pairs serves
+/// every expression of the trees in turn, so it is allocated once.
+struct Same<'t> {
+    pending: Vec<(&'t Expr, &'t Expr)>,
 }
 
 /// Whether `a` and `b` have the same length and `same` holds pairwise.
-fn all<T>(a: &[T], b: &[T], same: impl Fn(&T, &T) -> bool) -> bool {
+fn all<'t, T>(a: &'t [T], b: &'t [T], mut same: impl FnMut(&'t T, &'t T) -> bool) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(a, b))
-}
-
-fn same_opt(a: Option<&Expr>, b: Option<&Expr>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => same_expr(a, b),
-        (None, None) => true,
-        _ => false,
-    }
-}
-
-fn same_stmt(a: &Stmt, b: &Stmt) -> bool {
-    match (a, b) {
-        (Stmt::Param(a), Stmt::Param(b)) => {
-            a.name == b.name
-                && a.ty == b.ty
-                && same_opt(a.default.as_ref(), b.default.as_ref())
-                && same_opt(a.min.as_ref(), b.min.as_ref())
-                && same_opt(a.max.as_ref(), b.max.as_ref())
-        }
-        (Stmt::Let(a), Stmt::Let(b)) => {
-            a.public == b.public && a.name == b.name && same_expr(&a.value, &b.value)
-        }
-        (Stmt::When(a), Stmt::When(b)) => {
-            same_expr(&a.cond, &b.cond) && all(&a.body, &b.body, same_stmt)
-        }
-        (Stmt::Assert(a), Stmt::Assert(b)) => a.reason == b.reason && same_expr(&a.cond, &b.cond),
-        (Stmt::Call(a), Stmt::Call(b)) => same_call(a, b),
-        _ => false,
-    }
 }
 
 /// The arguments of a call as (name, value), a positional reason named
@@ -143,137 +96,214 @@ fn args(c: &CallStmt) -> impl Iterator<Item = (&str, &Expr)> {
     positional.chain(c.args.iter().map(|a| (a.name.name.as_str(), &a.value)))
 }
 
-fn same_call(a: &CallStmt, b: &CallStmt) -> bool {
-    a.name == b.name
-        && args(a).count() == args(b).count()
-        && args(a)
-            .zip(args(b))
-            .all(|((na, va), (nb, vb))| na == nb && same_expr(va, vb))
+fn same_file<'t>(a: &'t File, b: &'t File) -> bool {
+    let mut same = Same {
+        pending: Vec::new(),
+    };
+    all(&a.docs, &b.docs, |a, b| same.doc(a, b))
 }
 
-fn same_decl(a: &Decl, b: &Decl) -> bool {
-    match (a, b) {
-        (Decl::Decision(a), Decl::Decision(b)) => same_decision(a, b),
-        (Decl::Type(a), Decl::Type(b)) => a.name == b.name && all(&a.fields, &b.fields, same_field),
-        (Decl::Default(a), Decl::Default(b)) | (Decl::Conflict(a), Decl::Conflict(b)) => {
-            same_call(&a.call, &b.call)
+impl<'t> Same<'t> {
+    fn doc(&mut self, a: &'t Document, b: &'t Document) -> bool {
+        match (a, b) {
+            (Document::Policy(a), Document::Policy(b)) => {
+                a.name == b.name
+                    && a.kind == b.kind
+                    && a.pin == b.pin
+                    && a.uses == b.uses
+                    && all(&a.stmts, &b.stmts, |a, b| self.stmt(a, b))
+            }
+            (Document::Module(a), Document::Module(b)) => {
+                a.name == b.name
+                    && a.kind == b.kind
+                    && a.pin == b.pin
+                    && a.uses == b.uses
+                    && all(&a.lets, &b.lets, |a, b| {
+                        a.public == b.public && a.name == b.name && self.expr(&a.value, &b.value)
+                    })
+            }
+            (Document::Kind(a), Document::Kind(b)) => {
+                a.name == b.name
+                    && a.version == b.version
+                    && a.accepts == b.accepts
+                    && all(&a.decls, &b.decls, |a, b| self.decl(a, b))
+            }
+            _ => false,
         }
-        (Decl::Enum(a), Decl::Enum(b)) => a == b,
-        (Decl::Input(a), Decl::Input(b)) => a == b,
-        (Decl::Fn(a), Decl::Fn(b)) => a == b,
-        (Decl::Precedence(a), Decl::Precedence(b)) => a == b,
-        (Decl::Exclusive(a), Decl::Exclusive(b)) => a == b,
-        (Decl::Collect(a), Decl::Collect(b)) => a == b,
-        _ => false,
     }
-}
 
-/// Name, reasons and fields; the syntax it was written in doesn't count.
-fn same_decision(a: &DecisionDecl, b: &DecisionDecl) -> bool {
-    a.name == b.name && a.reasons == b.reasons && all(&a.fields, &b.fields, same_field)
-}
-
-fn same_field(a: &Field, b: &Field) -> bool {
-    a.name == b.name && a.ty == b.ty && same_opt(a.default.as_ref(), b.default.as_ref())
-}
-
-/// Tree equality of expressions, spans ignored, with the two rewrites of
-/// the module doc. A worklist, not recursion, and no allocation per node.
-fn same_expr(a: &Expr, b: &Expr) -> bool {
-    use ExprKind as K;
-    let mut pending = vec![(a, b)];
-    while let Some((a, b)) = pending.pop() {
-        if !same_node(&a.kind, &b.kind) {
-            return false;
+    fn opt(&mut self, a: Option<&'t Expr>, b: Option<&'t Expr>) -> bool {
+        match (a, b) {
+            (Some(a), Some(b)) => self.expr(a, b),
+            (None, None) => true,
+            _ => false,
         }
-        // `same_node` held: the same variant, with as many elements.
-        match (&a.kind, &b.kind) {
-            (K::Paren(x), K::Paren(y))
-            | (K::Unary { operand: x, .. }, K::Unary { operand: y, .. }) => pending.push((x, y)),
-            (K::List(xs), K::List(ys)) => pending.extend(xs.iter().zip(ys)),
-            (K::Map(xs), K::Map(ys)) => {
-                for (x, y) in xs.iter().zip(ys) {
-                    pending.push((&x.key, &y.key));
-                    pending.push((&x.value, &y.value));
+    }
+
+    fn stmt(&mut self, a: &'t Stmt, b: &'t Stmt) -> bool {
+        match (a, b) {
+            (Stmt::Param(a), Stmt::Param(b)) => {
+                a.name == b.name
+                    && a.ty == b.ty
+                    && self.opt(a.default.as_ref(), b.default.as_ref())
+                    && self.opt(a.min.as_ref(), b.min.as_ref())
+                    && self.opt(a.max.as_ref(), b.max.as_ref())
+            }
+            (Stmt::Let(a), Stmt::Let(b)) => {
+                a.public == b.public && a.name == b.name && self.expr(&a.value, &b.value)
+            }
+            (Stmt::When(a), Stmt::When(b)) => {
+                self.expr(&a.cond, &b.cond) && all(&a.body, &b.body, |a, b| self.stmt(a, b))
+            }
+            (Stmt::Assert(a), Stmt::Assert(b)) => {
+                a.reason == b.reason && self.expr(&a.cond, &b.cond)
+            }
+            (Stmt::Call(a), Stmt::Call(b)) => self.call(a, b),
+            _ => false,
+        }
+    }
+
+    fn call(&mut self, a: &'t CallStmt, b: &'t CallStmt) -> bool {
+        a.name == b.name
+            && args(a).count() == args(b).count()
+            && args(a)
+                .zip(args(b))
+                .all(|((na, va), (nb, vb))| na == nb && self.expr(va, vb))
+    }
+
+    fn decl(&mut self, a: &'t Decl, b: &'t Decl) -> bool {
+        match (a, b) {
+            (Decl::Decision(a), Decl::Decision(b)) => self.decision(a, b),
+            (Decl::Type(a), Decl::Type(b)) => {
+                a.name == b.name && all(&a.fields, &b.fields, |a, b| self.field(a, b))
+            }
+            (Decl::Default(a), Decl::Default(b)) | (Decl::Conflict(a), Decl::Conflict(b)) => {
+                self.call(&a.call, &b.call)
+            }
+            (Decl::Enum(a), Decl::Enum(b)) => a == b,
+            (Decl::Input(a), Decl::Input(b)) => a == b,
+            (Decl::Fn(a), Decl::Fn(b)) => a == b,
+            (Decl::Precedence(a), Decl::Precedence(b)) => a == b,
+            (Decl::Exclusive(a), Decl::Exclusive(b)) => a == b,
+            (Decl::Collect(a), Decl::Collect(b)) => a == b,
+            _ => false,
+        }
+    }
+
+    /// Name, reasons and fields; the syntax it was written in doesn't count.
+    fn decision(&mut self, a: &'t DecisionDecl, b: &'t DecisionDecl) -> bool {
+        a.name == b.name
+            && a.reasons == b.reasons
+            && all(&a.fields, &b.fields, |a, b| self.field(a, b))
+    }
+
+    fn field(&mut self, a: &'t Field, b: &'t Field) -> bool {
+        a.name == b.name && a.ty == b.ty && self.opt(a.default.as_ref(), b.default.as_ref())
+    }
+
+    /// Tree equality of expressions, spans ignored, with the two rewrites
+    /// of the module doc. A worklist, not recursion, and no allocation per
+    /// node.
+    fn expr(&mut self, a: &'t Expr, b: &'t Expr) -> bool {
+        use ExprKind as K;
+        let pending = &mut self.pending;
+        pending.clear();
+        pending.push((a, b));
+        while let Some((a, b)) = pending.pop() {
+            if !same_node(&a.kind, &b.kind) {
+                return false;
+            }
+            // `same_node` held: the same variant, with as many elements.
+            match (&a.kind, &b.kind) {
+                (K::Paren(x), K::Paren(y))
+                | (K::Unary { operand: x, .. }, K::Unary { operand: y, .. }) => {
+                    pending.push((x, y))
                 }
-            }
-            (
-                K::Binary {
-                    lhs: l1, rhs: r1, ..
-                },
-                K::Binary {
-                    lhs: l2, rhs: r2, ..
-                },
-            )
-            | (
-                K::Index {
-                    target: l1,
-                    index: r1,
-                },
-                K::Index {
-                    target: l2,
-                    index: r2,
-                },
-            ) => {
-                pending.push((l1, l2));
-                pending.push((r1, r2));
-            }
-            (
-                K::Field {
-                    target: x,
-                    optional,
-                    ..
-                },
-                K::Field { target: y, .. },
-            ) => {
-                if *optional {
+                (K::List(xs), K::List(ys)) => pending.extend(xs.iter().zip(ys)),
+                (K::Map(xs), K::Map(ys)) => {
+                    for (x, y) in xs.iter().zip(ys) {
+                        pending.push((&x.key, &y.key));
+                        pending.push((&x.value, &y.value));
+                    }
+                }
+                (
+                    K::Binary {
+                        lhs: l1, rhs: r1, ..
+                    },
+                    K::Binary {
+                        lhs: l2, rhs: r2, ..
+                    },
+                )
+                | (
+                    K::Index {
+                        target: l1,
+                        index: r1,
+                    },
+                    K::Index {
+                        target: l2,
+                        index: r2,
+                    },
+                ) => {
+                    pending.push((l1, l2));
+                    pending.push((r1, r2));
+                }
+                (
+                    K::Field {
+                        target: x,
+                        optional,
+                        ..
+                    },
+                    K::Field { target: y, .. },
+                ) => {
+                    if *optional {
+                        pending.push((x, y));
+                    } else {
+                        pending.push((unparen_int(x), unparen_int(y)));
+                    }
+                }
+                (
+                    K::Call {
+                        callee: x,
+                        args: xs,
+                    },
+                    K::Call {
+                        callee: y,
+                        args: ys,
+                    },
+                ) => {
                     pending.push((x, y));
-                } else {
-                    pending.push((unparen_int(x), unparen_int(y)));
+                    pending.extend(xs.iter().zip(ys));
                 }
-            }
-            (
-                K::Call {
-                    callee: x,
-                    args: xs,
-                },
-                K::Call {
-                    callee: y,
-                    args: ys,
-                },
-            ) => {
-                pending.push((x, y));
-                pending.extend(xs.iter().zip(ys));
-            }
-            (
-                K::Quantifier {
-                    range: r1,
-                    body: b1,
-                    ..
+                (
+                    K::Quantifier {
+                        range: r1,
+                        body: b1,
+                        ..
+                    }
+                    | K::Filter {
+                        range: r1,
+                        body: b1,
+                        ..
+                    },
+                    K::Quantifier {
+                        range: r2,
+                        body: b2,
+                        ..
+                    }
+                    | K::Filter {
+                        range: r2,
+                        body: b2,
+                        ..
+                    },
+                ) => {
+                    pending.push((r1, r2));
+                    pending.push((unparen_chain(b1), unparen_chain(b2)));
                 }
-                | K::Filter {
-                    range: r1,
-                    body: b1,
-                    ..
-                },
-                K::Quantifier {
-                    range: r2,
-                    body: b2,
-                    ..
-                }
-                | K::Filter {
-                    range: r2,
-                    body: b2,
-                    ..
-                },
-            ) => {
-                pending.push((r1, r2));
-                pending.push((unparen_chain(b1), unparen_chain(b2)));
+                _ => {}
             }
-            _ => {}
         }
+        true
     }
-    true
 }
 
 /// `(x)` as `x` when `x` is an `and`/`or`/`xor`: a quantifier's body.

@@ -41,9 +41,9 @@ pub fn lex(src: &str) -> (Vec<Token<'_>>, Vec<Diagnostic>) {
     let mut lexer = Lexer::new(src);
     let mut tokens = Vec::with_capacity(src.len() / 4 + 1);
     loop {
-        let token = lexer.next_token();
-        tokens.push(token);
-        if token.kind == TokenKind::Eof {
+        let (kind, start) = lexer.advance();
+        tokens.push(lexer.token(kind, start));
+        if kind == TokenKind::Eof {
             break;
         }
     }
@@ -78,20 +78,35 @@ impl<'src> Lexer<'src> {
     /// `Illegal` token). At the end of the input it returns `Eof`, whose
     /// span is empty and sits just after the last character, forever.
     pub fn next_token(&mut self) -> Token<'src> {
+        let (kind, start) = self.advance();
+        self.token(kind, start)
+    }
+
+    /// Skips whitespace and moves over the next token: its kind and where
+    /// it starts; it ends at the cursor.
+    ///
+    /// The scanning functions return a kind, not a [`Token`]: a kind and an
+    /// offset come back in registers, where a token would go through
+    /// memory, and [`lex`] writes each token once, into its vector.
+    /// Identifiers, keywords and operators, most of the tokens, are read
+    /// here, the longer forms out of line. Not inlined: inside `lex`'s loop
+    /// it made the module slower (more values kept on the stack).
+    #[inline(never)]
+    fn advance(&mut self) -> (TokenKind, usize) {
         self.skip_whitespace();
         let start = self.pos;
-        let c = self.peek(0);
-        if self.at_end() {
-            return self.emit(TokenKind::Eof, start);
-        }
-        match c {
+        let Some(&c) = self.src.as_bytes().get(start) else {
+            return (TokenKind::Eof, start);
+        };
+        let kind = match c {
             b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.ident(start),
             b'0'..=b'9' => self.number(start),
             b'"' => self.string(start),
             b'`' => self.raw_string(start),
             b'/' if self.peek(1) == b'/' => self.comment(start),
-            _ => self.operator(start),
-        }
+            _ => self.operator(start, c),
+        };
+        (kind, start)
     }
 
     /// The diagnostics recorded so far, in source order.
@@ -160,7 +175,7 @@ impl<'src> Lexer<'src> {
     // ---- results ------------------------------------------------------
 
     /// The token of kind `kind` from `start` to the cursor.
-    fn emit(&self, kind: TokenKind, start: usize) -> Token<'src> {
+    fn token(&self, kind: TokenKind, start: usize) -> Token<'src> {
         Token {
             kind,
             text: self.text_from(start),
@@ -168,17 +183,21 @@ impl<'src> Lexer<'src> {
         }
     }
 
-    /// Records `error` for the text from `start` to the cursor and returns
-    /// the `Illegal` token covering it.
-    fn fail(&mut self, start: usize, error: &LexError) -> Token<'src> {
-        self.fail_at(start, error, Span::new(start, self.pos))
+    /// Records `error` for the text from `start` to the cursor, which makes
+    /// an `Illegal` token.
+    #[cold]
+    #[inline(never)]
+    fn fail(&mut self, start: usize, error: &LexError) -> TokenKind {
+        self.fail_at(error, Span::new(start, self.pos))
     }
 
-    /// Records `error` at `span` (inside the text from `start` to the
-    /// cursor) and returns the `Illegal` token for the whole text.
-    fn fail_at(&mut self, start: usize, error: &LexError, span: Span) -> Token<'src> {
+    /// Records `error` at `span`, inside the text of the token being read,
+    /// which makes an `Illegal` token of all of that text.
+    #[cold]
+    #[inline(never)]
+    fn fail_at(&mut self, error: &LexError, span: Span) -> TokenKind {
         self.diagnostics.push(error.to_diagnostic(span));
-        self.emit(TokenKind::Illegal, start)
+        TokenKind::Illegal
     }
 
     // ---- the small token kinds ----------------------------------------
@@ -188,42 +207,69 @@ impl<'src> Lexer<'src> {
     }
 
     /// An identifier or keyword; the cursor is on a letter or `_`.
-    fn ident(&mut self, start: usize) -> Token<'src> {
+    fn ident(&mut self, start: usize) -> TokenKind {
         self.eat_word();
         let text = self.text_from(start);
-        self.emit(TokenKind::keyword(text).unwrap_or(TokenKind::Ident), start)
+        TokenKind::keyword(text).unwrap_or(TokenKind::Ident)
     }
 
     /// A line comment: `//` up to, not including, the next `\n` or `\r`.
-    fn comment(&mut self, start: usize) -> Token<'src> {
+    #[inline(never)]
+    fn comment(&mut self, start: usize) -> TokenKind {
         self.pos = start;
         self.eat_while(|b| b != b'\n' && b != b'\r');
-        self.emit(TokenKind::Comment, start)
+        TokenKind::Comment
     }
 
     /// Operators and punctuation by longest match (§2.7): `---`, then the
-    /// two-character tokens, then single characters. Anything else is an
-    /// unexpected character, with a hint for symbols other languages use.
-    fn operator(&mut self, start: usize) -> Token<'src> {
-        let (c, next) = (self.peek(0), self.peek(1));
-        if c == b'-' && next == b'-' && self.peek(2) == b'-' {
-            self.bump_ascii(3);
-            return self.emit(TokenKind::Separator, start);
-        }
-        if let Some(kind) = pair(c, next) {
+    /// two-character tokens, then single characters; `c` is the byte at
+    /// the cursor. Anything else is an unexpected character, with a hint
+    /// for symbols other languages use.
+    fn operator(&mut self, start: usize, c: u8) -> TokenKind {
+        use TokenKind as T;
+        let next = self.peek(1);
+        let (kind, width) = match c {
+            b'=' if next == b'=' => (T::Eq, 2),
+            b'=' => (T::Assign, 1),
+            b'!' if next == b'=' => (T::NotEq, 2),
+            b'<' if next == b'=' => (T::LtEq, 2),
+            b'<' => (T::Lt, 1),
+            b'>' if next == b'=' => (T::GtEq, 2),
+            b'>' => (T::Gt, 1),
+            b'?' if next == b'?' => (T::Coalesce, 2),
+            b'?' if next == b'.' => (T::OptDot, 2),
+            b'?' => (T::Question, 1),
+            b'-' if next == b'-' && self.peek(2) == b'-' => (T::Separator, 3),
+            b'-' if next == b'>' => (T::Arrow, 2),
+            b'-' => (T::Minus, 1),
+            b'+' => (T::Plus, 1),
+            b'@' => (T::At, 1),
+            b'.' => (T::Dot, 1),
+            b',' => (T::Comma, 1),
+            b':' => (T::Colon, 1),
+            b'(' => (T::LParen, 1),
+            b')' => (T::RParen, 1),
+            b'[' => (T::LBracket, 1),
+            b']' => (T::RBracket, 1),
+            b'{' => (T::LBrace, 1),
+            b'}' => (T::RBrace, 1),
+            b'|' if next != b'|' => (T::Pipe, 1),
+            _ => return self.unexpected_char(start, c, next),
+        };
+        self.bump_ascii(width);
+        kind
+    }
+
+    /// A character that starts no token, or `||` or `&&`, which take both
+    /// characters.
+    #[cold]
+    #[inline(never)]
+    fn unexpected_char(&mut self, start: usize, c: u8, next: u8) -> TokenKind {
+        if (c == b'|' || c == b'&') && next == c {
             self.bump_ascii(2);
-            return self.emit(kind, start);
+        } else {
+            self.bump();
         }
-        if (c == b'|' && next == b'|') || (c == b'&' && next == b'&') {
-            self.bump_ascii(2);
-            let text = self.text_from(start).to_owned();
-            return self.fail(start, &LexError::UnexpectedChar { text });
-        }
-        if let Some(kind) = single(c) {
-            self.bump_ascii(1);
-            return self.emit(kind, start);
-        }
-        self.bump();
         let text = self.text_from(start).to_owned();
         self.fail(start, &LexError::UnexpectedChar { text })
     }
@@ -236,44 +282,6 @@ impl<'src> Iterator for Lexer<'src> {
         let token = self.next_token();
         (token.kind != TokenKind::Eof).then_some(token)
     }
-}
-
-/// The two-character operator `c` `next` spell, if any.
-fn pair(c: u8, next: u8) -> Option<TokenKind> {
-    Some(match (c, next) {
-        (b'=', b'=') => TokenKind::Eq,
-        (b'!', b'=') => TokenKind::NotEq,
-        (b'<', b'=') => TokenKind::LtEq,
-        (b'>', b'=') => TokenKind::GtEq,
-        (b'?', b'?') => TokenKind::Coalesce,
-        (b'?', b'.') => TokenKind::OptDot,
-        (b'-', b'>') => TokenKind::Arrow,
-        _ => return None,
-    })
-}
-
-/// The one-character token `c` is, if any.
-fn single(c: u8) -> Option<TokenKind> {
-    Some(match c {
-        b'=' => TokenKind::Assign,
-        b'<' => TokenKind::Lt,
-        b'>' => TokenKind::Gt,
-        b'?' => TokenKind::Question,
-        b'@' => TokenKind::At,
-        b'-' => TokenKind::Minus,
-        b'+' => TokenKind::Plus,
-        b'.' => TokenKind::Dot,
-        b',' => TokenKind::Comma,
-        b':' => TokenKind::Colon,
-        b'(' => TokenKind::LParen,
-        b')' => TokenKind::RParen,
-        b'[' => TokenKind::LBracket,
-        b']' => TokenKind::RBracket,
-        b'{' => TokenKind::LBrace,
-        b'}' => TokenKind::RBrace,
-        b'|' => TokenKind::Pipe,
-        _ => return None,
-    })
 }
 
 /// Letters, digits and `_`: what identifiers, units and malformed number

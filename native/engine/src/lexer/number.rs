@@ -4,7 +4,7 @@
 //! duration (`duration.rs`), anything else an integer.
 
 use super::error::{ExponentFix, LexError, Radix};
-use super::{Lexer, Token, TokenKind, is_word_byte};
+use super::{Lexer, TokenKind, is_word_byte};
 
 /// The value of an `Int` token's text: decimal, at most `i64::MAX`.
 pub fn parse_int(text: &str) -> Result<i64, LexError> {
@@ -14,10 +14,24 @@ pub fn parse_int(text: &str) -> Result<i64, LexError> {
             text: text.to_owned(),
         });
     }
+    if text.len() <= SURELY_I64 {
+        // The common case, without the overflow checks of `parse`.
+        let value = text
+            .bytes()
+            .fold(0, |n: i64, b| n * 10 + i64::from(b - b'0'));
+        return Ok(value);
+    }
     text.parse::<i64>().map_err(|_| LexError::IntOutOfRange {
         text: text.to_owned(),
     })
 }
+
+/// How many decimal digits always fit an `i64` (its maximum has 19).
+const SURELY_I64: usize = 18;
+
+/// How many digits before the point, leading zeros aside, a float may have
+/// and surely be finite: `f64::MAX` is about 1.8e308.
+const SURELY_FINITE: usize = 308;
 
 /// The value of a `Float` token's text (`digits.digits`); an error when it
 /// isn't finite.
@@ -30,10 +44,11 @@ pub fn parse_float(text: &str) -> Result<f64, LexError> {
     }
 }
 
-impl<'src> Lexer<'src> {
+impl Lexer<'_> {
     /// An integer, float or duration literal, or a foreign notation; the
     /// cursor is on the first digit.
-    pub(super) fn number(&mut self, start: usize) -> Token<'src> {
+    #[inline(never)]
+    pub(super) fn number(&mut self, start: usize) -> TokenKind {
         self.eat_digits();
         let c = self.peek(0);
         if c == b'.' {
@@ -46,13 +61,13 @@ impl<'src> Lexer<'src> {
             return self.duration(start);
         }
         match parse_int(self.text_from(start)) {
-            Ok(_) => self.emit(TokenKind::Int, start),
+            Ok(_) => TokenKind::Int,
             Err(error) => self.fail(start, &error),
         }
     }
 
     /// The rest of a float; the cursor is on the point.
-    fn float(&mut self, start: usize) -> Token<'src> {
+    fn float(&mut self, start: usize) -> TokenKind {
         self.bump_ascii(1);
         if !self.peek(0).is_ascii_digit() {
             let text = self.text_from(start).to_owned();
@@ -66,8 +81,15 @@ impl<'src> Lexer<'src> {
             self.eat_word();
             return self.fail(start, &LexError::FractionalDuration);
         }
-        match parse_float(self.text_from(start)) {
-            Ok(_) => self.emit(TokenKind::Float, start),
+        // Only the range can be wrong now: checking it by the number of
+        // digits spares reading the value, which the parser does if asked.
+        let text = self.text_from(start);
+        let whole = text.split('.').next().unwrap_or("");
+        if whole.trim_start_matches('0').len() <= SURELY_FINITE {
+            return TokenKind::Float;
+        }
+        match parse_float(text) {
+            Ok(_) => TokenKind::Float,
             Err(error) => self.fail(start, &error),
         }
     }
@@ -75,7 +97,7 @@ impl<'src> Lexer<'src> {
     /// A number in a notation Sigil doesn't have (§2.6); the cursor is right
     /// after the digits (and after the fraction of a float). Consumes
     /// nothing and returns `None` when there is no such notation.
-    fn notation(&mut self, start: usize) -> Option<Token<'src>> {
+    fn notation(&mut self, start: usize) -> Option<TokenKind> {
         let (c, next) = (self.peek(0), self.peek(1));
         let radix = match c {
             b'x' | b'X' => Some(Radix::Hex),
@@ -265,7 +287,9 @@ mod tests {
     #[test]
     fn values() {
         assert_eq!(parse_int("007"), Ok(7));
+        assert_eq!(parse_int("999999999999999999"), Ok(999_999_999_999_999_999));
         assert_eq!(parse_int("9223372036854775807"), Ok(i64::MAX));
+        assert_eq!(parse_int(&format!("{}42", "0".repeat(30))), Ok(42));
         assert!(parse_int("9223372036854775808").is_err());
         assert_eq!(
             parse_int("+1"),

@@ -7,7 +7,7 @@
 //! over the whole literal, which reports the first bad escape.
 
 use super::error::LexError;
-use super::{Lexer, Token, TokenKind};
+use super::{Lexer, TokenKind};
 use crate::source::Span;
 
 /// A string literal's problem and where it is, relative to the literal's
@@ -38,6 +38,10 @@ pub fn unquote(text: &str) -> Result<Vec<u8>, StringError> {
         .strip_prefix('"')
         .and_then(|t| t.strip_suffix('"'))
         .ok_or_else(invalid)?;
+    if !body.bytes().any(|b| matches!(b, b'\\' | b'\n' | b'"')) {
+        // No escape and nothing invalid: the common case, in one pass.
+        return Ok(body.as_bytes().to_vec());
+    }
 
     // Shape first: every backslash must start a known escape.
     let mut i = 0;
@@ -159,9 +163,10 @@ fn escape_len(s: &str) -> usize {
     }
 }
 
-impl<'src> Lexer<'src> {
+impl Lexer<'_> {
     /// A double-quoted string; the cursor is on the opening quote.
-    pub(super) fn string(&mut self, start: usize) -> Token<'src> {
+    #[inline(never)]
+    pub(super) fn string(&mut self, start: usize) -> TokenKind {
         self.bump_ascii(1);
         let mut escapes = false;
         loop {
@@ -176,13 +181,13 @@ impl<'src> Lexer<'src> {
                     let text = self.text_from(start);
                     if !escapes {
                         // Nothing to decode: no escapes, no line break, no inner quote.
-                        return self.emit(TokenKind::String, start);
+                        return TokenKind::String;
                     }
                     return match unquote(text) {
-                        Ok(_) => self.emit(TokenKind::String, start),
+                        Ok(_) => TokenKind::String,
                         Err(StringError { error, span }) => {
                             let span = Span::new(start + span.start, start + span.end);
-                            self.fail_at(start, &error, span)
+                            self.fail_at(&error, span)
                         }
                     };
                 }
@@ -203,12 +208,13 @@ impl<'src> Lexer<'src> {
     }
 
     /// A raw string; the cursor is on the opening backtick.
-    pub(super) fn raw_string(&mut self, start: usize) -> Token<'src> {
+    #[inline(never)]
+    pub(super) fn raw_string(&mut self, start: usize) -> TokenKind {
         let body_start = start + 1;
         match self.src.get(body_start..).and_then(|rest| rest.find('`')) {
             Some(len) => {
                 self.pos = body_start + len + 1;
-                self.emit(TokenKind::RawString, start)
+                TokenKind::RawString
             }
             None => {
                 self.pos = self.src.len();

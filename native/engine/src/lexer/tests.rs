@@ -928,6 +928,25 @@ fn float_out_of_range() {
 }
 
 #[test]
+fn floats_and_ints_at_the_edge_of_their_range() {
+    // 1e308 is finite, 2e308 isn't; leading zeros don't count.
+    let cases = [
+        (format!("1{}.5", "0".repeat(308)), K::Float),
+        (format!("2{}.5", "0".repeat(308)), K::Illegal),
+        (format!("{}1.5", "0".repeat(400)), K::Float),
+        ("999999999999999999".to_owned(), K::Int),
+        ("9223372036854775807".to_owned(), K::Int),
+        ("9223372036854775808".to_owned(), K::Illegal),
+        (format!("{}42", "0".repeat(30)), K::Int),
+    ];
+    for (src, want) in cases {
+        let (tokens, _) = lex(&src);
+        assert_eq!(tokens[0].kind, want, "{src}");
+        assert_eq!(tokens[0].text, src);
+    }
+}
+
+#[test]
 fn recovery_lexes_the_rest() {
     let src = "when a # b && 0x1F\n  and \"x\\q\" or 5. 30m1h { `tail";
     let (tokens, diags) = lex(src);

@@ -33,15 +33,6 @@ macro_rules! token_kinds {
                 $(TokenKind::$lit,)* $(TokenKind::$kw,)* $(TokenKind::$op,)*
             ];
 
-            /// The keyword spelled `word`, or `None` for an identifier.
-            /// Case-sensitive: `When` and `TRUE` are identifiers.
-            pub fn keyword(word: &str) -> Option<TokenKind> {
-                match word {
-                    $($kw_text => Some(TokenKind::$kw),)*
-                    _ => None,
-                }
-            }
-
             /// The spelling of a keyword or operator; `None` for kinds whose
             /// text varies (identifiers, literals, comments, `Illegal`, `Eof`).
             pub const fn fixed_text(self) -> Option<&'static str> {
@@ -151,6 +142,57 @@ token_kinds! {
 }
 
 impl TokenKind {
+    /// The keyword spelled `word`, or `None` for an identifier.
+    /// Case-sensitive: `When` and `TRUE` are identifiers.
+    ///
+    /// Every identifier goes through here. Byte-string patterns compile to
+    /// a test of the length and then of single bytes, where a match on
+    /// `&str` compares the word with each keyword in turn. The spellings
+    /// repeat those of `token_kinds!`; the tests check that they agree.
+    pub fn keyword(word: &str) -> Option<TokenKind> {
+        use TokenKind as T;
+        Some(match word.as_bytes() {
+            b"policy" => T::Policy,
+            b"module" => T::Module,
+            b"use" => T::Use,
+            b"as" => T::As,
+            b"param" => T::Param,
+            b"let" => T::Let,
+            b"pub" => T::Pub,
+            b"when" => T::When,
+            b"assert" => T::Assert,
+            b"kind" => T::Kind,
+            b"version" => T::Version,
+            b"type" => T::Type,
+            b"input" => T::Input,
+            b"fn" => T::Fn,
+            b"enum" => T::Enum,
+            b"decision" => T::Decision,
+            b"precedence" => T::Precedence,
+            b"collect" => T::Collect,
+            b"default" => T::Default,
+            b"conflict" => T::Conflict,
+            b"and" => T::And,
+            b"or" => T::Or,
+            b"xor" => T::Xor,
+            b"not" => T::Not,
+            b"in" => T::In,
+            b"all" => T::All,
+            b"any" => T::Any,
+            b"filter" => T::Filter,
+            b"one" => T::One,
+            b"exclusive" => T::Exclusive,
+            b"has" => T::Has,
+            b"like" => T::Like,
+            b"matches" => T::Matches,
+            b"present" => T::Present,
+            b"true" => T::True,
+            b"false" => T::False,
+            b"outcome" => T::Outcome,
+            _ => return None,
+        })
+    }
+
     /// Whether the parser treats the token as whitespace.
     pub const fn is_trivia(self) -> bool {
         matches!(self, TokenKind::Comment)

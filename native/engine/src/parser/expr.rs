@@ -32,18 +32,17 @@ use crate::lexer::{
 };
 use crate::source::Span;
 
+// Binding powers. An infix operator's is its level ([`BinaryOp::level`]):
+// 1 `or` and `xor`, 2 `and`, 4 the comparisons, membership, `has`, `like`
+// and `matches`, 5 `??`, 6 binary `+` and `-`; the prefix forms fit in
+// between.
+
 /// `or`, `xor`: the lowest binding power, where a full expression starts.
 pub(super) const LOWEST: u8 = 1;
-/// `and`.
-const AND: u8 = 2;
 /// `not`, quantifiers, filters (prefix).
 const NOT: u8 = 3;
-/// Comparisons, membership, `has`, `like`, `matches`.
-const CMP: u8 = 4;
 /// `??`; also where a quantifier's range and a map key are parsed.
 const COALESCE: u8 = 5;
-/// Binary `+` and `-`.
-const ADD: u8 = 6;
 /// Unary `-` and `present`.
 const NEG: u8 = 7;
 
@@ -56,18 +55,6 @@ pub(super) struct After {
     text: &'static str,
     /// Its tokens.
     span: Span,
-}
-
-/// An infix operator at the current token.
-#[derive(Clone, Copy, Debug)]
-struct Infix {
-    /// Its binding power.
-    bp: u8,
-    /// How many tokens spell it (`not in` is two).
-    tokens: usize,
-    op: BinaryOp,
-    /// Right-associative (`??`).
-    right: bool,
 }
 
 /// A parsed subtree.
@@ -87,7 +74,7 @@ impl<'src> Parser<'src> {
     /// Parses an expression whose infix operators bind at least as tightly
     /// as `min_bp`, as the operand of `after` (or at the start of an
     /// expression). Each call is one nesting level.
-    pub(super) fn expr(&mut self, min_bp: u8, after: Option<After>) -> PExpr {
+    pub(super) fn expr(&mut self, min_bp: u8, after: Option<&After>) -> PExpr {
         if self.expr_depth == 0 {
             self.expr_start = self.brackets;
         }
@@ -101,34 +88,35 @@ impl<'src> Parser<'src> {
         result
     }
 
-    fn expr_bp(&mut self, min_bp: u8, after: Option<After>) -> PExpr {
+    fn expr_bp(&mut self, min_bp: u8, after: Option<&After>) -> PExpr {
         let mut lhs = self.prefix(min_bp, after)?;
         loop {
             let Some(op) = self.infix()? else {
                 return Ok(lhs);
             };
-            if op.bp < min_bp {
+            let bp = op.level();
+            if bp < min_bp {
                 return Ok(lhs);
             }
             let after = self.take_operator(op);
-            let rbp = if op.right { op.bp } else { op.bp + 1 };
-            let rhs = self.expr(rbp, Some(after))?;
-            lhs = binary(op.op, after.span, lhs, rhs);
-            self.check_neighbor(op.op)?;
+            let rbp = if op == BinaryOp::Coalesce { bp } else { bp + 1 };
+            let rhs = self.expr(rbp, Some(&after))?;
+            lhs = binary(op, after.span, lhs, rhs);
+            self.check_neighbor(op)?;
         }
     }
 
     /// Moves past the tokens of `op` and returns it as the operator whose
     /// right operand comes next.
-    fn take_operator(&mut self, op: Infix) -> After {
+    fn take_operator(&mut self, op: BinaryOp) -> After {
         let first = self.tok().span;
-        for _ in 1..op.tokens {
+        if is_compound(op) {
             self.next();
         }
         let span = first.to(self.tok().span);
         self.next();
         After {
-            text: op.op.as_str(),
+            text: op.as_str(),
             span,
         }
     }
@@ -136,54 +124,46 @@ impl<'src> Parser<'src> {
     /// The infix operator at the current token, or `None` where the
     /// expression ends. Fails for tokens that can only be a mistake here: `|`
     /// and a compound keyword without `in`.
-    fn infix(&mut self) -> PResult<Option<Infix>> {
+    ///
+    /// A plain operator: its binding power is its level, and it is
+    /// left-associative but for the right-associative `??` (§3.7).
+    #[inline(always)]
+    fn infix(&mut self) -> PResult<Option<BinaryOp>> {
         // In a decision field's default, `in: string` is the next field.
         if self.in_field && self.kind().is_keyword() && self.peek() == TokenKind::Colon {
             return Ok(None);
         }
-        let plain = |bp, op| {
-            Ok(Some(Infix {
-                bp,
-                tokens: 1,
-                op,
-                right: false,
-            }))
+        let op = match self.kind() {
+            TokenKind::Pipe => return Err(self.fail_here(&ParseError::PipeInExpression)),
+            TokenKind::Or => BinaryOp::Or,
+            TokenKind::Xor => BinaryOp::Xor,
+            TokenKind::And => BinaryOp::And,
+            TokenKind::Eq => BinaryOp::Eq,
+            TokenKind::NotEq => BinaryOp::NotEq,
+            TokenKind::Lt => BinaryOp::Lt,
+            TokenKind::LtEq => BinaryOp::LtEq,
+            TokenKind::Gt => BinaryOp::Gt,
+            TokenKind::GtEq => BinaryOp::GtEq,
+            TokenKind::In => BinaryOp::In,
+            TokenKind::Has => BinaryOp::Has,
+            TokenKind::Like => BinaryOp::Like,
+            TokenKind::Matches => BinaryOp::Matches,
+            TokenKind::Not => return self.compound(BinaryOp::NotIn),
+            TokenKind::All => return self.compound(BinaryOp::AllIn),
+            TokenKind::Any => return self.compound(BinaryOp::AnyIn),
+            TokenKind::One => return self.compound(BinaryOp::OneIn),
+            TokenKind::Exclusive => return self.compound(BinaryOp::ExclusiveIn),
+            TokenKind::Coalesce => BinaryOp::Coalesce,
+            TokenKind::Plus => BinaryOp::Add,
+            TokenKind::Minus => BinaryOp::Sub,
+            _ => return Ok(None),
         };
-        match self.kind() {
-            TokenKind::Pipe => Err(self.fail_here(&ParseError::PipeInExpression)),
-            TokenKind::Or => plain(LOWEST, BinaryOp::Or),
-            TokenKind::Xor => plain(LOWEST, BinaryOp::Xor),
-            TokenKind::And => plain(AND, BinaryOp::And),
-            TokenKind::Eq => plain(CMP, BinaryOp::Eq),
-            TokenKind::NotEq => plain(CMP, BinaryOp::NotEq),
-            TokenKind::Lt => plain(CMP, BinaryOp::Lt),
-            TokenKind::LtEq => plain(CMP, BinaryOp::LtEq),
-            TokenKind::Gt => plain(CMP, BinaryOp::Gt),
-            TokenKind::GtEq => plain(CMP, BinaryOp::GtEq),
-            TokenKind::In => plain(CMP, BinaryOp::In),
-            TokenKind::Has => plain(CMP, BinaryOp::Has),
-            TokenKind::Like => plain(CMP, BinaryOp::Like),
-            TokenKind::Matches => plain(CMP, BinaryOp::Matches),
-            TokenKind::Not => self.compound(BinaryOp::NotIn),
-            TokenKind::All => self.compound(BinaryOp::AllIn),
-            TokenKind::Any => self.compound(BinaryOp::AnyIn),
-            TokenKind::One => self.compound(BinaryOp::OneIn),
-            TokenKind::Exclusive => self.compound(BinaryOp::ExclusiveIn),
-            TokenKind::Coalesce => Ok(Some(Infix {
-                bp: COALESCE,
-                tokens: 1,
-                op: BinaryOp::Coalesce,
-                right: true,
-            })),
-            TokenKind::Plus => plain(ADD, BinaryOp::Add),
-            TokenKind::Minus => plain(ADD, BinaryOp::Sub),
-            _ => Ok(None),
-        }
+        Ok(Some(op))
     }
 
     /// `not`, `all`, `any`, `one` or `exclusive` at operator position, which
     /// must be followed by `in` (§3.8 rule 1).
-    fn compound(&mut self, op: BinaryOp) -> PResult<Option<Infix>> {
+    fn compound(&mut self, op: BinaryOp) -> PResult<Option<BinaryOp>> {
         if self.peek() != TokenKind::In {
             let keyword = self.kind().fixed_text().unwrap_or("not");
             return Err(self.fail_here(&ParseError::CompoundWithoutIn {
@@ -191,29 +171,30 @@ impl<'src> Parser<'src> {
                 operator: op,
             }));
         }
-        Ok(Some(Infix {
-            bp: CMP,
-            tokens: 2,
-            op,
-            right: false,
-        }))
+        Ok(Some(op))
     }
 
     /// Refuses an operator that may not follow `prev` at the same level: a
     /// second comparison, a second `xor`, `or` and `xor` mixed (§3.8 rule 3).
+    ///
+    /// Only comparisons, `or` and `xor` have such rules, so the operator
+    /// after the others isn't looked at here (the loop in `expr_bp` does).
     fn check_neighbor(&mut self, prev: BinaryOp) -> PResult<()> {
+        if !(prev.is_comparison() || matches!(prev, BinaryOp::Or | BinaryOp::Xor)) {
+            return Ok(());
+        }
         let Some(next) = self.infix()? else {
             return Ok(());
         };
-        let error = if prev.is_comparison() && next.op.is_comparison() {
+        let error = if prev.is_comparison() && next.is_comparison() {
             ParseError::ChainedComparison {
                 first: prev,
-                second: next.op,
+                second: next,
             }
-        } else if prev == BinaryOp::Xor && next.op == BinaryOp::Xor {
+        } else if prev == BinaryOp::Xor && next == BinaryOp::Xor {
             ParseError::XorChained
         } else if matches!(
-            (prev, next.op),
+            (prev, next),
             (BinaryOp::Xor, BinaryOp::Or) | (BinaryOp::Or, BinaryOp::Xor)
         ) {
             ParseError::OrXorMixed
@@ -225,7 +206,7 @@ impl<'src> Parser<'src> {
 
     /// The prefix forms (`not`, `-`, `present`, quantifiers, filters) or an
     /// operand with its postfix forms.
-    fn prefix(&mut self, min_bp: u8, after: Option<After>) -> PExpr {
+    fn prefix(&mut self, min_bp: u8, after: Option<&After>) -> PExpr {
         let kind = self.kind();
         let (op, bp) = match kind {
             TokenKind::Not => {
@@ -254,7 +235,7 @@ impl<'src> Parser<'src> {
             text: op.as_str(),
             span: op_span,
         };
-        let operand = self.expr(bp, Some(after))?;
+        let operand = self.expr(bp, Some(&after))?;
         Ok(unary(op, op_span, operand))
     }
 
@@ -264,7 +245,7 @@ impl<'src> Parser<'src> {
         &mut self,
         min_bp: u8,
         what: LoosePrefix,
-        after: Option<After>,
+        after: Option<&After>,
     ) -> PResult<()> {
         if min_bp <= NOT {
             return Ok(());
@@ -299,7 +280,7 @@ impl<'src> Parser<'src> {
             text: "in",
             span: in_tok.span,
         };
-        let range = self.expr(COALESCE, Some(after))?;
+        let range = self.expr(COALESCE, Some(&after))?;
         if !self.at(TokenKind::Colon) {
             return Err(self.binder_error(kw, Some(in_tok)));
         }
@@ -396,7 +377,7 @@ impl<'src> Parser<'src> {
 
     /// An operand: a name, a literal, or a parenthesized, list or map
     /// expression.
-    fn primary(&mut self, after: Option<After>) -> PExpr {
+    fn primary(&mut self, after: Option<&After>) -> PExpr {
         let open = self.tok();
         match open.kind {
             TokenKind::LParen => {
@@ -473,7 +454,7 @@ impl<'src> Parser<'src> {
     /// A map that begins like a rule body (a statement keyword, or a
     /// constructor `name(name: …`) right after an operator means the
     /// operator lost its right operand (§3.8 rule 5).
-    fn map(&mut self, after: Option<After>) -> PExpr {
+    fn map(&mut self, after: Option<&After>) -> PExpr {
         let open = self.tok();
         self.next();
         let mut entries = Vec::new();
@@ -502,7 +483,7 @@ impl<'src> Parser<'src> {
     /// a rule body, and remembers the `{` so that `when` can parse the body.
     /// At the start of an expression (no operator) it does nothing and the
     /// map's own error stands.
-    fn missing_operand(&mut self, after: Option<After>, open: Token<'src>) -> PResult<()> {
+    fn missing_operand(&mut self, after: Option<&After>, open: Token<'src>) -> PResult<()> {
         let Some(after) = after else {
             return Ok(());
         };
@@ -523,6 +504,18 @@ impl<'src> Parser<'src> {
             && (name == TokenKind::Ident || name.is_keyword())
             && self.peek_at(3).kind == TokenKind::Colon
     }
+}
+
+/// Whether `op` is spelled with two tokens (`not in`).
+fn is_compound(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::NotIn
+            | BinaryOp::AllIn
+            | BinaryOp::AnyIn
+            | BinaryOp::OneIn
+            | BinaryOp::ExclusiveIn
+    )
 }
 
 /// Whether `kind` starts a statement of a `when` body other than a call.

@@ -186,6 +186,7 @@ impl<'src> Parser<'src> {
     // ---- the token cursor ---------------------------------------------------
 
     /// The current token.
+    #[inline]
     fn tok(&self) -> Token<'src> {
         // `pos` indexes a token (INVARIANT above): no clamping needed, and
         // the parser asks for this token several times per token.
@@ -196,11 +197,13 @@ impl<'src> Parser<'src> {
     }
 
     /// The current token's kind.
+    #[inline]
     fn kind(&self) -> TokenKind {
         self.tok().kind
     }
 
     /// Whether the current token is of kind `kind`.
+    #[inline]
     fn at(&self, kind: TokenKind) -> bool {
         self.kind() == kind
     }
@@ -217,6 +220,7 @@ impl<'src> Parser<'src> {
     }
 
     /// The next token's kind.
+    #[inline]
     fn peek(&self) -> TokenKind {
         self.peek_at(1).kind
     }
@@ -230,6 +234,7 @@ impl<'src> Parser<'src> {
     }
 
     /// Moves to the next token (never past `Eof`), counting brackets.
+    #[inline(always)]
     fn next(&mut self) {
         match self.kind() {
             TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => self.brackets += 1,

@@ -63,8 +63,7 @@ fn time(name: &str, src: &str, rounds: u32) {
         let (tokens, _) = lex(src);
         comments::scan(src, &tokens)
     };
-    let (comments, separators) = scanned();
-    let texts: Vec<&str> = comments.iter().map(|c| c.text).collect();
+    let texts: Vec<&str> = scanned().comments.iter().map(|c| c.text).collect();
 
     let total = best(rounds, || (), |()| format_source("bench.sigil", src));
     let lexing = best(rounds, || (), |()| lex(src));
@@ -81,11 +80,9 @@ fn time(name: &str, src: &str, rounds: u32) {
         || lex(src),
         |lexed| parse_lexed("bench.sigil", src, lexed, Literals::Valued).0,
     );
-    let printing = best(
-        rounds,
-        || comments.clone(),
-        |comments| printer::print(&file, src, comments, &separators),
-    );
+    let printing = best(rounds, scanned, |scanned| {
+        printer::print(&file, src, scanned)
+    });
     let proof = best(
         rounds,
         || (),
@@ -95,7 +92,7 @@ fn time(name: &str, src: &str, rounds: u32) {
     let scanning = best(rounds, || lex(src).0, |tokens| comments::scan(src, &tokens));
     println!(
         "format {name} ({} bytes): {total} ns/op; lex {lexing}, parse {lexed_parse} \
-         (with values {valued_parse}), comments {scanning}, print {printing}, \
+         (with values {valued_parse}), lines and comments {scanning}, print {printing}, \
          proof {proof} (lex + parse + compare + drop of the output), drop {dropping}",
         src.len(),
     );
