@@ -338,11 +338,7 @@ impl Writer<'_> {
             return "-".to_owned();
         };
         let p = LineIndex::new(&file.source).position(at.offset);
-        let mut out = format!("{}:{}:{}", file.path, p.line, p.column);
-        if !crate::diag::path_matches(&file.path, &at.document) {
-            out.push_str(&format!(" ({})", at.document));
-        }
-        out
+        crate::diag::position_text(&file.path, &at.document, p)
     }
 }
 

@@ -19,17 +19,14 @@ use crate::kind::FnDef;
 use crate::require::{Refusal, Requirement};
 use crate::value::Value;
 
-/// A compiled policy and how its host functions are bound.
-pub(crate) struct Compiled {
-    pub(crate) program: Program,
-}
-
 thread_local! {
     /// The compiled policies of this instance.
-    static PROGRAMS: RefCell<HandleTable<Compiled>> = const { RefCell::new(HandleTable::new()) };
+    static PROGRAMS: RefCell<HandleTable<Program>> = const { RefCell::new(HandleTable::new()) };
 }
 
 const HANDLE_HELP: &str = "pass a handle compile returned, before releasing it";
+const FIX_HELP: &str =
+    "fix the errors in the diagnostics; the check op reports every problem in a bundle at once";
 
 fn unknown_handle(handle: u32) -> EngineError {
     EngineError::rejected(
@@ -56,24 +53,18 @@ pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
         let errors: Vec<Diagnostic> = in_scope.iter().filter(|d| d.is_error()).cloned().collect();
         return Err(with_diagnostics(
             format!("{root_name} doesn't check, so nothing was compiled"),
-            "fix the errors in the diagnostics; the check op reports every problem in a bundle at once",
+            FIX_HELP,
             &project,
             errors,
         ));
     }
-    let kind = project
-        .docs
-        .get(root)
-        .and_then(|d| d.kind)
-        .and_then(|k| project.kinds.get(k))
-        .and_then(|k| k.kind.as_ref());
-    if let Some(kind) = kind {
+    if let Some(kind) = project.docs.get(root).and_then(|d| project.kind_of(d)) {
         check_functions(request, kind)?;
     }
     let program = crate::compile::compile(&project, root).map_err(|diagnostics| {
         with_diagnostics(
             "the policy doesn't compile, so nothing was compiled".to_owned(),
-            "fix the errors in the diagnostics; the check op reports every problem in a bundle at once",
+            FIX_HELP,
             &project,
             diagnostics,
         )
@@ -85,20 +76,15 @@ pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
     if !violations.is_empty() {
         return Err(with_diagnostics(
             "the policy doesn't compile, so nothing was compiled".to_owned(),
-            "fix the errors in the diagnostics; the check op reports every problem in a bundle at once",
+            FIX_HELP,
             &project,
             violations,
         ));
     }
-    let outside: Vec<Diagnostic> = project
-        .diagnostics
-        .iter()
-        .filter(|d| !in_scope.contains(d))
-        .cloned()
-        .collect();
+    let outside = project.out_of_scope(&scope);
     let policy = program.policy.to_string();
     let handle = PROGRAMS
-        .with_borrow_mut(|table| table.insert(Compiled { program }))
+        .with_borrow_mut(|table| table.insert(program))
         .map_err(|_| {
             EngineError::rejected(
                 "every handle is in use".to_owned(),
@@ -203,7 +189,7 @@ fn pick_root(project: &Project, pattern: &str) -> Result<usize, EngineError> {
         true => e,
         false => with_diagnostics(
             "the bundle doesn't check, so nothing was compiled".to_owned(),
-            "fix the errors in the diagnostics; the check op reports every problem in a bundle at once",
+            FIX_HELP,
             project,
             project.diagnostics.clone(),
         ),
@@ -282,8 +268,7 @@ pub(crate) fn eval(request: &Request<'_>) -> Result<Success, EngineError> {
         ));
     };
     PROGRAMS.with_borrow(|table| {
-        let compiled = table.get(handle).ok_or_else(|| unknown_handle(handle))?;
-        let program = &compiled.program;
+        let program = table.get(handle).ok_or_else(|| unknown_handle(handle))?;
         let inputs = decode_input(input.0, program)?;
         let evaluation = crate::eval::evaluate(program, &inputs, &mut Unbound, deadline);
         let mut body = Json::body();

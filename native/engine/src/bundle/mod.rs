@@ -135,6 +135,19 @@ impl Project {
         self.files.get(at.0)?.ast.docs.get(at.1)
     }
 
+    /// The kind `doc` is written against, when it exists and loads.
+    pub fn kind_of(&self, doc: &DocEntry) -> Option<&Kind> {
+        self.kinds.get(doc.kind?)?.kind.as_ref()
+    }
+
+    /// The name of the kind `doc` is written against; empty when no such
+    /// kind exists.
+    pub fn kind_name_of(&self, doc: &DocEntry) -> &str {
+        doc.kind
+            .and_then(|k| self.kinds.get(k))
+            .map_or("", |k| k.name.as_str())
+    }
+
     /// The policy or module called `name`, by number.
     pub fn find(&self, name: &str) -> Option<usize> {
         self.docs.iter().position(|d| d.name == name)

@@ -123,6 +123,16 @@ impl Project {
             .collect()
     }
 
+    /// The diagnostics that don't belong to `scope`: what a scoped compile
+    /// returns without failing.
+    pub fn out_of_scope(&self, scope: &Scope) -> Vec<Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| !self.belongs(d, scope))
+            .cloned()
+            .collect()
+    }
+
     fn belongs(&self, d: &Diagnostic, scope: &Scope) -> bool {
         let in_scope = |i: usize| scope.contains(i);
         if let Some(name) = d.document.as_deref() {

@@ -36,13 +36,7 @@ use crate::value::Value;
 /// whose scope checked cleanly. Errors the checker can't see (a root param
 /// without a value) are diagnostics.
 pub fn compile(project: &Project, root: usize) -> Result<Program, Vec<Diagnostic>> {
-    let Some(kind) = project
-        .docs
-        .get(root)
-        .and_then(|d| d.kind)
-        .and_then(|k| project.kinds.get(k))
-        .and_then(|k| k.kind.as_ref())
-    else {
+    let Some(kind) = project.docs.get(root).and_then(|d| project.kind_of(d)) else {
         return Err(Vec::new());
     };
     let mut compiler = Compiler {
@@ -55,6 +49,7 @@ pub fn compile(project: &Project, root: usize) -> Result<Program, Vec<Diagnostic
         rules: Vec::new(),
         asserts: Vec::new(),
         shared: (0..project.docs.len()).map(|_| None).collect(),
+        constants: None,
         errors: Vec::new(),
     };
     let params = compiler.root_params(root);
@@ -121,6 +116,8 @@ struct Compiler<'p> {
     /// number in [`Project::docs`]; taken out while one of its lets
     /// compiles.
     shared: Vec<Option<Instance<'p>>>,
+    /// What invocation arguments are evaluated in, made on first use.
+    constants: Option<Program>,
     errors: Vec<Diagnostic>,
 }
 
@@ -243,20 +240,18 @@ impl<'p> Compiler<'p> {
     ) -> Instance<'p> {
         let project = self.project;
         let entry = project.docs.get(doc);
-        let (stmts, uses): (&'p [Stmt], &'p [Use]) =
+        let (stmts, uses, module_lets): (&'p [Stmt], &'p [Use], &'p [Let]) =
             match entry.and_then(|e| project.document(e.at)) {
-                Some(Document::Policy(p)) => (&p.stmts, &p.uses),
-                Some(Document::Module(m)) => (&[], &m.uses),
-                _ => (&[], &[]),
+                Some(Document::Policy(p)) => (&p.stmts, &p.uses, &[]),
+                Some(Document::Module(m)) => (&[], &m.uses, &m.lets),
+                _ => (&[], &[], &[]),
             };
         let file_index = entry.map_or(0, |e| e.at.0);
         let file = project.files.get(file_index);
         let mut lets = HashMap::new();
         collect_lets(stmts, &mut lets);
-        if let Some(Document::Module(m)) = entry.and_then(|e| project.document(e.at)) {
-            for l in &m.lets {
-                lets.insert(l.name.name.as_str(), LetRef::Pending(l));
-            }
+        for l in module_lets {
+            lets.insert(l.name.name.as_str(), LetRef::Pending(l));
         }
         Instance {
             name: Rc::from(entry.map_or("", |e| e.name.as_str())),
@@ -355,11 +350,9 @@ impl<'p> Compiler<'p> {
                 Stmt::Call(call) => match inst.imports.get(call.name.name.as_str()) {
                     Some(ImportRef::Whole(callee)) => {
                         let callee = *callee;
-                        if let Some(node) = self.invoke(inst, call, callee, conds) {
-                            if let Node::Invoke(inv) = &node {
-                                work = work.or(inv.work);
-                            }
-                            nodes.push(node);
+                        if let Some(invocation) = self.invoke(inst, call, callee, conds) {
+                            work = work.or(invocation.work);
+                            nodes.push(Node::Invoke(Box::new(invocation)));
                         }
                     }
                     _ => {
@@ -383,7 +376,7 @@ impl<'p> Compiler<'p> {
     fn position_of(&self, inst: &Instance<'p>, offset: usize) -> Site {
         let at = LineIndex::new(inst.source).position(offset);
         Site {
-            position: Rc::from(text::position(inst.path, &inst.name, at).as_str()),
+            position: Rc::from(crate::diag::position_text(inst.path, &inst.name, at).as_str()),
             line: u32::try_from(at.line).unwrap_or(u32::MAX),
             column: u32::try_from(at.column).unwrap_or(u32::MAX),
         }
@@ -459,7 +452,7 @@ impl<'p> Compiler<'p> {
         call: &'p CallStmt,
         callee: usize,
         conds: &[Rc<str>],
-    ) -> Option<Node> {
+    ) -> Option<Invocation> {
         let project = self.project;
         let exports = project.docs.get(callee)?.exports.as_ref()?;
         let mut params = HashMap::new();
@@ -467,7 +460,11 @@ impl<'p> Compiler<'p> {
             let value = match call.args.iter().find(|a| a.name.name == p.name) {
                 Some(arg) => {
                     let ex = self.expr(inst, &arg.value);
-                    crate::eval::constant(&ex, self.kind)?
+                    let kind = self.kind;
+                    let constants = self
+                        .constants
+                        .get_or_insert_with(|| Program::constants(kind));
+                    crate::eval::constant(&ex, constants)?
                 }
                 None => p.default.clone()?,
             };
@@ -480,7 +477,7 @@ impl<'p> Compiler<'p> {
         let mut callee_inst = self.instance(callee, params, chain, inherited);
         let stmts = callee_inst.stmts;
         let (body, work) = self.body(&mut callee_inst, stmts, &mut Vec::new());
-        Some(Node::Invoke(Box::new(Invocation { work, body })))
+        Some(Invocation { work, body })
     }
 
     /// The slot of let `name` of `inst`, compiling it on first use.

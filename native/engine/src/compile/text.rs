@@ -1,23 +1,11 @@
-//! What records print about compiled code: position strings
-//! (language-policies §8.4) and condition texts (§6.4).
+//! What records print about compiled code: condition texts
+//! (language-policies §6.4).
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::ast::{Expr, ExprKind};
-use crate::diag::path_matches;
-use crate::source::Position;
 use crate::value::Value;
-
-/// `file:line:column`, then ` (document)` when the path doesn't spell the
-/// document's name.
-pub(super) fn position(path: &str, document: &str, at: Position) -> String {
-    let mut out = format!("{path}:{}:{}", at.line, at.column);
-    if !path_matches(path, document) {
-        out.push_str(&format!(" ({document})"));
-    }
-    out
-}
 
 /// A condition's text: its source, every identifier that names a bound
 /// param replaced by the param's value (`constText`), every run of

@@ -25,7 +25,7 @@ mod render;
 
 pub use nearest::{did_you_mean, nearest};
 pub use quote::{go_quote, go_quote_bytes, push_go_quoted_char};
-pub use render::{path_matches, render, render_all};
+pub use render::{path_matches, position_text, render, render_all};
 
 use crate::source::Span;
 

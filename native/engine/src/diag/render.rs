@@ -94,6 +94,17 @@ pub fn path_matches(path: &str, document: &str) -> bool {
             .is_some_and(|rest| rest.ends_with('/'))
 }
 
+/// A position as records print it (language-policies §8.4):
+/// `file:line:column`, then ` (document)` when the path doesn't spell the
+/// document's name.
+pub fn position_text(path: &str, document: &str, at: Position) -> String {
+    let mut out = format!("{path}:{}:{}", at.line, at.column);
+    if !path_matches(path, document) {
+        out.push_str(&format!(" ({document})"));
+    }
+    out
+}
+
 /// The first line: where, how serious, what, and which lint.
 fn header(d: &Diagnostic, start: Option<Position>) -> String {
     let mut out = String::new();

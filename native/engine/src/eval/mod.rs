@@ -18,7 +18,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use crate::compile::{At, Ex, Node, Program, Work};
-use crate::kind::{FnDef, Kind};
+use crate::kind::FnDef;
 use crate::value::Value;
 
 pub use values::{equal, member, order};
@@ -164,8 +164,7 @@ pub fn evaluate(
         return failed(Failure::Canceled, program);
     }
     match run_asserts(&mut state, Phase::Input) {
-        Err(Stop::Canceled) => return failed(Failure::Canceled, program),
-        Err(Stop::Error(_)) => {}
+        Err(Canceled) => return failed(Failure::Canceled, program),
         Ok(failures) if !failures.is_empty() => {
             let error = Failure::Assertion {
                 phase: Phase::Input,
@@ -201,7 +200,7 @@ pub fn evaluate(
     state.set_outcome(&resolved.trace, &resolved.outcome);
     let shows = shows_conditions(program, &resolved.trace, &resolved.outcome);
     match run_asserts(&mut state, Phase::Outcome) {
-        Err(Stop::Canceled) => failed(Failure::Canceled, program),
+        Err(Canceled) => failed(Failure::Canceled, program),
         Ok(failures) if !failures.is_empty() => {
             let n = resolved.trace.len();
             Evaluation {
@@ -219,7 +218,7 @@ pub fn evaluate(
                 marked: vec![false; n],
             }
         }
-        _ => {
+        Ok(_) => {
             let marked = marked(program, &resolved.trace, &resolved.outcome);
             Evaluation {
                 trace: resolved.trace,
@@ -232,9 +231,10 @@ pub fn evaluate(
     }
 }
 
-/// Evaluates a constant expression (invocation arguments): `None` when it
-/// reads anything but constants or fails.
-pub fn constant(ex: &Ex, kind: &Kind) -> Option<Value> {
+/// Evaluates a constant expression (invocation arguments) in `program`, a
+/// program without code ([`Program::constants`]): `None` when it reads
+/// anything but constants or fails.
+pub fn constant(ex: &Ex, program: &Program) -> Option<Value> {
     struct NoCalls;
     impl Host for NoCalls {
         fn call(&mut self, _: &FnDef, _: &[Value]) -> Result<Value, HostError> {
@@ -244,9 +244,8 @@ pub fn constant(ex: &Ex, kind: &Kind) -> Option<Value> {
             })
         }
     }
-    let program = Program::constants(kind);
     let mut host = NoCalls;
-    let mut state = expr::State::new(&program, &[], &mut host, None);
+    let mut state = expr::State::new(program, &[], &mut host, None);
     state.eval(ex, 0).ok()
 }
 
@@ -266,7 +265,11 @@ fn fallback(program: &Program) -> Outcome {
 
 /// Phase 1 or 3: every assert of `phase` whose enclosing conditions hold;
 /// a condition that raises fails every assert of the phase beneath it.
-fn run_asserts(state: &mut expr::State<'_>, phase: Phase) -> Result<Vec<FailedAssert>, Stop> {
+/// The deadline passed while asserts ran: a failing assert is a result,
+/// so this is the only way their phase stops.
+struct Canceled;
+
+fn run_asserts(state: &mut expr::State<'_>, phase: Phase) -> Result<Vec<FailedAssert>, Canceled> {
     let mut failures = Vec::new();
     let body = &state.program().body;
     assert_nodes(state, body, phase, None, &mut failures)?;
@@ -291,7 +294,7 @@ fn assert_nodes(
     phase: Phase,
     cause: Option<&Rc<RuntimeError>>,
     failures: &mut Vec<FailedAssert>,
-) -> Result<(), Stop> {
+) -> Result<(), Canceled> {
     for node in nodes {
         match node {
             Node::Rule(_) => {}
@@ -307,7 +310,7 @@ fn assert_nodes(
                     Err(Stop::Error(e)) => {
                         assert_nodes(state, &w.body, phase, Some(&e), failures)?;
                     }
-                    Err(Stop::Canceled) => return Err(Stop::Canceled),
+                    Err(Stop::Canceled) => return Err(Canceled),
                 },
             },
             Node::When(_) => {}
@@ -318,7 +321,7 @@ fn assert_nodes(
                 if def.reads_outcome != (phase == Phase::Outcome) {
                     continue;
                 }
-                state.poll()?;
+                state.poll().map_err(|_| Canceled)?;
                 if let Some(cause) = cause {
                     failures.push(FailedAssert {
                         assert: *i,
@@ -336,7 +339,7 @@ fn assert_nodes(
                         assert: *i,
                         cause: Some(e),
                     }),
-                    Err(Stop::Canceled) => return Err(Stop::Canceled),
+                    Err(Stop::Canceled) => return Err(Canceled),
                 }
             }
         }

@@ -152,7 +152,7 @@ impl Linter<'_, '_> {
     }
 
     fn kind(&self) -> Option<&crate::kind::Kind> {
-        self.project.kinds.get(self.doc.kind?)?.kind.as_ref()
+        self.project.kind_of(self.doc)
     }
 
     fn invocations(&mut self, facts: &Facts, required: &[&str]) {

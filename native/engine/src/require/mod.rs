@@ -235,11 +235,7 @@ pub fn violations(project: &Project, root: usize, name: &str) -> Vec<Diagnostic>
     let Some(doc) = project.docs.get(root) else {
         return Vec::new();
     };
-    let kind = doc
-        .kind
-        .and_then(|k| project.kinds.get(k))
-        .map(|k| k.name.as_str())
-        .unwrap_or_default();
+    let kind = project.kind_name_of(doc);
     let found = reach(project, root, name);
     if found.unconditional {
         return Vec::new();

@@ -56,10 +56,10 @@ pub(super) fn of(
     matched.dedup();
     let roots: Vec<usize> = matched.into_iter().filter(of_kind).collect();
     if roots.is_empty() {
-        let kind_name = kind
-            .and_then(|k| project.kinds.get(k))
-            .map(|k| k.name.as_str())
-            .unwrap_or_default();
+        let kind_name = project
+            .docs
+            .get(required_doc)
+            .map_or("", |d| project.kind_name_of(d));
         return Err(Refusal {
             message: format!(
                 "{}: roots of {} match no {kind_name} policy",
