@@ -264,14 +264,7 @@ public final class Engine implements AutoCloseable {
   EvalResult evaluate(byte[] request, EvalOptions options) {
     Optional<Duration> deadline =
         options.timeout().map(t -> t.plus(limits.grace())).or(limits::opDeadline);
-    throwIfStopped();
-    lockOpen();
-    try {
-      throwIfStopped();
-      return AbiCodec.decode(callModule(request, deadline), EvalResult.class);
-    } finally {
-      lock.unlock();
-    }
+    return AbiCodec.decode(roundTrip(request, deadline), EvalResult.class);
   }
 
   /** Releases a handle unless the instance is gone, in which case it is gone with it. */
@@ -348,11 +341,15 @@ public final class Engine implements AutoCloseable {
   }
 
   private byte[] roundTrip(byte[] request) {
+    return roundTrip(request, limits.opDeadline());
+  }
+
+  private byte[] roundTrip(byte[] request, Optional<Duration> deadline) {
     throwIfStopped();
     lockOpen();
     try {
       throwIfStopped();
-      return callModule(request, limits.opDeadline());
+      return callModule(request, deadline);
     } finally {
       lock.unlock();
     }
