@@ -2,12 +2,12 @@ package dev.svc.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -86,8 +86,8 @@ class PolicyTest {
       assertThat(ranked.trace())
           .extracting(EvalEntry::decision, EvalEntry::outcome)
           .containsExactly(
-              org.assertj.core.groups.Tuple.tuple("deny", true),
-              org.assertj.core.groups.Tuple.tuple("allow", false));
+              tuple("deny", true),
+              tuple("allow", false));
 
       EvalResult fallback = policy.eval(Map.of());
       assertThat(fallback.reason()).contains("no_rule");
@@ -172,6 +172,6 @@ class PolicyTest {
         .isInstanceOfSatisfying(
             EngineException.class,
             e -> assertThat(e.message()).isEqualTo("no policy matches \"nothing.*\""));
-    assertThat(Optional.of(engine.stopped())).contains(Optional.empty());
+    assertThat(engine.stopped()).isEmpty();
   }
 }
