@@ -14,14 +14,19 @@ use super::response::{DiagnosticRecord, Json, Record, Success};
 use crate::bundle::Project;
 use crate::compile::Program;
 use crate::diag::{Diagnostic, did_you_mean, go_quote};
-use crate::eval::{Host, HostError};
-use crate::kind::FnDef;
+use crate::eval::Unbound;
 use crate::require::{Refusal, Requirement};
 use crate::value::Value;
 
 thread_local! {
     /// The compiled policies of this instance.
-    static PROGRAMS: RefCell<HandleTable<Program>> = const { RefCell::new(HandleTable::new()) };
+    static PROGRAMS: RefCell<HandleTable<Compiled>> = const { RefCell::new(HandleTable::new()) };
+}
+
+/// What compile stores under a handle.
+struct Compiled {
+    /// The program eval runs.
+    program: Program,
 }
 
 const HANDLE_HELP: &str = "pass a handle compile returned, before releasing it";
@@ -84,7 +89,7 @@ pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
     let outside = project.out_of_scope(&scope);
     let policy = program.policy.to_string();
     let handle = PROGRAMS
-        .with_borrow_mut(|table| table.insert(program))
+        .with_borrow_mut(|table| table.insert(Compiled { program }))
         .map_err(|_| {
             EngineError::rejected(
                 "every handle is in use".to_owned(),
@@ -237,22 +242,6 @@ fn with_diagnostics(
     EngineError::with_diagnostics(message, help.to_owned(), records)
 }
 
-/// Host functions no stub and no host implements: calling one is a
-/// runtime error, as in the stock command line.
-struct Unbound;
-
-impl Host for Unbound {
-    fn call(&mut self, function: &FnDef, _args: &[Value]) -> Result<Value, HostError> {
-        let name = &function.name;
-        Err(HostError {
-            text: "no implementation in this sigil binary".to_owned(),
-            help: Some(format!(
-                "this sigil binary has only {name}'s signature from the kind file; stub it with `stubs:` in the test file or `--stub {name}=VALUE` on sigil eval, or evaluate with a host binary built with sigil's pkg/cli, which links the real function in"
-            )),
-        })
-    }
-}
-
 /// §4.4: one input through a compiled policy.
 pub(crate) fn eval(request: &Request<'_>) -> Result<Success, EngineError> {
     let handle = request.handle;
@@ -268,7 +257,8 @@ pub(crate) fn eval(request: &Request<'_>) -> Result<Success, EngineError> {
         ));
     };
     PROGRAMS.with_borrow(|table| {
-        let program = table.get(handle).ok_or_else(|| unknown_handle(handle))?;
+        let compiled = table.get(handle).ok_or_else(|| unknown_handle(handle))?;
+        let program = &compiled.program;
         let inputs = decode_input(input.0, program)?;
         let evaluation = crate::eval::evaluate(program, &inputs, &mut Unbound, deadline);
         let mut body = Json::body();

@@ -7,10 +7,12 @@
 //! * here: [`evaluate`], the phases and what they produce ([`Evaluation`]).
 //! * `expr.rs`: expressions, with lets and conditions memoised per
 //!   evaluation, the deadline polled as §7.10 says.
+//! * `host.rs`: the seam through which host functions are called.
 //! * `resolve.rs`: sorting, folding, exclusive sets, rank and count.
 //! * `values.rs`: equality and order of values.
 
 mod expr;
+mod host;
 mod resolve;
 mod values;
 
@@ -21,23 +23,8 @@ use crate::compile::{At, Ex, Node, Program, Work};
 use crate::kind::FnDef;
 use crate::value::Value;
 
+pub use host::{Host, HostError, Unbound};
 pub use values::{equal, member, order};
-
-/// What a host function answered when it failed: the text after
-/// `host function «f» failed: `, and advice when there is some.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HostError {
-    /// What went wrong.
-    pub text: String,
-    /// What to do, when the failure has its own advice.
-    pub help: Option<String>,
-}
-
-/// Runs a policy's host function calls.
-pub trait Host {
-    /// Calls `function` with `args` (already evaluated, in order).
-    fn call(&mut self, function: &FnDef, args: &[Value]) -> Result<Value, HostError>;
-}
 
 /// A runtime error (language-core §7): where, what, and its own advice.
 #[derive(Clone, Debug, PartialEq, Eq)]
