@@ -44,7 +44,7 @@ fn files_member(files: &[(String, String)]) -> String {
 }
 
 /// The handle a successful compile answered.
-fn compiled_handle(response: &str) -> u32 {
+pub(super) fn compiled_handle(response: &str) -> u32 {
     let at = response
         .find(r#""handle":"#)
         .unwrap_or_else(|| panic!("{response}"));

@@ -4,10 +4,12 @@
 //! handle table.
 
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use super::error::EngineError;
 use super::handles::HandleTable;
+use super::host::ModuleHost;
 use super::ops::{load_project, records, refused};
 use super::request::Request;
 use super::response::{DiagnosticRecord, Json, Record, Success};
@@ -27,6 +29,8 @@ thread_local! {
 struct Compiled {
     /// The program eval runs.
     program: Program,
+    /// The host functions the module's host implements (`functions`).
+    functions: BTreeSet<String>,
 }
 
 const HANDLE_HELP: &str = "pass a handle compile returned, before releasing it";
@@ -89,7 +93,12 @@ pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
     let outside = project.out_of_scope(&scope);
     let policy = program.policy.to_string();
     let handle = PROGRAMS
-        .with_borrow_mut(|table| table.insert(Compiled { program }))
+        .with_borrow_mut(|table| {
+            table.insert(Compiled {
+                program,
+                functions: request.functions.iter().map(|f| f.to_string()).collect(),
+            })
+        })
         .map_err(|_| {
             EngineError::rejected(
                 "every handle is in use".to_owned(),
@@ -260,7 +269,12 @@ pub(crate) fn eval(request: &Request<'_>) -> Result<Success, EngineError> {
         let compiled = table.get(handle).ok_or_else(|| unknown_handle(handle))?;
         let program = &compiled.program;
         let inputs = decode_input(input.0, program)?;
-        let evaluation = crate::eval::evaluate(program, &inputs, &mut Unbound, deadline);
+        let mut host = ModuleHost {
+            kind: &program.kind,
+            functions: &compiled.functions,
+            fallback: Unbound,
+        };
+        let evaluation = crate::eval::evaluate(program, &inputs, &mut host, deadline);
         let mut body = Json::body();
         super::eval_record::write(&mut body, program, &evaluation);
         Ok(Success::Eval(body.into_members()))
