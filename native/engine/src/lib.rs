@@ -46,6 +46,7 @@
 //!   [`data::Data`], or into nodes that keep their lines for test files.
 //! * [`testfile`]: test files and stubs read into typed structures, with
 //!   the spec's messages for every problem of their shape.
+//! * [`stubs`]: stubs bound to a kind, and the host that answers from them.
 //! * [`check`]: the type checker of policy and module documents.
 //! * [`bundle`]: the files of a request parsed, indexed by name and
 //!   checked in import order; scopes of `policies` patterns.
@@ -85,6 +86,7 @@ pub mod parser;
 pub mod pattern;
 pub mod require;
 pub mod source;
+pub mod stubs;
 pub mod testfile;
 #[cfg(test)]
 mod testing;
