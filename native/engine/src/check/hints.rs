@@ -4,14 +4,8 @@
 
 use super::Checker;
 use crate::ast::{Expr, ExprKind};
-use crate::kind::{EnumDef, FnDef};
+use crate::kind::EnumDef;
 use crate::types::Ty;
-
-/// `fn name(T, …) -> R`, as helps quote a host function.
-pub(super) fn signature(f: &FnDef) -> String {
-    let params: Vec<String> = f.params.iter().map(Ty::to_string).collect();
-    format!("fn {}({}) -> {}", f.name, params.join(", "), f.result)
-}
 
 /// `A`, `A and B`, `A, B and C`.
 pub(super) fn and_list(items: &[&str]) -> String {

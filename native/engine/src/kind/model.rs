@@ -240,6 +240,14 @@ impl StructDef {
     }
 }
 
+impl FnDef {
+    /// `fn name(T, …) -> R`, as helps quote a host function.
+    pub fn signature(&self) -> String {
+        let params: Vec<String> = self.params.iter().map(Ty::to_string).collect();
+        format!("fn {}({}) -> {}", self.name, params.join(", "), self.result)
+    }
+}
+
 impl DecisionDef {
     /// Whether the decision declares the reason `reason`.
     pub fn has_reason(&self, reason: &str) -> bool {

@@ -163,7 +163,7 @@ impl Binder<'_, '_> {
                     function.name,
                     function.params.len()
                 ),
-                format!("the kind declares `{}`", signature(function)),
+                format!("the kind declares `{}`", function.signature()),
             );
             return None;
         }
@@ -237,17 +237,6 @@ fn arg_count(n: usize) -> String {
         1 => "1 arg".to_owned(),
         n => format!("{n} args"),
     }
-}
-
-/// `fn split(string, string) -> list<string>`, as the kind declares it.
-fn signature(function: &FnDef) -> String {
-    let params: Vec<String> = function.params.iter().map(Ty::to_string).collect();
-    format!(
-        "fn {}({}) -> {}",
-        function.name,
-        params.join(", "),
-        function.result
-    )
 }
 
 /// The kind's host functions, with the one nearest `name` first.
