@@ -152,4 +152,6 @@ mod fuzz_tests;
 #[cfg(test)]
 mod require_tests;
 #[cfg(test)]
+mod stub_tests;
+#[cfg(test)]
 mod tests;
