@@ -5,11 +5,10 @@
 use std::rc::Rc;
 
 use super::response::Json;
-use crate::compile::{At, Fallback, Program};
+use crate::compile::{Fallback, Program};
 use crate::diag::go_quote;
 use crate::eval::{Candidate, Evaluation, FailedAssert, Failure, Outcome, Phase, RuntimeError};
 use crate::kind::Collect;
-use crate::source::LineIndex;
 use crate::value::Value;
 
 const RUNTIME_HELP: &str = "fix the expression the runtime error points at, or the input it read";
@@ -330,15 +329,7 @@ impl Writer<'_> {
 
     /// `«position»: «message»` of a runtime error.
     fn runtime_message(&self, e: &RuntimeError) -> String {
-        format!("{}: {}", self.position(&e.at), e.message)
-    }
-
-    fn position(&self, at: &At) -> String {
-        let Some(file) = self.program.files.get(at.file) else {
-            return "-".to_owned();
-        };
-        let p = LineIndex::new(&file.source).position(at.offset);
-        crate::diag::position_text(&file.path, &at.document, p)
+        format!("{}: {}", self.program.position(&e.at), e.message)
     }
 }
 
