@@ -52,6 +52,7 @@ mod ops;
 mod policy_ops;
 mod request;
 mod response;
+mod test_op;
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -153,5 +154,7 @@ mod fuzz_tests;
 mod require_tests;
 #[cfg(test)]
 mod stub_tests;
+#[cfg(test)]
+mod test_op_tests;
 #[cfg(test)]
 mod tests;
