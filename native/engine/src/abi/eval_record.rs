@@ -98,21 +98,13 @@ impl Writer<'_> {
     /// outcome has exactly one.
     fn single(&self) -> Option<Single> {
         let program = self.program;
-        let decision_name = |d: usize| {
-            program
-                .kind
-                .decisions
-                .get(d)
-                .map(|d| d.name.clone())
-                .unwrap_or_default()
-        };
         match &self.evaluation.outcome {
             Outcome::Top(top) if top.len() == 1 => {
                 let c = top.first().and_then(|&i| self.evaluation.trace.get(i))?;
                 let rule = program.rules.get(c.rule)?;
                 Some((
                     c.payload.clone(),
-                    decision_name(rule.decision),
+                    program.decision_name(rule.decision).to_owned(),
                     rule.reason.to_string(),
                 ))
             }
@@ -177,12 +169,7 @@ impl Writer<'_> {
         let Some(rule) = self.program.rules.get(c.rule) else {
             return;
         };
-        let decision = self
-            .program
-            .kind
-            .decisions
-            .get(rule.decision)
-            .map_or("", |d| d.name.as_str());
+        let decision = self.program.decision_name(rule.decision);
         json.raw("{");
         if !c.payload.is_empty() {
             json.raw("\"payload\":");
@@ -333,13 +320,14 @@ impl Writer<'_> {
     }
 }
 
-fn strings(json: &mut Json, items: &[Rc<str>]) {
+/// A list of strings.
+pub(super) fn strings<S: AsRef<str>>(json: &mut Json, items: &[S]) {
     json.raw("[");
     for (i, s) in items.iter().enumerate() {
         if i > 0 {
             json.raw(",");
         }
-        json.string(s);
+        json.string(s.as_ref());
     }
     json.raw("]");
 }

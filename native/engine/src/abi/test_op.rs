@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use super::error::EngineError;
+use super::eval_record::strings;
 use super::ops::inputs;
 use super::request::{File, Request};
 use super::response::{Json, Success};
@@ -173,14 +174,7 @@ fn write_case(json: &mut Json, case: &CaseResult) {
     }
     if !case.failures.is_empty() {
         json.member("failures");
-        json.raw("[");
-        for (i, failure) in case.failures.iter().enumerate() {
-            if i > 0 {
-                json.raw(",");
-            }
-            json.string(failure);
-        }
-        json.raw("]");
+        strings(json, &case.failures);
     }
     json.member("line");
     json.raw(&case.line.to_string());

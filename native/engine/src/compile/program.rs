@@ -56,6 +56,11 @@ impl Program {
         }
     }
 
+    /// The name of the kind's decision number `d`; empty for none.
+    pub fn decision_name(&self, d: usize) -> &str {
+        self.kind.decisions.get(d).map_or("", |d| d.name.as_str())
+    }
+
     /// Where `at` is, as records print a position (language-policies
     /// §8.4): `file:line:column`, with ` (document)` when the path doesn't
     /// spell the document's name; `-` for a file the program doesn't have.

@@ -4,10 +4,8 @@
 use std::rc::Rc;
 
 use super::*;
-use crate::ast::Document;
-use crate::kind::load;
-use crate::parser::parse_file;
 use crate::testfile::read_stubs;
+use crate::testing::load_kind;
 use crate::value::parse_rfc3339;
 
 const KIND: &str = r#"kind Stubbed version 1
@@ -32,18 +30,6 @@ fn pair(int, int) -> int
 decision allow { reason: ok }
 collect all
 "#;
-
-fn load_kind(text: &str) -> Kind {
-    let (file, problems) = parse_file("k.sigil", text);
-    assert!(problems.is_empty(), "{problems:?}");
-    let Some(Document::Kind(doc)) = file.docs.first() else {
-        panic!("no kind document");
-    };
-    let loaded = load(doc);
-    loaded
-        .kind
-        .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics))
-}
 
 fn kind() -> Kind {
     load_kind(KIND)

@@ -119,17 +119,9 @@ impl Got {
 /// The outcome entries of a successful evaluation: the top candidates, or
 /// the kind's default or conflict entry.
 fn entries(program: &Program, evaluation: &Evaluation) -> Vec<Entry> {
-    let decision_name = |d: usize| {
-        program
-            .kind
-            .decisions
-            .get(d)
-            .map(|d| d.name.clone())
-            .unwrap_or_default()
-    };
     let fallback = |f: Option<&Fallback>| {
         f.map(|f| Entry {
-            decision: decision_name(f.decision),
+            decision: program.decision_name(f.decision).to_owned(),
             reason: f.reason.to_string(),
             payload: f.payload.clone(),
             position: String::new(),
@@ -144,7 +136,7 @@ fn entries(program: &Program, evaluation: &Evaluation) -> Vec<Entry> {
             .filter_map(|c| {
                 let rule = program.rules.get(c.rule)?;
                 Some(Entry {
-                    decision: decision_name(rule.decision),
+                    decision: program.decision_name(rule.decision).to_owned(),
                     reason: rule.reason.to_string(),
                     payload: c.payload.clone(),
                     position: rule.position.to_string(),
