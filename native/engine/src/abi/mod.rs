@@ -53,6 +53,7 @@ mod ops;
 mod policy_ops;
 mod request;
 mod response;
+mod test_op;
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -156,5 +157,9 @@ mod fuzz_tests;
 mod host_tests;
 #[cfg(test)]
 mod require_tests;
+#[cfg(test)]
+mod stub_tests;
+#[cfg(test)]
+mod test_op_tests;
 #[cfg(test)]
 mod tests;
