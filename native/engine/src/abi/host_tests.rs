@@ -286,3 +286,22 @@ fn args_holding_a_nan_are_never_sent() {
         "{response}"
     );
 }
+
+#[test]
+fn a_stub_answers_before_the_host_for_a_function_in_both_lists() {
+    let seen = host(|_| br#"{"result":"from the host"}"#.to_vec());
+    let response = answer(&format!(
+        r#"{{"op":"compile","files":[{{"path":"labels.sigil","source":{}}},{{"path":"kind.sigil","source":{}}}],"functions":["describe","split"],"stubs":{{"split":{{"returns":["team"]}}}}}}"#,
+        json(POLICY),
+        json(KIND)
+    ));
+    let response = eval(compiled_handle(&response), INPUT);
+    attach_native_host(None);
+    assert_eq!(
+        *seen.borrow(),
+        [
+            r#"{"function":"describe","args":[{"name":"ana","tier":"gold"},"1h30m","2026-03-01T08:00:00Z",0.5]}"#
+        ]
+    );
+    assert!(response.contains(r#""reason":"tagged""#), "{response}");
+}
