@@ -342,7 +342,8 @@ impl Writer<'_> {
     }
 }
 
-fn strings(json: &mut Json, items: &[Rc<str>]) {
+/// A JSON list of strings.
+pub(super) fn strings(json: &mut Json, items: &[Rc<str>]) {
     json.raw("[");
     for (i, s) in items.iter().enumerate() {
         if i > 0 {

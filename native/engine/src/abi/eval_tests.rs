@@ -6,12 +6,12 @@ use super::fuzz_tests::json_string as json;
 use super::handle;
 use std::path::{Path, PathBuf};
 
-fn answer(request: &str) -> String {
+pub(super) fn answer(request: &str) -> String {
     String::from_utf8(handle(request.as_bytes())).unwrap()
 }
 
 /// A JSON text without the whitespace outside its strings.
-fn compact(text: &str) -> String {
+pub(super) fn compact(text: &str) -> String {
     let mut out = String::new();
     let mut in_string = false;
     let mut escaped = false;
@@ -35,7 +35,7 @@ fn compact(text: &str) -> String {
 }
 
 /// The `files` member of a request for `files` (path, source).
-fn files_member(files: &[(String, String)]) -> String {
+pub(super) fn files_member(files: &[(String, String)]) -> String {
     let items: Vec<String> = files
         .iter()
         .map(|(p, s)| format!(r#"{{"path":{},"source":{}}}"#, json(p), json(s)))
@@ -44,7 +44,7 @@ fn files_member(files: &[(String, String)]) -> String {
 }
 
 /// The handle a successful compile answered.
-fn compiled_handle(response: &str) -> u32 {
+pub(super) fn compiled_handle(response: &str) -> u32 {
     let at = response
         .find(r#""handle":"#)
         .unwrap_or_else(|| panic!("{response}"));
@@ -55,7 +55,7 @@ fn compiled_handle(response: &str) -> u32 {
         .unwrap()
 }
 
-fn scenario_dir(name: &str) -> Option<PathBuf> {
+pub(super) fn scenario_dir(name: &str) -> Option<PathBuf> {
     let files = crate::testing::spec_example_files();
     let marker = format!("policies/{name}/");
     let file = files
@@ -131,7 +131,7 @@ fn every_policy_scenario_evaluates_to_its_expected_record() {
     }
 }
 
-const KIND: &str = "kind Door version 1\n\ninput floor: int\ninput names: list<string>\n\ndecision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\ncollect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
+pub(super) const KIND: &str = "kind Door version 1\n\ninput floor: int\ninput names: list<string>\n\ndecision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\ncollect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
 
 fn compile_one(policy: &str) -> String {
     let files = vec![
