@@ -36,11 +36,22 @@ pub(super) fn compact(text: &str) -> String {
 
 /// The `files` member of a request for `files` (path, source).
 pub(super) fn files_member(files: &[(String, String)]) -> String {
+    list_member("files", files)
+}
+
+/// A member `name` holding a list of files (path, source).
+pub(super) fn list_member<P: AsRef<str>, S: AsRef<str>>(name: &str, files: &[(P, S)]) -> String {
     let items: Vec<String> = files
         .iter()
-        .map(|(p, s)| format!(r#"{{"path":{},"source":{}}}"#, json(p), json(s)))
+        .map(|(p, s)| {
+            format!(
+                r#"{{"path":{},"source":{}}}"#,
+                json(p.as_ref()),
+                json(s.as_ref())
+            )
+        })
         .collect();
-    format!(r#""files":[{}]"#, items.join(","))
+    format!(r#""{name}":[{}]"#, items.join(","))
 }
 
 /// The handle a successful compile answered.

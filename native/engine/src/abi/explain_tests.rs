@@ -2,7 +2,9 @@
 //! the same answer by handle, by files and by pattern, and every failure
 //! of module-abi §4.5.
 
-use super::eval_tests::{KIND, answer, compact, compiled_handle, files_member, scenario_dir};
+use super::eval_tests::{
+    KIND, answer, compact, compiled_handle, files_member, list_member, scenario_dir,
+};
 use super::fuzz_tests::json_string as json;
 
 const RULES: &str = "module door.rules: Door@1
@@ -133,11 +135,10 @@ fn without_a_pattern_every_policy_outside_the_trusted_files_explains_sorted_by_n
         format!(r#"{{"ok":true,"explanations":[{limit_alone},{MAIN_EXPLAINED}]}}"#)
     );
     // The trusted files resolve the root's imports and are never roots.
-    let trusted = files_member(&[
-        ("door/rules.sigil".to_owned(), RULES.to_owned()),
-        ("door/limit.sigil".to_owned(), LIMIT.to_owned()),
-    ])
-    .replacen("\"files\"", "\"trusted_files\"", 1);
+    let trusted = list_member(
+        "trusted_files",
+        &[("door/rules.sigil", RULES), ("door/limit.sigil", LIMIT)],
+    );
     let files = with_kind(&[("door/main.sigil", MAIN)]);
     assert_eq!(
         explain(&files, &format!(",{trusted}")),

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -207,7 +208,8 @@ class ExplainTest {
   void anEngineThatAnswersNoExplanationIsReportedAsABug() {
     try (Module module = Module.fromBytes(TestModules.wat("engine_answers_ok"));
         Engine fake = Engine.create(module);
-        Policy policy = new Policy(fake, "gate.main", List.of(), 1)) {
+        Policy policy =
+            new Policy(fake, new Policy.Compiled("gate.main", List.of(), 1), Map.of())) {
       assertThatThrownBy(policy::explain)
           .isInstanceOfSatisfying(
               EngineException.class,
