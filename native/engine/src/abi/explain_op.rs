@@ -11,7 +11,7 @@ use super::policy_ops::{
 use super::request::Request;
 use super::response::{Json, Success};
 use crate::bundle::Project;
-use crate::diag::{Diagnostic, go_quote};
+use crate::diag::go_quote;
 use crate::explain::Explanation;
 
 /// §4.5: by `handle`, or by `files` (with `trusted_files` and a `policy`
@@ -48,11 +48,7 @@ fn explain_files(project: &Project, pattern: &str) -> Result<Vec<Explanation>, E
     let scope = project
         .scope(&names)
         .map_err(|e| EngineError::rejected(e.message, e.help))?;
-    let errors: Vec<Diagnostic> = project
-        .in_scope(&scope)
-        .into_iter()
-        .filter(Diagnostic::is_error)
-        .collect();
+    let errors = project.errors_in(&scope);
     if !errors.is_empty() {
         return Err(with_diagnostics(
             "the policies to explain don't check, so nothing was explained".to_owned(),
