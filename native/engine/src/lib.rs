@@ -56,6 +56,8 @@
 //!   resolved names, rules and asserts with their record texts.
 //! * [`eval`]: evaluation of a compiled policy: phases, resolution,
 //!   runtime errors, deadlines.
+//! * [`explain`]: a policy compiled statically and flattened into its
+//!   guarded rules and asserts, the explanation record's content.
 //! * [`lint`]: the lints and their levels.
 //! * [`require`]: required policies, their trusted paths and roots, and
 //!   the roots that don't invoke them unconditionally.
@@ -79,6 +81,7 @@ pub mod data;
 pub mod diag;
 pub mod encode;
 pub mod eval;
+pub mod explain;
 pub mod format;
 pub mod input;
 pub mod kind;

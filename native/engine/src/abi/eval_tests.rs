@@ -11,7 +11,7 @@ pub(super) fn answer(request: &str) -> String {
 }
 
 /// A JSON text without the whitespace outside its strings.
-fn compact(text: &str) -> String {
+pub(super) fn compact(text: &str) -> String {
     let mut out = String::new();
     let mut in_string = false;
     let mut escaped = false;
@@ -66,7 +66,7 @@ pub(super) fn compiled_handle(response: &str) -> u32 {
         .unwrap()
 }
 
-fn scenario_dir(name: &str) -> Option<PathBuf> {
+pub(super) fn scenario_dir(name: &str) -> Option<PathBuf> {
     let files = crate::testing::spec_example_files();
     let marker = format!("policies/{name}/");
     let file = files
@@ -142,7 +142,7 @@ fn every_policy_scenario_evaluates_to_its_expected_record() {
     }
 }
 
-const KIND: &str = "kind Door version 1\n\ninput floor: int\ninput names: list<string>\n\ndecision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\ncollect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
+pub(super) const KIND: &str = "kind Door version 1\n\ninput floor: int\ninput names: list<string>\n\ndecision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\ncollect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
 
 fn compile_one(policy: &str) -> String {
     let files = vec![

@@ -45,6 +45,8 @@
 mod buffers;
 mod error;
 mod eval_record;
+mod explain_op;
+mod explain_record;
 mod exports;
 mod handles;
 mod host;
@@ -151,6 +153,8 @@ pub use exports::{engine_abi_version, engine_alloc, engine_call, engine_free};
 mod check_tests;
 #[cfg(test)]
 mod eval_tests;
+#[cfg(test)]
+mod explain_tests;
 #[cfg(test)]
 mod fuzz_tests;
 #[cfg(test)]

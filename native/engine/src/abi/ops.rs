@@ -26,7 +26,7 @@ pub(crate) fn run(request: &Request<'_>) -> Result<Success, EngineError> {
         "check" => check(request),
         "compile" => super::policy_ops::compile(request),
         "eval" => super::policy_ops::eval(request),
-        "explain" => Err(EngineError::not_implemented("explain")),
+        "explain" => super::explain_op::explain(request),
         "format" => format(request),
         "test" => super::test_op::test(request),
         "release" => super::policy_ops::release(request),

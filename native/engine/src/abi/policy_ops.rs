@@ -1,7 +1,7 @@
 //! The ops on compiled policies (module-abi §4.3, §4.4, §4.8, §5):
-//! `compile` stores a program under a new handle, `eval` runs one input
-//! through it, `release` drops it. The programs live in this instance's
-//! handle table.
+//! `compile` stores a program and its explanation under a new handle,
+//! `eval` runs one input through it, `release` drops it. The programs live
+//! in this instance's handle table.
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -17,6 +17,7 @@ use crate::bundle::Project;
 use crate::compile::Program;
 use crate::diag::{Diagnostic, did_you_mean, go_quote};
 use crate::eval::Unbound;
+use crate::explain::Explanation;
 use crate::require::{Refusal, Requirement};
 use crate::stubs::{BoundStubs, StubHost};
 use crate::value::Value;
@@ -35,10 +36,12 @@ struct Compiled {
     /// The request's stubs, which answer their functions' calls before
     /// the host or anything else does.
     stubs: BoundStubs,
+    /// What explain by handle answers (§4.5).
+    explanation: Explanation,
 }
 
 const HANDLE_HELP: &str = "pass a handle compile returned, before releasing it";
-const FIX_HELP: &str =
+pub(super) const FIX_HELP: &str =
     "fix the errors in the diagnostics; the check op reports every problem in a bundle at once";
 
 fn unknown_handle(handle: u32) -> EngineError {
@@ -98,12 +101,14 @@ pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
     }
     let outside = project.out_of_scope(&scope);
     let policy = program.policy.to_string();
+    let explanation = crate::explain::flatten(&project, root, &program);
     let handle = PROGRAMS
         .with_borrow_mut(|table| {
             table.insert(Compiled {
                 program,
                 functions: request.functions.iter().map(|f| f.to_string()).collect(),
                 stubs,
+                explanation,
             })
         })
         .map_err(|_| {
@@ -159,14 +164,7 @@ fn compile_requirements(request: &Request<'_>) -> Result<Vec<Requirement>, Engin
 /// when there is no pattern. When none can be picked and the bundle has
 /// problems, those are the failure.
 fn pick_root(project: &Project, pattern: &str) -> Result<usize, EngineError> {
-    let own: Vec<usize> = (0..project.docs.len())
-        .filter(|&i| {
-            project
-                .docs
-                .get(i)
-                .is_some_and(|d| d.is_policy && !d.trusted)
-        })
-        .collect();
+    let own = own_policies(project);
     let names = |list: &[usize]| {
         let mut n: Vec<&str> = list
             .iter()
@@ -206,15 +204,36 @@ fn pick_root(project: &Project, pattern: &str) -> Result<usize, EngineError> {
             }
         }
     };
-    picked.map_err(|e| match project.diagnostics.is_empty() {
-        true => e,
+    picked.map_err(|e| unless_broken(project, e, "compiled"))
+}
+
+/// The bundle's policies outside the trusted files, by number in
+/// [`Project::docs`]: the ones a request may pick as roots.
+pub(super) fn own_policies(project: &Project) -> Vec<usize> {
+    (0..project.docs.len())
+        .filter(|&i| {
+            project
+                .docs
+                .get(i)
+                .is_some_and(|d| d.is_policy && !d.trusted)
+        })
+        .collect()
+}
+
+/// `error`, the failure to pick roots, unless the bundle has problems: a
+/// policy may be missing because its document or kind doesn't check, so
+/// they are the failure then (`the bundle doesn't check, so nothing was
+/// «done»`).
+pub(super) fn unless_broken(project: &Project, error: EngineError, done: &str) -> EngineError {
+    match project.diagnostics.is_empty() {
+        true => error,
         false => with_diagnostics(
-            "the bundle doesn't check, so nothing was compiled".to_owned(),
+            format!("the bundle doesn't check, so nothing was {done}"),
             FIX_HELP,
             project,
             project.diagnostics.clone(),
         ),
-    })
+    }
 }
 
 /// Every name in `functions` is a host function of the root's kind.
@@ -266,7 +285,7 @@ fn bind_stubs(request: &Request<'_>, kind: &crate::kind::Kind) -> Result<BoundSt
 }
 
 /// A failure carrying diagnostics, resolved as check resolves them.
-fn with_diagnostics(
+pub(super) fn with_diagnostics(
     message: String,
     help: &str,
     project: &Project,
@@ -323,6 +342,16 @@ fn decode_input(input: &[u8], program: &Program) -> Result<Vec<Value>, EngineErr
             crate::diag::merge_help([e.advice.as_str(), ADVICE]),
         )
     })
+}
+
+/// What `write` makes of the explanation stored under `handle` (§4.5).
+pub(super) fn with_explanation<T>(
+    handle: u32,
+    write: impl FnOnce(&Explanation) -> T,
+) -> Result<T, EngineError> {
+    PROGRAMS
+        .with_borrow(|table| table.get(handle).map(|c| write(&c.explanation)))
+        .ok_or_else(|| unknown_handle(handle))
 }
 
 /// §4.8: drops a compiled policy.

@@ -128,8 +128,13 @@ impl<'p> Compiler<'p> {
         if let Some(slot) = self.let_slot(inst, name) {
             return Ex::Let(slot);
         }
-        if let Some(value) = inst.params.get(name) {
+        if let Some(value) = inst.params.values.get(name) {
             return Ex::Lit(value.clone());
+        }
+        if inst.params.is_unbound(name) {
+            // Only a static compile leaves a param unbound, and its program
+            // is never evaluated.
+            return Ex::Lit(Value::Absent);
         }
         if let Some(ImportRef::Item(doc, item)) = inst.imports.get(name).copied() {
             if let Some(slot) = self.shared_let(doc, item) {
@@ -199,7 +204,7 @@ impl<'p> Compiler<'p> {
     /// Whether `name` is one of the instance's own names (a variable, a
     /// let, a param), which take it before the kind's.
     fn is_local(&self, inst: &Instance<'p>, name: &str, vars: &[&'p str]) -> bool {
-        vars.contains(&name) || inst.lets.contains_key(name) || inst.params.contains_key(name)
+        vars.contains(&name) || inst.lets.contains_key(name) || inst.params.texts.contains_key(name)
     }
 
     fn binary(

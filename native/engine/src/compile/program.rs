@@ -172,6 +172,12 @@ pub struct Rule {
     /// Line and column of each call site, then of the constructor: the
     /// call path that orders candidates of equal rank (§7.4).
     pub path: Rc<[(u32, u32)]>,
+    /// `«document»:«line»` of each call site, then of the constructor: the
+    /// chain explain prints (tooling §5.1).
+    pub sites: Rc<[Rc<str>]>,
+    /// `«field» = «argument text»` for each payload argument written in the
+    /// constructor, in source order: what explain prints.
+    pub payload_texts: Vec<Rc<str>>,
     /// `rank(decision)`.
     pub rank: usize,
     /// `rrank(decision, reason)`.
@@ -198,8 +204,14 @@ pub struct AssertDef {
     pub position: Rc<str>,
     /// The call path, as for rules.
     pub path: Rc<[(u32, u32)]>,
+    /// The chain explain prints, as for rules.
+    pub sites: Rc<[Rc<str>]>,
+    /// The texts of every enclosing condition, call sites' first.
+    pub conditions: Rc<[Rc<str>]>,
     /// The condition.
     pub cond: Ex,
+    /// The condition's text.
+    pub check: Rc<str>,
     /// Whether it reads `outcome`: it runs after resolution.
     pub reads_outcome: bool,
 }

@@ -268,6 +268,44 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
+   * Explains the policies of {@code files} as {@code sigil explain} does: each compiled without
+   * evaluating anything and flattened into every decision rule and assert it can reach, invoked
+   * policies inlined. Problems in documents no explained policy uses don't stop it.
+   *
+   * @param files the kind documents, policies and modules
+   * @param options which policies to explain (every one outside the trusted files by default), and
+   *     trusted files
+   * @return one explanation per policy, sorted by name
+   * @throws EngineException if nothing was explained: no files, no policy or none matching, errors
+   *     in a policy to explain or what it uses, an invocation argument outside its param's bounds
+   *     (as diagnostics); the instance works on
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   * @throws IllegalStateException if the engine is closed
+   */
+  public List<Explanation> explain(List<SourceFile> files, ExplainOptions options) {
+    Objects.requireNonNull(files, "files");
+    Objects.requireNonNull(options, "options");
+    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "explain");
+    request.set("files", AbiCodec.MAPPER.valueToTree(files));
+    request.set("trusted_files", AbiCodec.MAPPER.valueToTree(options.trustedFiles()));
+    options.policy().ifPresent(p -> request.put("policy", p));
+    return explained(AbiCodec.encode(request));
+  }
+
+  /** One explain request: the explanations it answers, none when it answers none. */
+  List<Explanation> explained(byte[] request) {
+    return AbiCodec.decode(roundTrip(request), Explained.class).explanations();
+  }
+
+  /** The body of the explain op's answer. */
+  private record Explained(@JsonProperty("explanations") List<Explanation> explanations) {
+
+    Explained {
+      explanations = explanations == null ? List.of() : List.copyOf(explanations);
+    }
+  }
+
+  /**
    * One eval request, under the evaluation's own hard deadline when it has a timeout, with the
    * policy's host functions answering the module's host calls while it runs.
    */

@@ -98,6 +98,28 @@ public final class Policy implements AutoCloseable {
   }
 
   /**
+   * This policy flattened into every decision rule and assert it can reach, as the engine
+   * explained it when it compiled the policy; equal to what {@link Engine#explain(List,
+   * ExplainOptions)} answers for this policy of the same files.
+   *
+   * @return the explanation
+   * @throws EngineException if the policy was closed, or the engine answered no explanation (a bug
+   *     in the engine)
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   */
+  public Explanation explain() {
+    ObjectNode request =
+        AbiCodec.MAPPER.createObjectNode().put("op", "explain").put("handle", handle);
+    return engine.explained(AbiCodec.encode(request)).stream()
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new EngineException(
+                    "the module returned no explanation for policy " + name,
+                    "this is a bug in the engine; please report it"));
+  }
+
+  /**
    * Releases the handle; later calls do nothing. A stopped or closed engine has dropped it already.
    */
   @Override
