@@ -6,6 +6,7 @@ import dev.svc.engine.internal.AbiCodec;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -28,6 +29,7 @@ public final class Policy implements AutoCloseable {
   private final long handle;
   private final Map<String, HostFunction> functions;
   private final AtomicBoolean released = new AtomicBoolean();
+  private volatile Optional<ResultShape> resultShape = Optional.empty();
 
   Policy(Engine engine, Compiled compiled, Map<String, HostFunction> functions) {
     this.engine = engine;
@@ -94,7 +96,23 @@ public final class Policy implements AutoCloseable {
     if (timeout > 0) {
       request.put("timeout_ms", timeout);
     }
-    return engine.evaluate(AbiCodec.encode(request), options, functions);
+    EvalResult result = engine.evaluate(AbiCodec.encode(request), options, functions);
+    return resultShape.map(result::withShape).orElse(result);
+  }
+
+  /**
+   * Marks every later result of this policy with {@code shape} ({@link EvalResult#shape()}), for
+   * the decision helpers of {@link dev.svc.engine.kind.Decision}. {@link
+   * dev.svc.engine.kind.Kind#compile(Engine, List, dev.svc.engine.kind.KindCompileOptions)
+   * Kind.compile} does it; do it yourself for a policy of a Java-defined kind compiled with {@link
+   * Engine#compile(List, CompileOptions)}, with the kind's {@code resultShape()}.
+   *
+   * @param shape how the results of the policy's kind read
+   * @return this policy
+   */
+  public Policy stampResults(ResultShape shape) {
+    resultShape = Optional.of(Objects.requireNonNull(shape, "shape"));
+    return this;
   }
 
   /**
