@@ -53,7 +53,8 @@ public record EvalResult(
    */
   public EvalResult {
     Objects.requireNonNull(policy, "policy");
-    payload = payload == null ? Optional.empty() : payload;
+    // Jackson reads an absent JsonNode as NullNode; the engine never writes a null payload.
+    payload = payload == null ? Optional.empty() : payload.filter(p -> !p.isNull());
     error = error == null ? Optional.empty() : error;
     decision = decision == null ? Optional.empty() : decision;
     reason = reason == null ? Optional.empty() : reason;

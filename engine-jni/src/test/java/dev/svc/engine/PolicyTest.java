@@ -67,6 +67,17 @@ class PolicyTest {
   }
 
   @Test
+  void aDecisionWithoutPayloadFieldsHasNoPayload() {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      EvalResult denied = policy.eval(Map.of("floor", 9));
+
+      assertThat(denied.decision()).contains("deny");
+      assertThat(denied.payload()).isEmpty();
+      assertThat(denied.outcome()).singleElement().satisfies(e -> assertThat(e.payload()).isEmpty());
+    }
+  }
+
+  @Test
   void aCompiledPolicyEvaluatesInputsToRecords() {
     try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
       assertThat(policy.name()).isEqualTo("door.main");
