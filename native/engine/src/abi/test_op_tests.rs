@@ -342,10 +342,10 @@ fn scenario_case(stem: &str, expected: &Data) -> (String, String) {
     };
     let failure = match text(error.and_then(|e| member(e, "kind"))) {
         "conflict" => format!(
-            "got a conflict ({}), want {}({})",
+            "got a conflict ({}), want {}(reason: {})",
             text(error.and_then(|e| member(e, "message"))),
             text(member(expected, "decision")),
-            format!("reason: {}", text(member(expected, "reason")))
+            text(member(expected, "reason"))
         ),
         _ => String::new(),
     };
