@@ -15,42 +15,6 @@ import org.junit.jupiter.api.Test;
 /** {@link Stub}, {@link StubCall} and {@link CompileOptions#withStub} over the real engine.wasm. */
 class StubTest {
 
-  private static final SourceFile KIND =
-      SourceFile.of(
-          "kind.sigil",
-          """
-          kind Vault version 1
-
-          input user: string
-          input door: string
-
-          fn owner(string) -> string
-
-          decision deny {
-            reason: no_rule
-          }
-
-          decision allow {
-            reason: owner
-          }
-
-          collect one
-          precedence deny > allow
-
-          default deny(reason: no_rule)
-          """);
-
-  private static final SourceFile MAIN =
-      SourceFile.of(
-          "vault/main.sigil",
-          """
-          policy vault.main: Vault@1
-
-          when owner(door) == user {
-            allow(reason: owner)
-          }
-          """);
-
   private Engine engine;
 
   @BeforeEach
@@ -63,30 +27,30 @@ class StubTest {
     engine.close();
   }
 
-  private EvalResult eval(Stub owner, String door) {
-    try (Policy policy =
-        engine.compile(List.of(KIND, MAIN), CompileOptions.defaults().withStub("owner", owner))) {
-      return policy.eval(Map.of("user", "ada", "door", door));
+  private EvalResult eval(Stub badge, String user) {
+    CompileOptions options = CompileOptions.defaults().withStub("badge", badge);
+    try (Policy policy = engine.compile(List.of(BadgeDoor.KIND, BadgeDoor.MAIN), options)) {
+      return policy.eval(Map.of("floor", 2, "user", user));
     }
   }
 
   @Test
   void aStubAnswersCallsByTheirArgsThenItsOwnResult() {
-    Stub owner = Stub.returning("nobody").withCall(StubCall.returning(List.of("vault"), "ada"));
+    Stub badge = Stub.returning(false).withCall(StubCall.returning(List.of("ada"), true));
 
-    assertThat(eval(owner, "vault").decision()).contains("allow");
-    assertThat(eval(owner, "lab").decision()).contains("deny");
+    assertThat(eval(badge, "ada").decision()).contains("allow");
+    assertThat(eval(badge, "bob").decision()).contains("deny");
   }
 
   @Test
   void aCallNothingAnswersAndAStubErrorAreRuntimeErrors() {
-    Stub onlyVault = Stub.answering(StubCall.failing(List.of("attic"), "the attic is locked"));
+    Stub onlyEve = Stub.answering(StubCall.failing(List.of("eve"), "eve's badge is revoked"));
 
-    assertThat(eval(onlyVault, "lab").error().orElseThrow().message())
-        .isEqualTo("vault/main.sigil:3:6: host function owner failed: no stubbed call matches owner(\"lab\")");
-    assertThat(eval(onlyVault, "attic").error().orElseThrow().message())
-        .isEqualTo("vault/main.sigil:3:6: host function owner failed: the attic is locked");
-    assertThat(eval(Stub.failing("down"), "lab").error().orElseThrow().help())
+    assertThat(eval(onlyEve, "bob").error().orElseThrow().message())
+        .isEqualTo("door/main.sigil:3:20: host function badge failed: no stubbed call matches badge(\"bob\")");
+    assertThat(eval(onlyEve, "eve").error().orElseThrow().message())
+        .isEqualTo("door/main.sigil:3:20: host function badge failed: eve's badge is revoked");
+    assertThat(eval(Stub.failing("down"), "bob").error().orElseThrow().help())
         .contains("the stub's error: fails the call");
   }
 
@@ -94,19 +58,19 @@ class StubTest {
   void aStubThatDoesntFitTheKindFailsTheCompile() {
     CompileOptions options =
         CompileOptions.defaults()
-            .withStub("ownr", Stub.returning("ada"))
-            .withStub("owner", Stub.returning(List.of("ada")));
+            .withStub("bagde", Stub.returning(true))
+            .withStub("badge", Stub.returning(List.of(true)));
 
-    assertThatThrownBy(() -> engine.compile(List.of(KIND, MAIN), options))
+    assertThatThrownBy(() -> engine.compile(List.of(BadgeDoor.KIND, BadgeDoor.MAIN), options))
         .isInstanceOfSatisfying(
             EngineException.class,
             e -> {
               assertThat(e.message())
                   .isEqualTo(
-                      "stubs: stub owner: returns: expected a string, found a list (give the value the"
+                      "stubs: stub badge: returns: expected a bool, found a list (give the value the"
                           + " type the kind declares for it)\n"
-                          + "stubs: the kind has no host function ownr to stub (did you mean \"owner\"? the"
-                          + " kind declares: owner)");
+                          + "stubs: the kind has no host function bagde to stub (did you mean \"badge\"? the"
+                          + " kind declares: badge)");
               assertThat(e.help())
                   .isEqualTo(
                       "a stub names a host function the kind declares and gives results of its type, as"

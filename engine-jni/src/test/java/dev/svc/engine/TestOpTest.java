@@ -13,42 +13,9 @@ import org.junit.jupiter.api.Test;
 /** {@link Engine#test} and its records over the real engine.wasm. */
 class TestOpTest {
 
-  private static final SourceFile KIND =
-      SourceFile.of(
-          "kind.sigil",
-          """
-          kind Door version 1
+  private static final SourceFile KIND = BadgeDoor.KIND;
 
-          input floor: int
-          input user: string
-
-          fn badge(string) -> bool
-
-          decision deny {
-            reason: closed | no_rule
-          }
-
-          decision allow {
-            reason: member
-            minutes: int = 5
-          }
-
-          collect one
-          precedence deny > allow
-
-          default deny(reason: no_rule)
-          """);
-
-  private static final SourceFile MAIN =
-      SourceFile.of(
-          "door/main.sigil",
-          """
-          policy door.main: Door@1
-
-          when floor > 1 and badge(user) {
-            allow(reason: member, minutes: floor)
-          }
-          """);
+  private static final SourceFile MAIN = BadgeDoor.MAIN;
 
   private static final SourceFile TESTS =
       SourceFile.of(
