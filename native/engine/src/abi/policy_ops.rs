@@ -4,10 +4,12 @@
 //! handle table.
 
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use super::error::EngineError;
 use super::handles::HandleTable;
+use super::host::ModuleHost;
 use super::ops::{load_project, records, refused};
 use super::request::Request;
 use super::response::{DiagnosticRecord, Json, Record, Success};
@@ -28,7 +30,10 @@ thread_local! {
 struct Compiled {
     /// The program eval runs.
     program: Program,
-    /// The request's stubs, which answer their functions' calls.
+    /// The host functions the module's host implements (`functions`).
+    functions: BTreeSet<String>,
+    /// The request's stubs, which answer their functions' calls before
+    /// the host or anything else does.
     stubs: BoundStubs,
 }
 
@@ -94,7 +99,13 @@ pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
     let outside = project.out_of_scope(&scope);
     let policy = program.policy.to_string();
     let handle = PROGRAMS
-        .with_borrow_mut(|table| table.insert(Compiled { program, stubs }))
+        .with_borrow_mut(|table| {
+            table.insert(Compiled {
+                program,
+                functions: request.functions.iter().map(|f| f.to_string()).collect(),
+                stubs,
+            })
+        })
         .map_err(|_| {
             EngineError::rejected(
                 "every handle is in use".to_owned(),
@@ -287,8 +298,12 @@ pub(crate) fn eval(request: &Request<'_>) -> Result<Success, EngineError> {
         let compiled = table.get(handle).ok_or_else(|| unknown_handle(handle))?;
         let program = &compiled.program;
         let inputs = decode_input(input.0, program)?;
-        let mut unbound = Unbound;
-        let mut host = StubHost::new(&compiled.stubs, &mut unbound);
+        let mut module_host = ModuleHost {
+            kind: &program.kind,
+            functions: &compiled.functions,
+            fallback: Unbound,
+        };
+        let mut host = StubHost::new(&compiled.stubs, &mut module_host);
         let evaluation = crate::eval::evaluate(program, &inputs, &mut host, deadline);
         let mut body = Json::body();
         super::eval_record::write(&mut body, program, &evaluation);

@@ -1,6 +1,5 @@
 //! Help texts several rules share (language-core §8.3): the unwrap hint,
-//! the numeric and enum hints of a type mismatch, enum value lists and
-//! host function signatures.
+//! the numeric and enum hints of a type mismatch and enum value lists.
 
 use super::Checker;
 use crate::ast::{Expr, ExprKind};

@@ -11,9 +11,9 @@ import dev.svc.engine.internal.WasmError;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -48,14 +48,16 @@ public final class Engine implements AutoCloseable {
 
   private final Module module;
   private final Limits limits;
+  private final HostCalls hostCalls;
   private final long instance;
   private final ReentrantLock lock = new ReentrantLock();
   private volatile StoppedException stopped;
   private boolean closed; // guarded by lock
 
-  private Engine(Module module, Limits limits, long instance) {
+  private Engine(Module module, Limits limits, HostCalls hostCalls, long instance) {
     this.module = module;
     this.limits = limits;
+    this.hostCalls = hostCalls;
     this.instance = instance;
   }
 
@@ -90,9 +92,10 @@ public final class Engine implements AutoCloseable {
     Objects.requireNonNull(module, "module");
     Objects.requireNonNull(limits, "limits");
     long pre = module.acquire();
+    HostCalls hostCalls = new HostCalls();
     long instance;
     try {
-      instance = Native.instanceNew(pre, limits.maxMemory().orElse(-1), HostCalls::unregistered);
+      instance = Native.instanceNew(pre, limits.maxMemory().orElse(-1), hostCalls);
     } catch (WasmError e) {
       module.release();
       throw new StoppedException(
@@ -101,7 +104,7 @@ public final class Engine implements AutoCloseable {
       module.release();
       throw e;
     }
-    Engine engine = new Engine(module, limits, instance);
+    Engine engine = new Engine(module, limits, hostCalls, instance);
     try {
       engine.start();
     } catch (RuntimeException | Error e) {
@@ -287,11 +290,12 @@ public final class Engine implements AutoCloseable {
    * the policy's {@link Policy#diagnostics()}.
    *
    * @param files the kind documents, policies and modules
-   * @param options which policy is the root, trusted files, required policies, stubs
+   * @param options which policy is the root, trusted files, required policies, host functions and
+   *     stubs
    * @return the compiled policy
    * @throws EngineException if nothing was compiled: no files, no root or several, errors in the
-   *     root or what it uses (as diagnostics), a requirement it breaks, a stub that doesn't fit the
-   *     kind; the instance works on
+   *     root or what it uses (as diagnostics), a requirement it breaks, a host function or stub the
+   *     kind doesn't declare, a stub of the wrong type; the instance works on
    * @throws StoppedException if the instance is stopped, or stops during this call
    * @throws IllegalStateException if the engine is closed
    */
@@ -304,25 +308,40 @@ public final class Engine implements AutoCloseable {
     options.policy().ifPresent(p -> request.put("policy", p));
     ArrayNode require = request.putArray("require");
     options.required().forEach(p -> require.addObject().put("policy", p));
+    if (!options.functions().isEmpty()) {
+      request.set("functions", AbiCodec.MAPPER.valueToTree(options.functions().keySet()));
+    }
     if (!options.stubs().isEmpty()) {
       ObjectNode stubs = request.putObject("stubs");
-      new TreeMap<>(options.stubs()).forEach((function, stub) -> stubs.set(function, stub.toJson()));
+      options.stubs().forEach((function, stub) -> stubs.set(function, stub.toJson()));
     }
     Policy.Compiled compiled =
         AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Policy.Compiled.class);
-    return new Policy(this, compiled.policy(), compiled.diagnostics(), compiled.handle());
+    return new Policy(this, compiled, options.functions());
   }
 
-  /** One eval request, under the evaluation's own hard deadline when it has a timeout. */
-  EvalResult evaluate(byte[] request, EvalOptions options) {
+  /**
+   * One eval request, under the evaluation's own hard deadline when it has a timeout, with the
+   * policy's host functions answering the module's host calls while it runs.
+   */
+  EvalResult evaluate(byte[] request, EvalOptions options, Map<String, HostFunction> functions) {
     Optional<Duration> deadline =
         options.timeout().map(t -> t.plus(limits.grace())).or(limits::opDeadline);
-    return AbiCodec.decode(roundTrip(request, deadline), EvalResult.class);
+    throwIfStopped();
+    lockOpen();
+    hostCalls.install(functions);
+    try {
+      throwIfStopped();
+      return AbiCodec.decode(callModule(request, deadline), EvalResult.class);
+    } finally {
+      hostCalls.clear();
+      lock.unlock();
+    }
   }
 
   /** Releases a handle unless the instance is gone, in which case it is gone with it. */
   void releaseQuietly(byte[] request) {
-    if (stopped != null) {
+    if (stopped != null || insideHostFunction()) {
       return;
     }
     lock.lock();
@@ -408,13 +427,17 @@ public final class Engine implements AutoCloseable {
     }
   }
 
+  // Whether the calling thread is inside a host function of this instance: the evaluation's own
+  // thread holds the lock, and the stack helper thread runs host functions for a caller that holds it.
+  private boolean insideHostFunction() {
+    return lock.isHeldByCurrentThread() || hostCalls.runsOn(Thread.currentThread());
+  }
+
   // Takes the lock of an open instance for one operation; the caller unlocks. A host function that
-  // calls back into the instance running it is refused instead of meeting the bridge's busy guard.
-  // This sees only host functions on the calling thread: one the bridge runs on its stack helper
-  // thread would wait for the lock for ever, so host functions must not call back into their engine
-  // (today every host call is answered by HostCalls.unregistered, which doesn't).
+  // calls back into the instance running it is refused instead of meeting the bridge's busy guard,
+  // or, on the stack helper thread, waiting for a lock its own caller holds.
   private void lockOpen() {
-    if (lock.isHeldByCurrentThread()) {
+    if (insideHostFunction()) {
       throw new EngineException(
           "the module is busy: a host function can't call back into the instance that runs it",
           "use another instance for the nested call, or compute the value before the evaluation");
