@@ -3,8 +3,10 @@ package dev.svc.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,6 +42,23 @@ class StubTest {
 
     assertThat(eval(badge, "ada").decision()).contains("allow");
     assertThat(eval(badge, "bob").decision()).contains("deny");
+  }
+
+  @Test
+  void aStubAnswersInPlaceOfAJavaImplementation() {
+    List<String> asked = new ArrayList<>();
+    HostFunction refuseAll =
+        args -> {
+          asked.add(args.get(0).asText());
+          return BooleanNode.FALSE;
+        };
+    CompileOptions options =
+        CompileOptions.defaults().withFunction("badge", refuseAll).withStub("badge", Stub.returning(true));
+
+    try (Policy policy = engine.compile(List.of(BadgeDoor.KIND, BadgeDoor.MAIN), options)) {
+      assertThat(policy.eval(Map.of("floor", 2, "user", "ada")).decision()).contains("allow");
+    }
+    assertThat(asked).isEmpty();
   }
 
   @Test
