@@ -66,6 +66,15 @@ pub(super) fn compiled_handle(response: &str) -> u32 {
         .unwrap()
 }
 
+/// The spec's policy scenarios (`examples/policies`).
+pub(super) const SCENARIOS: [&str; 5] = [
+    "01-refund-gate",
+    "02-door-access",
+    "03-tool-grants",
+    "04-change-asserts",
+    "05-deploy-composition",
+];
+
 pub(super) fn scenario_dir(name: &str) -> Option<PathBuf> {
     let files = crate::testing::spec_example_files();
     let marker = format!("policies/{name}/");
@@ -77,7 +86,7 @@ pub(super) fn scenario_dir(name: &str) -> Option<PathBuf> {
     Some(PathBuf::from(text.get(..end)?))
 }
 
-fn json_files(dir: &Path) -> Vec<PathBuf> {
+pub(super) fn json_files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
@@ -88,16 +97,9 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn every_policy_scenario_evaluates_to_its_expected_record() {
-    let scenarios = [
-        "01-refund-gate",
-        "02-door-access",
-        "03-tool-grants",
-        "04-change-asserts",
-        "05-deploy-composition",
-    ];
     let mut checked = 0;
     let mut failures = Vec::new();
-    for name in scenarios {
+    for name in SCENARIOS {
         let Some(dir) = scenario_dir(name) else {
             continue;
         };

@@ -2,7 +2,9 @@
 //! in path order, `run`, data files, trusted files, and every request
 //! failure in the spec's order.
 
-use super::eval_tests::{answer, list_member};
+use super::eval_tests::{SCENARIOS, answer, json_files, list_member, scenario_dir};
+use super::fuzz_tests::json_string;
+use crate::data::{Data, parse_json};
 
 const KIND: &str = "kind Door version 1\n\ninput floor: int\ninput user: string\n\nfn badge(string) -> bool\n\ndecision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\ncollect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
 
@@ -250,12 +252,168 @@ fn request_failures_come_in_the_spec_s_order() {
         let got = test(&members);
         let want = format!(
             r#"{{"ok":false,"error":{{"message":{},"help":{}}}}}"#,
-            super::fuzz_tests::json_string(message),
-            super::fuzz_tests::json_string(help)
+            json_string(message),
+            json_string(help)
         )
         .replace('<', "\\u003c")
         .replace('>', "\\u003e")
         .replace('&', "\\u0026");
         assert_eq!(got, want, "{members:?}");
+    }
+}
+
+/// The member `key` of an object.
+fn member<'d>(data: &'d Data, key: &str) -> Option<&'d Data> {
+    match data {
+        Data::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+fn text(data: Option<&Data>) -> &str {
+    match data {
+        Some(Data::String(s)) => s,
+        _ => "",
+    }
+}
+
+/// A JSON value written back as YAML flow syntax, which JSON is.
+fn flow(data: &Data) -> String {
+    match data {
+        Data::Null => "null".to_owned(),
+        Data::Bool(b) => b.to_string(),
+        Data::Number(n) => n.clone(),
+        Data::String(s) => json_string(s),
+        Data::List(items) => format!(
+            "[{}]",
+            items.iter().map(flow).collect::<Vec<_>>().join(", ")
+        ),
+        Data::Object(members) => format!(
+            "{{{}}}",
+            members
+                .iter()
+                .map(|(k, v)| format!("{}: {}", json_string(k), flow(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// `{decision: d, reason: r, payload: {…}}` of an eval record entry.
+fn expected_entry(entry: &Data) -> String {
+    let payload =
+        member(entry, "payload").map_or(String::new(), |p| format!(", payload: {}", flow(p)));
+    format!(
+        "{{decision: {}, reason: {}{payload}}}",
+        text(member(entry, "decision")),
+        text(member(entry, "reason"))
+    )
+}
+
+/// A case expecting what the eval record `expected` holds, and the
+/// failure sentence the case must give (empty when it must pass): a
+/// conflict can't be expected, so its case expects the fallback and fails
+/// with `got a conflict (…)`.
+fn scenario_case(stem: &str, expected: &Data) -> (String, String) {
+    let error = member(expected, "error");
+    let expect = match text(error.and_then(|e| member(e, "kind"))) {
+        "assertion" => {
+            let asserts = match error.and_then(|e| member(e, "asserts")) {
+                Some(Data::List(items)) => items
+                    .iter()
+                    .map(|a| text(member(a, "reason")))
+                    .collect::<Vec<_>>(),
+                _ => Vec::new(),
+            };
+            format!("{{asserts: [{}]}}", asserts.join(", "))
+        }
+        _ if member(expected, "collect").is_some() => match member(expected, "outcome") {
+            Some(Data::List(entries)) => format!(
+                "{{outcome: [{}]}}",
+                entries
+                    .iter()
+                    .map(expected_entry)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            _ => "{outcome: []}".to_owned(),
+        },
+        _ => expected_entry(expected),
+    };
+    let failure = match text(error.and_then(|e| member(e, "kind"))) {
+        "conflict" => format!(
+            "got a conflict ({}), want {}(reason: {})",
+            text(error.and_then(|e| member(e, "message"))),
+            text(member(expected, "decision")),
+            text(member(expected, "reason"))
+        ),
+        _ => String::new(),
+    };
+    let case =
+        format!("  - name: {stem}\n    input_file: inputs/{stem}.json\n    expect: {expect}\n");
+    (case, failure)
+}
+
+#[test]
+fn the_spec_s_policy_scenarios_pass_as_test_files() {
+    let mut checked = 0;
+    for name in SCENARIOS {
+        let Some(dir) = scenario_dir(name) else {
+            continue;
+        };
+        let files = crate::testing::spec_scenario(name);
+        let mut data = Vec::new();
+        let mut cases = String::new();
+        let mut want = Vec::new();
+        let mut policy = String::new();
+        for input in json_files(&dir.join("inputs")) {
+            let stem = input.file_stem().unwrap().to_string_lossy().into_owned();
+            let expected_text =
+                crate::testing::read(&dir.join("expected").join(format!("{stem}.json")));
+            let expected = parse_json(expected_text.as_bytes()).unwrap();
+            policy = text(member(&expected, "policy")).to_owned();
+            let (case, failure) = scenario_case(&stem, &expected);
+            cases.push_str(&case);
+            want.push((stem.clone(), failure));
+            data.push((
+                format!("{name}/inputs/{stem}.json"),
+                crate::testing::read(&input),
+            ));
+        }
+        let test_file = format!("policy: {policy}\ncases:\n{cases}");
+        let got = test(&[
+            list_member("files", &files),
+            list_member(
+                "test_files",
+                &[(format!("{name}/scenario_test.yaml"), test_file)],
+            ),
+            list_member("data_files", &data),
+        ]);
+        let results = parse_json(got.as_bytes()).unwrap();
+        let Some(Data::List(records)) = member(&results, "results") else {
+            panic!("{got}");
+        };
+        let Some(Data::List(case_records)) = records.first().and_then(|r| member(r, "cases"))
+        else {
+            panic!("{name}: {got}");
+        };
+        assert_eq!(case_records.len(), want.len(), "{name}: {got}");
+        for (record, (stem, failure)) in case_records.iter().zip(&want) {
+            let failures = match member(record, "failures") {
+                Some(Data::List(items)) => items
+                    .iter()
+                    .map(|f| text(Some(f)).to_owned())
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                _ => String::new(),
+            };
+            assert_eq!(text(member(record, "name")), stem);
+            assert_eq!(member(record, "error"), None, "{name}/{stem}: {got}");
+            assert_eq!(&failures, failure, "{name}/{stem}");
+            checked += 1;
+        }
+    }
+    if checked > 0 {
+        assert_eq!(checked, 17);
     }
 }

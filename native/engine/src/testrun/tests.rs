@@ -554,6 +554,21 @@ fn a_policy_that_isn_t_there_or_doesn_t_check_stops_the_file() {
 }
 
 #[test]
+fn a_kind_that_doesn_t_load_stops_the_file_with_its_diagnostic() {
+    let broken_kind = ACCESS_KIND.replace("default deny(reason: no_rule_matched)\n", "");
+    let project = project(&[
+        ("access.sigil", &broken_kind),
+        ("access/main.sigil", ACCESS),
+    ]);
+    let result = run(&project, "policy: access.main\ncases: []\n");
+    let error = result.error.unwrap_or_default();
+    assert!(
+        error.starts_with("access.sigil:1:6: error: kind Access has no default decision\n"),
+        "{error}"
+    );
+}
+
+#[test]
 fn a_policy_that_doesn_t_compile_stops_the_file() {
     let with_param = ACCESS.replace(
         "assert(\"named_user\"",

@@ -227,6 +227,53 @@ public final class Engine implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs test files as {@code sigil test} does: every test file ({@code *_test.yaml} or {@code
+   * *_test.yml}) names a policy of {@code files} and lists cases, each an input and what evaluating
+   * the policy on it must give. Host functions are answered only by the test files' stubs. A test
+   * file that can't run and a case that fails are results, not exceptions.
+   *
+   * @param files the kind documents, policies and modules; may be empty (every test file then
+   *     reports that its policy is missing)
+   * @param testFiles the test files; at least one
+   * @param options data files for {@code input_file}, the cases to run, trusted files
+   * @return one result per test file, sorted by path
+   * @throws EngineException if the request can't be run: no test files, a test file not named like
+   *     one, a file without a path or with two sources under one path (in any of the four lists),
+   *     a path among both the files and the trusted files, a {@code run} that isn't a regular
+   *     expression; the instance works on
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   * @throws IllegalStateException if the engine is closed
+   */
+  public List<TestResult> test(List<SourceFile> files, List<SourceFile> testFiles, TestOptions options) {
+    Objects.requireNonNull(files, "files");
+    Objects.requireNonNull(testFiles, "testFiles");
+    Objects.requireNonNull(options, "options");
+    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "test");
+    putFiles(request, "files", files);
+    putFiles(request, "trusted_files", options.trustedFiles());
+    putFiles(request, "test_files", testFiles);
+    putFiles(request, "data_files", options.dataFiles());
+    options.run().ifPresent(run -> request.put("run", run));
+    return AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Tested.class).results();
+  }
+
+  // Empty lists are left out of the request, as the bindings spec asks.
+  private static void putFiles(ObjectNode request, String field, List<SourceFile> files) {
+    if (!files.isEmpty()) {
+      request.set(field, AbiCodec.MAPPER.valueToTree(files));
+    }
+  }
+
+  /** The body of the test op's answer. */
+  private record Tested(
+      @JsonProperty(value = "results", required = true) List<TestResult> results) {
+
+    Tested {
+      results = List.copyOf(results);
+    }
+  }
+
   /** The body of the format op's answer. */
   private record Formatted(
       @JsonProperty(value = "source", required = true) String source,
@@ -243,10 +290,12 @@ public final class Engine implements AutoCloseable {
    * the policy's {@link Policy#diagnostics()}.
    *
    * @param files the kind documents, policies and modules
-   * @param options which policy is the root, trusted files, required policies
+   * @param options which policy is the root, trusted files, required policies, host functions and
+   *     stubs
    * @return the compiled policy
    * @throws EngineException if nothing was compiled: no files, no root or several, errors in the
-   *     root or what it uses (as diagnostics), a requirement it breaks; the instance works on
+   *     root or what it uses (as diagnostics), a requirement it breaks, a host function or stub the
+   *     kind doesn't declare, a stub of the wrong type; the instance works on
    * @throws StoppedException if the instance is stopped, or stops during this call
    * @throws IllegalStateException if the engine is closed
    */
@@ -261,6 +310,10 @@ public final class Engine implements AutoCloseable {
     options.required().forEach(p -> require.addObject().put("policy", p));
     if (!options.functions().isEmpty()) {
       request.set("functions", AbiCodec.MAPPER.valueToTree(options.functions().keySet()));
+    }
+    if (!options.stubs().isEmpty()) {
+      ObjectNode stubs = request.putObject("stubs");
+      options.stubs().forEach((function, stub) -> stubs.set(function, stub.toJson()));
     }
     Policy.Compiled compiled =
         AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Policy.Compiled.class);
