@@ -260,11 +260,20 @@ public final class Engine implements AutoCloseable {
     return new Policy(this, compiled.policy(), compiled.diagnostics(), compiled.handle());
   }
 
-  /** One eval request, under the evaluation's own hard deadline when it has a timeout. */
+  /**
+   * One eval request, under the evaluation's own hard deadline when it has a timeout, and its fuel
+   * bound when it has one.
+   */
   EvalResult evaluate(byte[] request, EvalOptions options) {
     Optional<Duration> deadline =
         options.timeout().map(t -> t.plus(limits.grace())).or(limits::opDeadline);
-    return AbiCodec.decode(roundTrip(request, deadline), EvalResult.class);
+    if (options.fuel().isPresent() && !module.config().fuel()) {
+      throw new EngineException(
+          "a fuel limit needs a module built with fuel metering",
+          "load the module with ModuleConfig.defaults().withFuel(true)");
+    }
+    long fuel = options.fuel().orElse(Native.UNLIMITED_FUEL);
+    return AbiCodec.decode(roundTrip(request, deadline, fuel), EvalResult.class);
   }
 
   /** Releases a handle unless the instance is gone, in which case it is gone with it. */
@@ -277,7 +286,7 @@ public final class Engine implements AutoCloseable {
       if (closed || stopped != null) {
         return;
       }
-      AbiCodec.decode(callModule(request, limits.opDeadline()), Released.class);
+      AbiCodec.decode(callModule(request, limits.opDeadline(), Native.UNLIMITED_FUEL), Released.class);
     } finally {
       lock.unlock();
     }
@@ -341,15 +350,15 @@ public final class Engine implements AutoCloseable {
   }
 
   private byte[] roundTrip(byte[] request) {
-    return roundTrip(request, limits.opDeadline());
+    return roundTrip(request, limits.opDeadline(), Native.UNLIMITED_FUEL);
   }
 
-  private byte[] roundTrip(byte[] request, Optional<Duration> deadline) {
+  private byte[] roundTrip(byte[] request, Optional<Duration> deadline, long fuel) {
     throwIfStopped();
     lockOpen();
     try {
       throwIfStopped();
-      return callModule(request, deadline);
+      return callModule(request, deadline, fuel);
     } finally {
       lock.unlock();
     }
@@ -374,10 +383,10 @@ public final class Engine implements AutoCloseable {
   }
 
   // INVARIANT: runs under the lock on an open instance.
-  private byte[] callModule(byte[] request, Optional<Duration> deadline) {
+  private byte[] callModule(byte[] request, Optional<Duration> deadline, long fuel) {
     byte[] response;
     try {
-      response = underDeadline(deadline, ticks -> Native.call(instance, request, ticks, Native.UNLIMITED_FUEL));
+      response = underDeadline(deadline, ticks -> Native.call(instance, request, ticks, fuel));
     } catch (GuestTrap trap) {
       throw stoppedBy(trap, deadline);
     } catch (RuntimeException | Error e) {
