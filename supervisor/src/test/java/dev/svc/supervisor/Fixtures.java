@@ -84,6 +84,11 @@ final class Fixtures {
     return Map.of("amount", amount, "channel", channel);
   }
 
+  /** The decision of {@code policy} for a web refund of {@code amount}. */
+  static String decideWeb(Policy policy, int amount) {
+    return policy.eval(refund(amount, "web")).decision().orElseThrow();
+  }
+
   /** What {@link #refund(String, int)} decides for a request. */
   static String decision(int amount, String channel, int limit) {
     return amount < limit && amount <= 10000 && channel.equals("web") ? "approve" : "deny";

@@ -39,7 +39,9 @@ class NoMicrometerTest {
   private static final class WithoutMicrometer extends URLClassLoader {
 
     WithoutMicrometer() {
-      super(new URL[] {location(Pool.class), location(NoMicrometerTest.class)}, NoMicrometerTest.class.getClassLoader());
+      super(
+          new URL[] {location(Pool.class), location(NoMicrometerTest.class)},
+          NoMicrometerTest.class.getClassLoader());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.svc.supervisor;
 
+import static dev.svc.supervisor.Fixtures.decideWeb;
 import static dev.svc.supervisor.Fixtures.installRefund;
 import static dev.svc.supervisor.Fixtures.onEveryInstance;
 import static dev.svc.supervisor.Fixtures.refund;
@@ -32,7 +33,9 @@ class PoolTest {
   private static final List<SourceFile> BROKEN =
       List.of(
           Fixtures.KIND,
-          SourceFile.of("refund/desk.sigil", "policy refund.desk: Refund@1\n\nwhen amont > 1 {\n  deny(reason: fraud)\n}\n"));
+          SourceFile.of(
+              "refund/desk.sigil",
+              "policy refund.desk: Refund@1\n\nwhen amont > 1 {\n  deny(reason: fraud)\n}\n"));
 
   @Test
   void aCompiledPolicyIsEvaluatedByItsName() {
@@ -52,7 +55,7 @@ class PoolTest {
     try (Pool pool = Pool.create(Fixtures.engine(), 3)) {
       installRefund(pool, "refund.desk");
 
-      List<String> decisions = onEveryInstance(pool, "refund.desk", p -> p.eval(refund(40, "web")).decision().orElseThrow());
+      List<String> decisions = onEveryInstance(pool, "refund.desk", p -> decideWeb(p, 40));
 
       assertThat(decisions).containsExactly("approve", "approve", "approve");
     }
@@ -74,7 +77,8 @@ class PoolTest {
     try (Pool pool = Pool.create(Fixtures.engine(), 1)) {
       installRefund(pool, "refund.desk");
 
-      NoPolicyException missing = catchThrowableOfType(NoPolicyException.class, () -> pool.evaluate("refund.dsk", refund(1, "web")));
+      NoPolicyException missing =
+          catchThrowableOfType(NoPolicyException.class, () -> pool.evaluate("refund.dsk", refund(1, "web")));
 
       assertThat(missing.name()).isEqualTo("refund.dsk");
       assertThat(missing.getMessage())
@@ -92,13 +96,14 @@ class PoolTest {
       installRefund(pool, "refund.desk");
 
       EngineException refused =
-          catchThrowableOfType(EngineException.class, () -> pool.compile("refund.desk", BROKEN, CompileOptions.defaults()));
+          catchThrowableOfType(
+              EngineException.class, () -> pool.compile("refund.desk", BROKEN, CompileOptions.defaults()));
       assertThatThrownBy(() -> pool.compile("refund.new", BROKEN, CompileOptions.defaults()))
           .isInstanceOf(EngineException.class);
 
       assertThat(refused.diagnostics()).extracting(Diagnostic::message).containsExactly("unknown name `amont`");
       assertThat(pool.names()).containsExactly("refund.desk");
-      assertThat(onEveryInstance(pool, "refund.desk", p -> p.eval(refund(40, "web")).decision().orElseThrow()))
+      assertThat(onEveryInstance(pool, "refund.desk", p -> decideWeb(p, 40)))
           .containsExactly("approve", "approve");
       assertThat(pool.stats().replaced()).isZero();
     }
@@ -111,7 +116,7 @@ class PoolTest {
 
       pool.compile("refund.desk", refund("refund.desk", 20), CompileOptions.defaults());
 
-      assertThat(onEveryInstance(pool, "refund.desk", p -> p.eval(refund(40, "web")).decision().orElseThrow()))
+      assertThat(onEveryInstance(pool, "refund.desk", p -> decideWeb(p, 40)))
           .containsExactly("deny", "deny", "deny");
       assertThat(pool.names()).containsExactly("refund.desk");
     }
@@ -153,7 +158,8 @@ class PoolTest {
       installRefund(pool, "refund.desk");
       HeldInstance held = HeldInstance.hold(pool, "refund.desk");
 
-      BusyException busy = catchThrowableOfType(BusyException.class, () -> pool.evaluate("refund.desk", refund(1, "web")));
+      BusyException busy =
+          catchThrowableOfType(BusyException.class, () -> pool.evaluate("refund.desk", refund(1, "web")));
 
       assertThat(busy.waited()).isEqualTo(Duration.ofMillis(50));
       assertThat(busy.getMessage())
@@ -217,7 +223,7 @@ class PoolTest {
       List<String> decisions =
           pool.withPolicy(
               "refund.desk",
-              p -> List.of(p.name(), p.eval(refund(40, "web")).decision().orElseThrow(), p.eval(refund(400, "web")).decision().orElseThrow()));
+              p -> List.of(p.name(), decideWeb(p, 40), decideWeb(p, 400)));
 
       assertThat(decisions).containsExactly("refund.desk", "approve", "deny");
     }
@@ -229,7 +235,8 @@ class PoolTest {
       installRefund(pool, "refund.desk");
 
       assertThatThrownBy(() -> pool.evaluate("refund.desk", Map.of("amout", 3)))
-          .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.message()).contains("unknown input \"amout\""));
+          .isInstanceOfSatisfying(
+              EngineException.class, e -> assertThat(e.message()).contains("unknown input \"amout\""));
 
       assertThat(pool.evaluate("refund.desk", refund(40, "web")).decision()).contains("approve");
       assertThat(pool.stats().replaced()).isZero();
@@ -251,7 +258,8 @@ class PoolTest {
       List<Diagnostic> diagnostics =
           pool.compileAsync("refund.desk", refund("refund.desk"), CompileOptions.defaults()).get(30, TimeUnit.SECONDS);
 
-      EvalResult result = pool.evaluateAsync("refund.desk", refund(40, "web"), EvalOptions.defaults()).get(30, TimeUnit.SECONDS);
+      EvalResult result =
+          pool.evaluateAsync("refund.desk", refund(40, "web"), EvalOptions.defaults()).get(30, TimeUnit.SECONDS);
 
       assertThat(diagnostics).isEmpty();
       assertThat(result.decision()).contains("approve");
@@ -264,7 +272,8 @@ class PoolTest {
   @Test
   void anAsyncFailureCompletesTheFutureWithTheError() {
     try (Pool pool = Pool.create(Fixtures.engine(), 1)) {
-      CompletableFuture<EvalResult> missing = pool.evaluateAsync("refund.desk", refund(1, "web"), EvalOptions.defaults());
+      CompletableFuture<EvalResult> missing =
+          pool.evaluateAsync("refund.desk", refund(1, "web"), EvalOptions.defaults());
       CompletableFuture<List<Diagnostic>> broken = pool.compileAsync("refund.desk", BROKEN, CompileOptions.defaults());
 
       assertThatThrownBy(() -> missing.get(30, TimeUnit.SECONDS))
@@ -285,8 +294,12 @@ class PoolTest {
     pool.close();
 
     String closed = "the Pool is closed; create a new one";
-    assertThatThrownBy(() -> pool.evaluate("refund.desk", refund(1, "web"))).isInstanceOf(IllegalStateException.class).hasMessage(closed);
-    assertThatThrownBy(() -> installRefund(pool, "refund.other")).isInstanceOf(IllegalStateException.class).hasMessage(closed);
+    assertThatThrownBy(() -> pool.evaluate("refund.desk", refund(1, "web")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage(closed);
+    assertThatThrownBy(() -> installRefund(pool, "refund.other"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage(closed);
     assertThatThrownBy(() -> pool.remove("refund.desk")).isInstanceOf(IllegalStateException.class).hasMessage(closed);
     assertThatThrownBy(() -> pool.evaluateAsync("refund.desk", refund(1, "web"), EvalOptions.defaults()).join())
         .hasCauseInstanceOf(IllegalStateException.class);

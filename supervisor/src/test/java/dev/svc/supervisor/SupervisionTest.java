@@ -1,5 +1,6 @@
 package dev.svc.supervisor;
 
+import static dev.svc.supervisor.Fixtures.decideWeb;
 import static dev.svc.supervisor.Fixtures.installRefund;
 import static dev.svc.supervisor.Fixtures.onEveryInstance;
 import static dev.svc.supervisor.Fixtures.refund;
@@ -62,7 +63,7 @@ class SupervisionTest {
         assertThat(recipe.threads()).hasSize(3).last().asString().startsWith("svc-pool-rebuild-");
         assertThat(recipe.engines()).doesNotHaveDuplicates();
       }
-      assertThat(onEveryInstance(pool, "refund.other", p -> p.eval(refund(70, "web")).decision().orElseThrow()))
+      assertThat(onEveryInstance(pool, "refund.other", p -> decideWeb(p, 70)))
           .containsExactly("deny", "deny");
     }
   }
@@ -74,7 +75,9 @@ class SupervisionTest {
 
       StoppedException stopped = Kill.MEMORY.poison(pool, "refund.desk");
 
-      assertThat(stopped.message()).startsWith("the Sigil module stopped: it trapped: ").contains("memory allocation of");
+      assertThat(stopped.message())
+          .startsWith("the Sigil module stopped: it trapped: ")
+          .contains("memory allocation of");
       awaitFullPool(pool);
       assertThat(pool.evaluate("refund.desk", refund(40, "web")).decision()).contains("approve");
     }
@@ -103,7 +106,7 @@ class SupervisionTest {
         assertThat(recipe.threads().get(1)).startsWith("svc-pool-rebuild-");
       }
       assertThat(pool.names()).containsExactly("refund.added", "refund.desk");
-      assertThat(onEveryInstance(pool, "refund.desk", p -> p.eval(refund(40, "web")).decision().orElseThrow()))
+      assertThat(onEveryInstance(pool, "refund.desk", p -> decideWeb(p, 40)))
           .containsExactly("deny", "deny");
       assertThat(answersOnEachInstance(pool, "refund.added", "refund.gone"))
           .allSatisfy(answer -> assertThat(answer).isInstanceOf(NoPolicyException.class));
@@ -117,7 +120,8 @@ class SupervisionTest {
       TestRecipe desk = TestRecipe.refund("refund.desk", 100);
       pool.install("refund.desk", desk);
       HeldInstance held =
-          HeldInstance.hold(pool, "refund.desk", p -> p.evalWith(refund(40, "web"), EvalOptions.defaults().withFuel(100)));
+          HeldInstance.hold(
+              pool, "refund.desk", p -> p.evalWith(refund(40, "web"), EvalOptions.defaults().withFuel(100)));
       CompletableFuture<Void> install = new CompletableFuture<>();
       Thread installer =
           new Thread(() -> {
@@ -140,7 +144,7 @@ class SupervisionTest {
       assertThat(pool.stats().rebuilding()).as("the rebuild is still held").isEqualTo(1);
       desk.open();
       awaitFullPool(pool);
-      assertThat(onEveryInstance(pool, "refund.added", p -> p.eval(refund(40, "web")).decision().orElseThrow()))
+      assertThat(onEveryInstance(pool, "refund.added", p -> decideWeb(p, 40)))
           .containsExactly("approve", "approve");
     }
   }
@@ -181,7 +185,7 @@ class SupervisionTest {
       installRefund(pool, "refund.killer");
 
       assertThat(pool.rebuildFailures()).isEmpty();
-      assertThat(onEveryInstance(pool, "refund.killer", p -> p.eval(refund(40, "web")).decision().orElseThrow()))
+      assertThat(onEveryInstance(pool, "refund.killer", p -> decideWeb(p, 40)))
           .containsExactly("approve", "approve");
     }
   }
@@ -197,7 +201,7 @@ class SupervisionTest {
 
       awaitFullPool(pool);
       assertThat(pool.stats().replaced()).isEqualTo(1);
-      assertThat(onEveryInstance(pool, "refund.desk", p -> p.eval(refund(40, "web")).decision().orElseThrow()))
+      assertThat(onEveryInstance(pool, "refund.desk", p -> decideWeb(p, 40)))
           .containsExactly("approve", "approve");
     }
   }
@@ -283,7 +287,7 @@ class SupervisionTest {
       assertThat(evaluations.get()).isPositive();
       awaitFullPool(pool);
       assertThat(pool.stats()).isEqualTo(new PoolStats(3, 3, 2, kills, 0));
-      assertThat(onEveryInstance(pool, "refund.strict", p -> p.eval(refund(19, "web")).decision().orElseThrow()))
+      assertThat(onEveryInstance(pool, "refund.strict", p -> decideWeb(p, 19)))
           .containsExactly("approve", "approve", "approve");
     }
   }

@@ -47,7 +47,8 @@ class MicrometerPoolListenerTest {
 
               default deny(reason: no_rule)
               """),
-          SourceFile.of("gate/main.sigil", "policy gate.main: Gate@1\n\nwhen floor > 1 {\n  allow(reason: member)\n}\n"));
+          SourceFile.of(
+              "gate/main.sigil", "policy gate.main: Gate@1\n\nwhen floor > 1 {\n  allow(reason: member)\n}\n"));
 
   private static Module module;
 
