@@ -46,6 +46,9 @@
 //!   [`data::Data`], or into nodes that keep their lines for test files.
 //! * [`testfile`]: test files and stubs read into typed structures, with
 //!   the spec's messages for every problem of their shape.
+//! * [`stubs`]: stubs bound to a kind, and the host that answers from them.
+//! * [`testrun`]: a test file run against a project: its cases evaluated
+//!   and compared with what they expect, with the spec's failure sentences.
 //! * [`check`]: the type checker of policy and module documents.
 //! * [`bundle`]: the files of a request parsed, indexed by name and
 //!   checked in import order; scopes of `policies` patterns.
@@ -85,9 +88,11 @@ pub mod parser;
 pub mod pattern;
 pub mod require;
 pub mod source;
+pub mod stubs;
 pub mod testfile;
 #[cfg(test)]
 mod testing;
+pub mod testrun;
 pub mod types;
 pub mod value;
 mod version;

@@ -88,7 +88,7 @@ impl EngineError {
         Self::new(
             format!("this engine build doesn't implement the {op} op yet"),
             format!(
-                "this build answers the version, check, compile, eval, format and release ops; use an engine build that implements {op}"
+                "this build answers the version, check, compile, eval, format, test and release ops; use an engine build that implements {op}"
             ),
         )
     }

@@ -5,11 +5,10 @@
 use std::rc::Rc;
 
 use super::response::Json;
-use crate::compile::{At, Fallback, Program};
+use crate::compile::{Fallback, Program};
 use crate::diag::go_quote;
 use crate::eval::{Candidate, Evaluation, FailedAssert, Failure, Outcome, Phase, RuntimeError};
 use crate::kind::Collect;
-use crate::source::LineIndex;
 use crate::value::Value;
 
 const RUNTIME_HELP: &str = "fix the expression the runtime error points at, or the input it read";
@@ -99,21 +98,13 @@ impl Writer<'_> {
     /// outcome has exactly one.
     fn single(&self) -> Option<Single> {
         let program = self.program;
-        let decision_name = |d: usize| {
-            program
-                .kind
-                .decisions
-                .get(d)
-                .map(|d| d.name.clone())
-                .unwrap_or_default()
-        };
         match &self.evaluation.outcome {
             Outcome::Top(top) if top.len() == 1 => {
                 let c = top.first().and_then(|&i| self.evaluation.trace.get(i))?;
                 let rule = program.rules.get(c.rule)?;
                 Some((
                     c.payload.clone(),
-                    decision_name(rule.decision),
+                    program.decision_name(rule.decision).to_owned(),
                     rule.reason.to_string(),
                 ))
             }
@@ -178,12 +169,7 @@ impl Writer<'_> {
         let Some(rule) = self.program.rules.get(c.rule) else {
             return;
         };
-        let decision = self
-            .program
-            .kind
-            .decisions
-            .get(rule.decision)
-            .map_or("", |d| d.name.as_str());
+        let decision = self.program.decision_name(rule.decision);
         json.raw("{");
         if !c.payload.is_empty() {
             json.raw("\"payload\":");
@@ -330,25 +316,18 @@ impl Writer<'_> {
 
     /// `«position»: «message»` of a runtime error.
     fn runtime_message(&self, e: &RuntimeError) -> String {
-        format!("{}: {}", self.position(&e.at), e.message)
-    }
-
-    fn position(&self, at: &At) -> String {
-        let Some(file) = self.program.files.get(at.file) else {
-            return "-".to_owned();
-        };
-        let p = LineIndex::new(&file.source).position(at.offset);
-        crate::diag::position_text(&file.path, &at.document, p)
+        format!("{}: {}", self.program.position(&e.at), e.message)
     }
 }
 
-fn strings(json: &mut Json, items: &[Rc<str>]) {
+/// A list of strings.
+pub(super) fn strings<S: AsRef<str>>(json: &mut Json, items: &[S]) {
     json.raw("[");
     for (i, s) in items.iter().enumerate() {
         if i > 0 {
             json.raw(",");
         }
-        json.string(s);
+        json.string(s.as_ref());
     }
     json.raw("]");
 }

@@ -6,7 +6,7 @@ use super::fuzz_tests::json_string as json;
 use super::handle;
 use std::path::{Path, PathBuf};
 
-fn answer(request: &str) -> String {
+pub(super) fn answer(request: &str) -> String {
     String::from_utf8(handle(request.as_bytes())).unwrap()
 }
 
@@ -35,16 +35,27 @@ fn compact(text: &str) -> String {
 }
 
 /// The `files` member of a request for `files` (path, source).
-fn files_member(files: &[(String, String)]) -> String {
+pub(super) fn files_member(files: &[(String, String)]) -> String {
+    list_member("files", files)
+}
+
+/// A member `name` holding a list of files (path, source).
+pub(super) fn list_member<P: AsRef<str>, S: AsRef<str>>(name: &str, files: &[(P, S)]) -> String {
     let items: Vec<String> = files
         .iter()
-        .map(|(p, s)| format!(r#"{{"path":{},"source":{}}}"#, json(p), json(s)))
+        .map(|(p, s)| {
+            format!(
+                r#"{{"path":{},"source":{}}}"#,
+                json(p.as_ref()),
+                json(s.as_ref())
+            )
+        })
         .collect();
-    format!(r#""files":[{}]"#, items.join(","))
+    format!(r#""{name}":[{}]"#, items.join(","))
 }
 
 /// The handle a successful compile answered.
-fn compiled_handle(response: &str) -> u32 {
+pub(super) fn compiled_handle(response: &str) -> u32 {
     let at = response
         .find(r#""handle":"#)
         .unwrap_or_else(|| panic!("{response}"));

@@ -47,11 +47,13 @@ mod error;
 mod eval_record;
 mod exports;
 mod handles;
+mod host;
 pub(crate) mod json;
 mod ops;
 mod policy_ops;
 mod request;
 mod response;
+mod test_op;
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -141,6 +143,8 @@ pub fn host_read(packed: i64) -> Option<Vec<u8>> {
     BUFFERS.with_borrow(|buffers| buffers.read(ptr, len))
 }
 
+#[cfg(not(target_arch = "wasm32"))]
+pub use exports::{NativeHost, attach_native_host};
 pub use exports::{engine_abi_version, engine_alloc, engine_call, engine_free};
 
 #[cfg(test)]
@@ -150,6 +154,12 @@ mod eval_tests;
 #[cfg(test)]
 mod fuzz_tests;
 #[cfg(test)]
+mod host_tests;
+#[cfg(test)]
 mod require_tests;
+#[cfg(test)]
+mod stub_tests;
+#[cfg(test)]
+mod test_op_tests;
 #[cfg(test)]
 mod tests;

@@ -4,10 +4,12 @@
 //! handle table.
 
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use super::error::EngineError;
 use super::handles::HandleTable;
+use super::host::ModuleHost;
 use super::ops::{load_project, records, refused};
 use super::request::Request;
 use super::response::{DiagnosticRecord, Json, Record, Success};
@@ -16,6 +18,7 @@ use crate::compile::Program;
 use crate::diag::{Diagnostic, did_you_mean, go_quote};
 use crate::eval::Unbound;
 use crate::require::{Refusal, Requirement};
+use crate::stubs::{BoundStubs, StubHost};
 use crate::value::Value;
 
 thread_local! {
@@ -27,6 +30,11 @@ thread_local! {
 struct Compiled {
     /// The program eval runs.
     program: Program,
+    /// The host functions the module's host implements (`functions`).
+    functions: BTreeSet<String>,
+    /// The request's stubs, which answer their functions' calls before
+    /// the host or anything else does.
+    stubs: BoundStubs,
 }
 
 const HANDLE_HELP: &str = "pass a handle compile returned, before releasing it";
@@ -63,8 +71,10 @@ pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
             errors,
         ));
     }
+    let mut stubs = BoundStubs::default();
     if let Some(kind) = project.docs.get(root).and_then(|d| project.kind_of(d)) {
         check_functions(request, kind)?;
+        stubs = bind_stubs(request, kind)?;
     }
     let program = crate::compile::compile(&project, root).map_err(|diagnostics| {
         with_diagnostics(
@@ -89,7 +99,13 @@ pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
     let outside = project.out_of_scope(&scope);
     let policy = program.policy.to_string();
     let handle = PROGRAMS
-        .with_borrow_mut(|table| table.insert(Compiled { program }))
+        .with_borrow_mut(|table| {
+            table.insert(Compiled {
+                program,
+                functions: request.functions.iter().map(|f| f.to_string()).collect(),
+                stubs,
+            })
+        })
         .map_err(|_| {
             EngineError::rejected(
                 "every handle is in use".to_owned(),
@@ -227,6 +243,28 @@ fn check_functions(request: &Request<'_>, kind: &crate::kind::Kind) -> Result<()
     Ok(())
 }
 
+/// The request's `stubs` (a YAML or JSON document; absent or `null` is
+/// none) bound to the root's kind. Problems fail the request, each as
+/// `stubs: «problem» («help»)` on its own line.
+fn bind_stubs(request: &Request<'_>, kind: &crate::kind::Kind) -> Result<BoundStubs, EngineError> {
+    let Some(raw) = request.stubs else {
+        return Ok(BoundStubs::default());
+    };
+    let text = String::from_utf8_lossy(raw.0);
+    crate::testfile::read_stubs(&text)
+        .and_then(|stubs| crate::stubs::bind(&stubs, kind))
+        .map_err(|problems| {
+            let lines: Vec<String> = problems
+                .iter()
+                .map(|p| format!("stubs: {}", p.text()))
+                .collect();
+            EngineError::rejected(
+                lines.join("\n"),
+                crate::testfile::COMPILE_STUBS_HELP.to_owned(),
+            )
+        })
+}
+
 /// A failure carrying diagnostics, resolved as check resolves them.
 fn with_diagnostics(
     message: String,
@@ -260,7 +298,13 @@ pub(crate) fn eval(request: &Request<'_>) -> Result<Success, EngineError> {
         let compiled = table.get(handle).ok_or_else(|| unknown_handle(handle))?;
         let program = &compiled.program;
         let inputs = decode_input(input.0, program)?;
-        let evaluation = crate::eval::evaluate(program, &inputs, &mut Unbound, deadline);
+        let mut module_host = ModuleHost {
+            kind: &program.kind,
+            functions: &compiled.functions,
+            fallback: Unbound,
+        };
+        let mut host = StubHost::new(&compiled.stubs, &mut module_host);
+        let evaluation = crate::eval::evaluate(program, &inputs, &mut host, deadline);
         let mut body = Json::body();
         super::eval_record::write(&mut body, program, &evaluation);
         Ok(Success::Eval(body.into_members()))

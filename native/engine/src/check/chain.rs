@@ -402,7 +402,7 @@ impl Checker<'_> {
             self.error(
                 span,
                 message,
-                format!("it's declared as: {}", hints::signature(f)),
+                format!("it's declared as: {}", f.signature()),
             );
             return Ty::Invalid;
         }

@@ -161,7 +161,7 @@ impl Checker<'_> {
             Some(Binding::Func(f)) => {
                 let help = format!(
                     "call it with its arguments; it's declared as: {}",
-                    hints::signature(f)
+                    f.signature()
                 );
                 self.error(
                     span,

@@ -55,6 +55,22 @@ impl Program {
             conflict: None,
         }
     }
+
+    /// The name of the kind's decision number `d`; empty for none.
+    pub fn decision_name(&self, d: usize) -> &str {
+        self.kind.decisions.get(d).map_or("", |d| d.name.as_str())
+    }
+
+    /// Where `at` is, as records print a position (language-policies
+    /// §8.4): `file:line:column`, with ` (document)` when the path doesn't
+    /// spell the document's name; `-` for a file the program doesn't have.
+    pub fn position(&self, at: &At) -> String {
+        let Some(file) = self.files.get(at.file) else {
+            return "-".to_owned();
+        };
+        let p = crate::source::LineIndex::new(&file.source).position(at.offset);
+        crate::diag::position_text(&file.path, &at.document, p)
+    }
 }
 
 /// A file whose documents were compiled.

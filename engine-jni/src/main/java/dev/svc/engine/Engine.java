@@ -11,6 +11,7 @@ import dev.svc.engine.internal.WasmError;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -47,14 +48,16 @@ public final class Engine implements AutoCloseable {
 
   private final Module module;
   private final Limits limits;
+  private final HostCalls hostCalls;
   private final long instance;
   private final ReentrantLock lock = new ReentrantLock();
   private volatile StoppedException stopped;
   private boolean closed; // guarded by lock
 
-  private Engine(Module module, Limits limits, long instance) {
+  private Engine(Module module, Limits limits, HostCalls hostCalls, long instance) {
     this.module = module;
     this.limits = limits;
+    this.hostCalls = hostCalls;
     this.instance = instance;
   }
 
@@ -89,9 +92,10 @@ public final class Engine implements AutoCloseable {
     Objects.requireNonNull(module, "module");
     Objects.requireNonNull(limits, "limits");
     long pre = module.acquire();
+    HostCalls hostCalls = new HostCalls();
     long instance;
     try {
-      instance = Native.instanceNew(pre, limits.maxMemory().orElse(-1), HostCalls::unregistered);
+      instance = Native.instanceNew(pre, limits.maxMemory().orElse(-1), hostCalls);
     } catch (WasmError e) {
       module.release();
       throw new StoppedException(
@@ -100,7 +104,7 @@ public final class Engine implements AutoCloseable {
       module.release();
       throw e;
     }
-    Engine engine = new Engine(module, limits, instance);
+    Engine engine = new Engine(module, limits, hostCalls, instance);
     try {
       engine.start();
     } catch (RuntimeException | Error e) {
@@ -255,16 +259,20 @@ public final class Engine implements AutoCloseable {
     options.policy().ifPresent(p -> request.put("policy", p));
     ArrayNode require = request.putArray("require");
     options.required().forEach(p -> require.addObject().put("policy", p));
+    if (!options.functions().isEmpty()) {
+      request.set("functions", AbiCodec.MAPPER.valueToTree(options.functions().keySet()));
+    }
     Policy.Compiled compiled =
         AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Policy.Compiled.class);
-    return new Policy(this, compiled.policy(), compiled.diagnostics(), compiled.handle());
+    return new Policy(this, compiled, options.functions());
   }
 
   /**
-   * One eval request, under the evaluation's own hard deadline when it has a timeout, and its fuel
-   * bound when it has one.
+   * One eval request, under the evaluation's own hard deadline when it has a timeout and its fuel
+   * bound when it has one, with the policy's host functions answering the module's host calls while
+   * it runs.
    */
-  EvalResult evaluate(byte[] request, EvalOptions options) {
+  EvalResult evaluate(byte[] request, EvalOptions options, Map<String, HostFunction> functions) {
     Optional<Duration> deadline =
         options.timeout().map(t -> t.plus(limits.grace())).or(limits::opDeadline);
     if (options.fuel().isPresent() && !module.config().fuel()) {
@@ -273,12 +281,21 @@ public final class Engine implements AutoCloseable {
           "load the module with ModuleConfig.defaults().withFuel(true)");
     }
     long fuel = options.fuel().orElse(Native.UNLIMITED_FUEL);
-    return AbiCodec.decode(roundTrip(request, deadline, fuel), EvalResult.class);
+    throwIfStopped();
+    lockOpen();
+    hostCalls.install(functions);
+    try {
+      throwIfStopped();
+      return AbiCodec.decode(callModule(request, deadline, fuel), EvalResult.class);
+    } finally {
+      hostCalls.clear();
+      lock.unlock();
+    }
   }
 
   /** Releases a handle unless the instance is gone, in which case it is gone with it. */
   void releaseQuietly(byte[] request) {
-    if (stopped != null) {
+    if (stopped != null || insideHostFunction()) {
       return;
     }
     lock.lock();
@@ -350,27 +367,31 @@ public final class Engine implements AutoCloseable {
   }
 
   private byte[] roundTrip(byte[] request) {
-    return roundTrip(request, limits.opDeadline(), Native.UNLIMITED_FUEL);
+    return roundTrip(request, limits.opDeadline());
   }
 
-  private byte[] roundTrip(byte[] request, Optional<Duration> deadline, long fuel) {
+  private byte[] roundTrip(byte[] request, Optional<Duration> deadline) {
     throwIfStopped();
     lockOpen();
     try {
       throwIfStopped();
-      return callModule(request, deadline, fuel);
+      return callModule(request, deadline, Native.UNLIMITED_FUEL);
     } finally {
       lock.unlock();
     }
   }
 
+  // Whether the calling thread is inside a host function of this instance: the evaluation's own
+  // thread holds the lock, and the stack helper thread runs host functions for a caller that holds it.
+  private boolean insideHostFunction() {
+    return lock.isHeldByCurrentThread() || hostCalls.runsOn(Thread.currentThread());
+  }
+
   // Takes the lock of an open instance for one operation; the caller unlocks. A host function that
-  // calls back into the instance running it is refused instead of meeting the bridge's busy guard.
-  // This sees only host functions on the calling thread: one the bridge runs on its stack helper
-  // thread would wait for the lock for ever, so host functions must not call back into their engine
-  // (today every host call is answered by HostCalls.unregistered, which doesn't).
+  // calls back into the instance running it is refused instead of meeting the bridge's busy guard,
+  // or, on the stack helper thread, waiting for a lock its own caller holds.
   private void lockOpen() {
-    if (lock.isHeldByCurrentThread()) {
+    if (insideHostFunction()) {
       throw new EngineException(
           "the module is busy: a host function can't call back into the instance that runs it",
           "use another instance for the nested call, or compute the value before the evaluation");

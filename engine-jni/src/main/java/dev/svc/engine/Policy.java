@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -25,13 +26,15 @@ public final class Policy implements AutoCloseable {
   private final String name;
   private final List<Diagnostic> diagnostics;
   private final long handle;
+  private final Map<String, HostFunction> functions;
   private final AtomicBoolean released = new AtomicBoolean();
 
-  Policy(Engine engine, String name, List<Diagnostic> diagnostics, long handle) {
+  Policy(Engine engine, Compiled compiled, Map<String, HostFunction> functions) {
     this.engine = engine;
-    this.name = name;
-    this.diagnostics = List.copyOf(diagnostics);
-    this.handle = handle;
+    this.name = compiled.policy();
+    this.diagnostics = List.copyOf(compiled.diagnostics());
+    this.handle = compiled.handle();
+    this.functions = Map.copyOf(functions);
   }
 
   /**
@@ -91,7 +94,7 @@ public final class Policy implements AutoCloseable {
     if (timeout > 0) {
       request.put("timeout_ms", timeout);
     }
-    return engine.evaluate(AbiCodec.encode(request), options);
+    return engine.evaluate(AbiCodec.encode(request), options, functions);
   }
 
   /**

@@ -6,9 +6,11 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.svc.engine.Diagnostic;
 import dev.svc.engine.EngineException;
 import java.io.IOException;
@@ -21,10 +23,17 @@ import java.util.List;
  */
 public final class AbiCodec {
 
-  /** The one mapper of the library: Optional-aware, lenient about fields it doesn't model. */
+  /**
+   * The one mapper of the library: Optional-aware, lenient about fields it doesn't model, and
+   * writing {@link java.time.Instant} and other dates as RFC 3339 text and {@link
+   * java.time.Duration} in Sigil syntax ({@code 1h30m}), as the engine reads and writes them.
+   */
   public static final ObjectMapper MAPPER =
       JsonMapper.builder()
           .addModule(new Jdk8Module())
+          .addModule(new JavaTimeModule())
+          .addModule(SigilDurations.module())
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .build();
 
