@@ -294,6 +294,10 @@ public final class Pool implements AutoCloseable {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(fn, "fn");
     try {
+      // Unknown now is unknown: no instance needs to be taken from other callers to say so.
+      if (!recipes.contains(name)) {
+        throw new NoPolicyException(name);
+      }
       Slot slot = lease();
       return leased(slot, s -> {
         catchUp(s);
@@ -410,8 +414,9 @@ public final class Pool implements AutoCloseable {
 
   // The fast path is one volatile read: nothing was installed or removed since the slot last synced.
   private void catchUp(Slot slot) {
-    if (!slot.isCurrent(recipes.generation())) {
-      slot.sync(recipes.snapshot(), Map.of());
+    Recipes.Snapshot now = recipes.snapshot();
+    if (!slot.isCurrent(now.generation())) {
+      slot.sync(now, Map.of());
     }
   }
 

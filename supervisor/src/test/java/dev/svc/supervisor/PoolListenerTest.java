@@ -80,7 +80,6 @@ class PoolListenerTest {
             "attached",
             "waited",
             "evaluated refund.desk",
-            "waited",
             "failed refund.none NO_POLICY",
             "waited",
             "failed refund.desk REFUSED",

@@ -11,6 +11,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * The recipes installed in a pool, by name, under a generation number that every install and removal
  * raises. A slot that compiled everything of the current generation has nothing to catch up on.
  *
+ * <p>Installs are rare and reads happen on every call, so each change publishes a new immutable
+ * {@link Snapshot} that readers take without locking.
+ *
  * <p><b>Thread safety:</b> thread-safe.
  */
 public final class Recipes {
@@ -32,33 +35,37 @@ public final class Recipes {
   public record Snapshot(long generation, SortedMap<String, Installed> recipes) {}
 
   private final ReentrantLock lock = new ReentrantLock();
-  private final TreeMap<String, Installed> installed = new TreeMap<>(); // guarded by lock
   private final TreeMap<String, String> skipped = new TreeMap<>(); // guarded by lock
   private long nextId = 1; // guarded by lock
-  // Written under the lock; read without it on every lease, the fast path.
-  private volatile long generation;
+  // Replaced (under the lock) on every change, read without the lock.
+  private volatile Snapshot current = new Snapshot(0, Collections.emptySortedMap());
 
   /**
-   * The current generation, without locking.
+   * The current generation.
    *
    * @return the generation; 0 before the first install
    */
   public long generation() {
-    return generation;
+    return current.generation();
   }
 
   /**
    * The installed recipes now.
    *
-   * @return a copy with its generation
+   * @return the recipes with their generation
    */
   public Snapshot snapshot() {
-    lock.lock();
-    try {
-      return new Snapshot(generation, Collections.unmodifiableSortedMap(new TreeMap<>(installed)));
-    } finally {
-      lock.unlock();
-    }
+    return current;
+  }
+
+  /**
+   * Whether a recipe is installed under {@code name} now.
+   *
+   * @param name the policy name in the pool
+   * @return true if one is
+   */
+  public boolean contains(String name) {
+    return current.recipes().containsKey(name);
   }
 
   /**
@@ -73,9 +80,10 @@ public final class Recipes {
     lock.lock();
     try {
       Installed entry = new Installed(nextId++, recipe);
-      installed.put(name, entry);
+      TreeMap<String, Installed> changed = new TreeMap<>(current.recipes());
+      changed.put(name, entry);
+      publish(changed);
       skipped.remove(name);
-      generation++;
       return entry;
     } finally {
       lock.unlock();
@@ -92,10 +100,12 @@ public final class Recipes {
     lock.lock();
     try {
       skipped.remove(name);
-      if (installed.remove(name) == null) {
+      if (!current.recipes().containsKey(name)) {
         return false;
       }
-      generation++;
+      TreeMap<String, Installed> changed = new TreeMap<>(current.recipes());
+      changed.remove(name);
+      publish(changed);
       return true;
     } finally {
       lock.unlock();
@@ -108,12 +118,7 @@ public final class Recipes {
    * @return the names, sorted
    */
   public List<String> names() {
-    lock.lock();
-    try {
-      return List.copyOf(installed.keySet());
-    } finally {
-      lock.unlock();
-    }
+    return List.copyOf(current.recipes().keySet());
   }
 
   /**
@@ -122,12 +127,7 @@ public final class Recipes {
    * @return the count
    */
   public int size() {
-    lock.lock();
-    try {
-      return installed.size();
-    } finally {
-      lock.unlock();
-    }
+    return current.recipes().size();
   }
 
   /**
@@ -141,7 +141,7 @@ public final class Recipes {
   public void skip(String name, long id, String error) {
     lock.lock();
     try {
-      Installed entry = installed.get(name);
+      Installed entry = current.recipes().get(name);
       if (entry != null && entry.id() == id) {
         skipped.put(name, error);
       }
@@ -162,5 +162,10 @@ public final class Recipes {
     } finally {
       lock.unlock();
     }
+  }
+
+  // INVARIANT: runs under the lock.
+  private void publish(TreeMap<String, Installed> recipes) {
+    current = new Snapshot(current.generation() + 1, Collections.unmodifiableSortedMap(recipes));
   }
 }
