@@ -12,8 +12,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
-/** The modules, policies and inputs the pool tests share. */
-final class Fixtures {
+/** The modules, policies and inputs the pool tests share (public for the tests of subpackages). */
+public final class Fixtures {
 
   /** A refund desk: deny fraud, approve small web refunds, deny everything else by default. */
   static final SourceFile KIND =
@@ -48,12 +48,12 @@ final class Fixtures {
   private Fixtures() {}
 
   /** The bundled engine.wasm, shared by every test in the JVM and never closed. */
-  static Module engine() {
+  public static Module engine() {
     return Modules.ENGINE;
   }
 
   /** The bundled engine.wasm with fuel metering, shared and never closed. */
-  static Module fueled() {
+  public static Module fueled() {
     return Modules.FUELED;
   }
 
@@ -70,17 +70,17 @@ final class Fixtures {
   }
 
   /** {@link #refund(String, int)} with a limit of 100. */
-  static List<SourceFile> refund(String name) {
+  public static List<SourceFile> refund(String name) {
     return refund(name, 100);
   }
 
   /** Compiles {@link #refund(String)} into {@code pool} under {@code name}. */
-  static void installRefund(Pool pool, String name) {
+  public static void installRefund(Pool pool, String name) {
     pool.compile(name, refund(name), CompileOptions.defaults());
   }
 
   /** A refund request. */
-  static Map<String, Object> refund(int amount, String channel) {
+  public static Map<String, Object> refund(int amount, String channel) {
     return Map.of("amount", amount, "channel", channel);
   }
 
