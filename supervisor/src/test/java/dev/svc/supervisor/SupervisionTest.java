@@ -11,6 +11,8 @@ import static org.awaitility.Awaitility.await;
 import dev.svc.engine.CompileOptions;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.Limits;
+import dev.svc.engine.Module;
+import dev.svc.engine.ModuleConfig;
 import dev.svc.engine.NoPolicyException;
 import dev.svc.engine.OutOfFuelException;
 import dev.svc.engine.StoppedException;
@@ -188,6 +190,31 @@ class SupervisionTest {
       assertThat(onEveryInstance(pool, "refund.killer", p -> decideWeb(p, 40)))
           .containsExactly("approve", "approve");
     }
+  }
+
+  @Test
+  void aRebuildWhoseInstancesDontStartTriesAgainWhileThePoolServesUntilItCloses() {
+    List<Throwable> failedTries = Collections.synchronizedList(new ArrayList<>());
+    PoolListener listener = new PoolListener() {
+      @Override
+      public void rebuildFailed(Throwable cause) {
+        failedTries.add(cause);
+      }
+    };
+    List<Thread> before = poolThreads();
+    Module module = Module.bundled(ModuleConfig.defaults().withFuel(true));
+    Pool pool = Pool.create(module, PoolOptions.builder().size(2).listener(listener).build());
+    installRefund(pool, "refund.desk");
+    module.close();
+
+    Kill.FUEL.poison(pool, "refund.desk");
+    await().atMost(Duration.ofSeconds(30)).until(() -> failedTries.size() >= 3);
+
+    assertThat(failedTries).allSatisfy(e -> assertThat(e).hasMessageStartingWith("the Module is closed"));
+    assertThat(pool.evaluate("refund.desk", refund(40, "web")).decision()).contains("approve");
+    assertThat(pool.stats()).isEqualTo(new PoolStats(2, 1, 1, 1, 1));
+    pool.close();
+    assertThat(poolThreads()).containsExactlyInAnyOrderElementsOf(before);
   }
 
   @Test

@@ -100,10 +100,15 @@ public final class Rebuilder {
       if (!slots.pause(pause)) {
         break;
       }
-      Duration doubled = pause.multipliedBy(2);
-      pause = doubled.compareTo(LONGEST_PAUSE) < 0 ? doubled : LONGEST_PAUSE;
+      pause = nextPause(pause);
     }
     slots.endRebuild(slot);
+  }
+
+  /** The pause after {@code pause}: twice as long, at most {@link #LONGEST_PAUSE}. */
+  static Duration nextPause(Duration pause) {
+    Duration doubled = pause.multipliedBy(2);
+    return doubled.compareTo(LONGEST_PAUSE) < 0 ? doubled : LONGEST_PAUSE;
   }
 
   // One try: true if the slot holds a working instance with the current recipes.
