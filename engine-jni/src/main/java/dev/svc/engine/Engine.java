@@ -359,18 +359,25 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * One eval request, under the evaluation's own hard deadline when it has a timeout, with the
-   * policy's host functions answering the module's host calls while it runs.
+   * One eval request, under the evaluation's own hard deadline when it has a timeout and its fuel
+   * bound when it has one, with the policy's host functions answering the module's host calls while
+   * it runs.
    */
   EvalResult evaluate(byte[] request, EvalOptions options, Map<String, HostFunction> functions) {
     Optional<Duration> deadline =
         options.timeout().map(t -> t.plus(limits.grace())).or(limits::opDeadline);
+    if (options.fuel().isPresent() && !module.config().fuel()) {
+      throw new EngineException(
+          "a fuel limit needs a module built with fuel metering",
+          "load the module with ModuleConfig.defaults().withFuel(true)");
+    }
+    long fuel = options.fuel().orElse(Native.UNLIMITED_FUEL);
     throwIfStopped();
     lockOpen();
     hostCalls.install(functions);
     try {
       throwIfStopped();
-      return AbiCodec.decode(callModule(request, deadline), EvalResult.class);
+      return AbiCodec.decode(callModule(request, deadline, fuel), EvalResult.class);
     } finally {
       hostCalls.clear();
       lock.unlock();
@@ -387,7 +394,7 @@ public final class Engine implements AutoCloseable {
       if (closed || stopped != null) {
         return;
       }
-      AbiCodec.decode(callModule(request, limits.opDeadline()), Released.class);
+      AbiCodec.decode(callModule(request, limits.opDeadline(), Native.UNLIMITED_FUEL), Released.class);
     } finally {
       lock.unlock();
     }
@@ -459,7 +466,7 @@ public final class Engine implements AutoCloseable {
     lockOpen();
     try {
       throwIfStopped();
-      return callModule(request, deadline);
+      return callModule(request, deadline, Native.UNLIMITED_FUEL);
     } finally {
       lock.unlock();
     }
@@ -488,10 +495,10 @@ public final class Engine implements AutoCloseable {
   }
 
   // INVARIANT: runs under the lock on an open instance.
-  private byte[] callModule(byte[] request, Optional<Duration> deadline) {
+  private byte[] callModule(byte[] request, Optional<Duration> deadline, long fuel) {
     byte[] response;
     try {
-      response = underDeadline(deadline, ticks -> Native.call(instance, request, ticks, Native.UNLIMITED_FUEL));
+      response = underDeadline(deadline, ticks -> Native.call(instance, request, ticks, fuel));
     } catch (GuestTrap trap) {
       throw stoppedBy(trap, deadline);
     } catch (RuntimeException | Error e) {
