@@ -56,6 +56,9 @@ pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
     let requirements = compile_requirements(request)?;
     let project = load_project(request, &[])?;
     let root = pick_root(&project, &request.policy)?;
+    if !request.trusted_files.is_empty() {
+        from_trusted_files(&project, &requirements)?;
+    }
     let root_name = project
         .docs
         .get(root)
@@ -135,6 +138,21 @@ fn applicable(project: &Project, root: usize, r: &Requirement) -> Vec<Diagnostic
         Some(_) => Vec::new(),
         None => crate::require::violations(project, root, &r.policy),
     }
+}
+
+/// With trusted files, each required policy is defined among them (§6).
+fn from_trusted_files(project: &Project, requirements: &[Requirement]) -> Result<(), EngineError> {
+    for (i, r) in requirements.iter().enumerate() {
+        crate::require::from_trusted_files(project, i, &r.policy).map_err(|u| {
+            match u.definition {
+                Some(definition) => {
+                    with_diagnostics(u.refusal.message, FIX_HELP, project, vec![definition])
+                }
+                None => refused(u.refusal),
+            }
+        })?;
+    }
+    Ok(())
 }
 
 /// Compile's requirements: a policy each, and nothing else (§6).
