@@ -10,12 +10,10 @@ import dev.svc.engine.internal.AbiCodec;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@link Engine#explain} and {@link Policy#explain()} over the real engine.wasm. */
-class ExplainTest {
+class ExplainTest extends EngineFixture {
 
   private static final SourceFile KIND =
       SourceFile.of(
@@ -72,18 +70,6 @@ class ExplainTest {
           """);
 
   private static final List<SourceFile> FILES = List.of(KIND, LIMIT, MAIN);
-
-  private Engine engine;
-
-  @BeforeEach
-  void start() {
-    engine = Engine.create(TestModules.engine());
-  }
-
-  @AfterEach
-  void stop() {
-    engine.close();
-  }
 
   @Test
   void aCompiledPolicyExplainsAsItsFilesDo() {

@@ -15,15 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Host functions implemented in Java, called by the real engine.wasm during {@link Policy#eval}. */
-class HostFunctionTest {
+class HostFunctionTest extends EngineFixture {
 
   private static final SourceFile KIND =
       SourceFile.of(
@@ -89,18 +87,6 @@ class HostFunctionTest {
       HostFunction.of(String.class, String.class, (text, sep) -> List.of(text.split(sep)));
 
   private static final HostFunction NOTHING_DESCRIBED = args -> JsonNodeFactory.instance.textNode("");
-
-  private Engine engine;
-
-  @BeforeEach
-  void start() {
-    engine = Engine.create(TestModules.engine());
-  }
-
-  @AfterEach
-  void stop() {
-    engine.close();
-  }
 
   private EvalResult eval(HostFunction split, HostFunction describe) {
     CompileOptions options =

@@ -8,12 +8,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@link Engine#compile} and {@link Policy} over the real engine.wasm. */
-class PolicyTest {
+class PolicyTest extends EngineFixture {
 
   private static final SourceFile KIND =
       SourceFile.of(
@@ -53,18 +51,6 @@ class PolicyTest {
             deny(reason: closed)
           }
           """);
-
-  private Engine engine;
-
-  @BeforeEach
-  void start() {
-    engine = Engine.create(TestModules.engine());
-  }
-
-  @AfterEach
-  void stop() {
-    engine.close();
-  }
 
   @Test
   void aDecisionWithoutPayloadFieldsHasNoPayload() {

@@ -10,24 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@link Stub}, {@link StubCall} and {@link CompileOptions#withStub} over the real engine.wasm. */
-class StubTest {
-
-  private Engine engine;
-
-  @BeforeEach
-  void start() {
-    engine = Engine.create(TestModules.engine());
-  }
-
-  @AfterEach
-  void stop() {
-    engine.close();
-  }
+class StubTest extends EngineFixture {
 
   private EvalResult eval(Stub badge, String user) {
     CompileOptions options = CompileOptions.defaults().withStub("badge", badge);

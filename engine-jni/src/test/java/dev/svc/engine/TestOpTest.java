@@ -6,12 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.svc.engine.internal.AbiCodec;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@link Engine#test} and its records over the real engine.wasm. */
-class TestOpTest {
+class TestOpTest extends EngineFixture {
 
   private static final SourceFile KIND = BadgeDoor.KIND;
 
@@ -35,18 +33,6 @@ class TestOpTest {
 
   private static final SourceFile BOB =
       SourceFile.of("door/testdata/bob.json", "{\"floor\": 3, \"user\": \"bob\"}");
-
-  private Engine engine;
-
-  @BeforeEach
-  void start() {
-    engine = Engine.create(TestModules.engine());
-  }
-
-  @AfterEach
-  void stop() {
-    engine.close();
-  }
 
   private List<TestResult> run(List<SourceFile> testFiles, TestOptions options) {
     return engine.test(List.of(KIND, MAIN), testFiles, options);
