@@ -1,6 +1,7 @@
 package dev.svc.engine;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
 import java.util.List;
@@ -91,7 +92,7 @@ public final class Policy implements AutoCloseable {
   public EvalResult evalWith(Object input, EvalOptions options) {
     Objects.requireNonNull(options, "options");
     ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "eval").put("handle", handle);
-    request.set("input", AbiCodec.MAPPER.valueToTree(input));
+    request.set("input", inputTree(input));
     long timeout = options.timeoutMillis();
     if (timeout > 0) {
       request.put("timeout_ms", timeout);
@@ -140,6 +141,19 @@ public final class Policy implements AutoCloseable {
   /**
    * Releases the handle; later calls do nothing. A stopped or closed engine has dropped it already.
    */
+  // An input Jackson can't write is the request's fault, refused before the module is asked.
+  private static JsonNode inputTree(Object input) {
+    try {
+      return AbiCodec.MAPPER.valueToTree(input);
+    } catch (IllegalArgumentException e) {
+      throw new EngineException(
+          "the input can't be encoded as JSON: " + e.getMessage(),
+          "pass a JsonNode, a Map, or an object Jackson can serialize, with one key per input the"
+              + " kind declares",
+          e);
+    }
+  }
+
   @Override
   public void close() {
     if (released.getAndSet(true)) {

@@ -52,6 +52,20 @@ class PolicyTest extends EngineFixture {
           }
           """);
 
+  /** Jackson refuses a bean without properties. */
+  static final class Opaque {}
+
+  @Test
+  void anInputJacksonCannotWriteIsRefusedAndTheInstanceWorksOn() {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      assertThatThrownBy(() -> policy.eval(Map.of("floor", new Opaque())))
+          .isInstanceOf(EngineException.class)
+          .hasMessageStartingWith("the input can't be encoded as JSON: ");
+      assertThat(engine.stopped()).isEmpty();
+      assertThat(policy.eval(Map.of("floor", 3)).decision()).contains("allow");
+    }
+  }
+
   @Test
   void aDecisionWithoutPayloadFieldsHasNoPayload() {
     try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {

@@ -7,6 +7,7 @@ import dev.svc.engine.Engine;
 import dev.svc.engine.EngineException;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.EvalResult;
+import dev.svc.engine.Explanation;
 import dev.svc.engine.Module;
 import dev.svc.engine.NoPolicyException;
 import dev.svc.engine.Policy;
@@ -268,6 +269,19 @@ public final class Pool implements AutoCloseable {
           listener.evaluated(name, since(start));
           return result;
         });
+  }
+
+  /**
+   * The explanation of the policy installed under {@code name}, computed when it was compiled.
+   *
+   * @param name the name the policy is installed under
+   * @return its explanation
+   * @throws NoPolicyException if nothing is installed under {@code name}
+   * @throws BusyException if no instance was free within the acquire timeout
+   * @throws IllegalStateException if the pool is closed
+   */
+  public Explanation explain(String name) {
+    return withPolicy(name, Policy::explain);
   }
 
   /**

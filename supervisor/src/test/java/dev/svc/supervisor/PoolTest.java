@@ -51,6 +51,28 @@ class PoolTest {
   }
 
   @Test
+  void anInstalledPolicyIsExplainedByItsName() {
+    try (Pool pool = Pool.create(Fixtures.engine(), 1)) {
+      pool.compile("refund.desk", refund("refund.desk"), CompileOptions.defaults());
+
+      assertThat(pool.explain("refund.desk").policy()).isEqualTo("refund.desk");
+      assertThat(pool.explain("refund.desk").rules()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void anInputThatCannotBeEncodedCostsNoRebuild() {
+    try (Pool pool = Pool.create(Fixtures.engine(), 1)) {
+      pool.compile("refund.desk", refund("refund.desk"), CompileOptions.defaults());
+
+      assertThatThrownBy(() -> pool.evaluate("refund.desk", Map.of("amount", new Object())))
+          .isInstanceOf(EngineException.class);
+      assertThat(pool.stats().replaced()).isZero();
+      assertThat(pool.evaluate("refund.desk", refund(40, "web")).decision()).contains("approve");
+    }
+  }
+
+  @Test
   void everyInstanceHoldsEveryInstalledPolicy() {
     try (Pool pool = Pool.create(Fixtures.engine(), 3)) {
       installRefund(pool, "refund.desk");
