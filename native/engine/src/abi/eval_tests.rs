@@ -258,3 +258,44 @@ fn compile_failures_say_what_to_fix() {
         r#"{"ok":false,"error":{"message":"eval needs an input","help":"the input is a JSON object with one key per input the kind declares"}}"#
     );
 }
+
+const GATE_KIND: &str = "kind Gate version 1\n\nenum Zone: lobby | lab\n\ntype Door {\n  name: string\n  zone: Zone\n}\n\ninput door: Door\ninput zone: Zone\n\ndecision allow {\n  reason: ok\n}\n\ndecision deny {\n  reason: no_rule\n}\n\ncollect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
+
+/// The eval answer of `policy` (over [`GATE_KIND`]) for `input`.
+fn gate_eval(policy: &str, input: &str) -> String {
+    let files = vec![
+        ("kind.sigil".to_owned(), GATE_KIND.to_owned()),
+        ("gate/main.sigil".to_owned(), policy.to_owned()),
+    ];
+    let handle = compiled_handle(&answer(&format!(
+        r#"{{"op":"compile",{}}}"#,
+        files_member(&files)
+    )));
+    answer(&format!(
+        r#"{{"op":"eval","handle":{handle},"input":{input}}}"#
+    ))
+}
+
+#[test]
+fn a_missing_enum_reads_as_no_value_and_fails_where_it_is_read() {
+    let field = "policy gate.main: Gate@1\n\nwhen door.zone == lab {\n  allow(reason: ok)\n}\n";
+    let input = "policy gate.main: Gate@1\n\nwhen zone != lobby {\n  allow(reason: ok)\n}\n";
+    let error = |message: &str| {
+        format!(
+            r#"{{"ok":true,"error":{{"kind":"runtime","message":"gate/main.sigil:3:6: {message}","help":"Zone declares: lobby, lab"}},"policy":"gate.main","decision":"deny","reason":"no_rule","outcome":[{{"decision":"deny","reason":"no_rule"}}],"trace":[]}}"#
+        )
+    };
+    assert_eq!(
+        gate_eval(field, r#"{"door":{"name":"east"}}"#),
+        error(r#"door.zone: \"\" is not a value of Zone"#)
+    );
+    assert_eq!(
+        gate_eval(input, r#"{"door":{"name":"east","zone":"lab"}}"#),
+        error(r#"zone: \"\" is not a value of Zone"#)
+    );
+    let given = gate_eval(
+        field,
+        r#"{"door":{"name":"east","zone":"lab"},"zone":"lab"}"#,
+    );
+    assert!(given.contains(r#""decision":"allow""#), "{given}");
+}

@@ -21,8 +21,8 @@ mod program;
 mod text;
 
 pub use program::{
-    Arith, AssertDef, At, Comparison, Ex, Fallback, IndexEx, Invocation, ListOp, Node, PayloadArg,
-    Program, Rule, SourceFile, WhenNode, Work,
+    Arith, AssertDef, At, Comparison, EnumRead, Ex, Fallback, IndexEx, Invocation, ListOp, Node,
+    PayloadArg, Program, Rule, SourceFile, WhenNode, Work,
 };
 
 use std::collections::HashMap;
@@ -175,6 +175,8 @@ struct Instance<'p> {
     inherited: Vec<Rc<str>>,
     /// The document's map indexings and their value types.
     map_values: &'p [(Span, Ty)],
+    /// The document's reads of enum-typed inputs and fields.
+    enum_reads: &'p [(Span, String)],
 }
 
 /// The params of an instance: their values, and what each prints as in
@@ -325,6 +327,7 @@ impl<'p> Compiler<'p> {
             chain,
             inherited,
             map_values: entry.map_or(&[], |e| e.facts.map_values.as_slice()),
+            enum_reads: entry.map_or(&[], |e| e.facts.enum_reads.as_slice()),
         }
     }
 

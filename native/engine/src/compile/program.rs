@@ -293,6 +293,9 @@ pub enum Ex {
     Field(Box<Ex>, Rc<str>),
     /// `x[i]`.
     Index(Box<IndexEx>),
+    /// An input or field of an enum type, whose value must be one the enum
+    /// declares.
+    EnumRead(Box<EnumRead>),
     /// `f(args)`: a host function, by number in the kind's functions.
     Call {
         /// The function.
@@ -360,6 +363,19 @@ pub struct Arith {
     /// The right operand.
     pub rhs: Box<Ex>,
     /// The expression as the overflow message renders it.
+    pub text: Rc<str>,
+    /// Where it is.
+    pub at: At,
+}
+
+/// A read of an enum-typed input or field, checked when it runs.
+#[derive(Debug)]
+pub struct EnumRead {
+    /// The read: an [`Ex::Input`] or an [`Ex::Field`].
+    pub read: Ex,
+    /// The enum, by number in the kind's enums.
+    pub enumeration: usize,
+    /// The read as the runtime error quotes it (`door.zone`).
     pub text: Rc<str>,
     /// Where it is.
     pub at: At,

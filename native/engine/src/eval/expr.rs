@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use super::values::{equal, lookup, member, order};
 use super::{Candidate, Host, Outcome, RuntimeError, Stop};
-use crate::compile::{Arith, At, Comparison, Ex, IndexEx, ListOp, Program, WhenNode};
+use crate::compile::{Arith, At, Comparison, EnumRead, Ex, IndexEx, ListOp, Program, WhenNode};
+use crate::diag::go_quote;
 use crate::value::{Timestamp, Value};
 
 /// How many loop steps run between two looks at the clock.
@@ -231,6 +232,7 @@ impl<'a> State<'a> {
                 _ => Value::Absent,
             }),
             Ex::Index(ix) => self.index(ix, base),
+            Ex::EnumRead(r) => self.enum_read(r, base),
             Ex::Call { function, args, at } => self.call(*function, args, at, base),
             Ex::Quantifier { any, range, body } => {
                 let Value::List(items) = self.eval(range, base)? else {
@@ -433,6 +435,31 @@ impl<'a> State<'a> {
                 .unwrap_or(Value::Absent)),
             _ => Ok(Value::Absent),
         }
+    }
+
+    /// An enum-typed read: a value its enum doesn't declare (the empty name
+    /// a missing key reads as) is a runtime error (language-core §7).
+    fn enum_read(&mut self, r: &EnumRead, base: usize) -> Eval<Value> {
+        let value = self.eval(&r.read, base)?;
+        let Value::Enum(name) = &value else {
+            return Ok(value);
+        };
+        let Some(def) = self.program.kind.enums.get(r.enumeration) else {
+            return Ok(value);
+        };
+        if def.values.iter().any(|v| **v == **name) {
+            return Ok(value);
+        }
+        Err(Stop::Error(Rc::new(RuntimeError {
+            at: r.at.clone(),
+            message: format!(
+                "{}: {} is not a value of {}",
+                r.text,
+                go_quote(name),
+                def.name
+            ),
+            help: Some(format!("{} declares: {}", def.name, def.values.join(", "))),
+        })))
     }
 
     fn call(&mut self, function: usize, args: &[Ex], at: &At, base: usize) -> Eval<Value> {
