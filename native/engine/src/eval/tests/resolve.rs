@@ -1,0 +1,518 @@
+//! Resolution (language-policies §7.4–7.6, §7.8): the trace's order, the
+//! fold, exclusive sets, the top rank, `collect one` conflicts and their
+//! fallback, the default, and collecting kinds.
+
+use super::policy;
+
+/// A `collect one` kind: `deny` outranks `review` outranks `allow`; deny's
+/// reasons are ranked, review's and allow's are not.
+const GATE: &str = "kind Gate version 1
+
+input n: int
+
+decision deny {
+  reason: risky | closed | no_rule
+}
+
+decision review {
+  reason: owner | peer
+  who: string = \"anyone\"
+}
+
+decision allow {
+  reason: member | guest
+}
+
+collect one
+precedence deny > review > allow
+precedence deny: risky > closed > no_rule
+
+default deny(reason: no_rule)
+";
+
+/// [`GATE`] with a declared conflict outcome and an exclusive set.
+const DOOR: &str = "kind Door version 1
+
+input n: int
+
+decision deny {
+  reason: closed | no_rule | conflicting
+}
+
+decision hold {
+  reason: lockdown | drill
+}
+
+decision open {
+  reason: staff | maintenance
+  minutes: int = 5
+}
+
+collect one
+precedence deny > hold > open
+precedence hold: lockdown > drill
+exclusive hold, open.maintenance
+exclusive deny.closed, open
+
+default deny(reason: no_rule)
+conflict deny(reason: conflicting)
+";
+
+/// A `collect all` kind without precedence or default.
+const GRANTS: &str = "kind Grants version 1
+
+input n: int
+
+decision grant {
+  reason: team | oncall
+  tool: string
+}
+
+decision log {
+  reason: audit
+}
+
+collect all
+";
+
+/// [`GRANTS`] with a precedence and a default.
+const RANKED_GRANTS: &str = "kind Grants version 1
+
+input n: int
+
+decision grant {
+  reason: team | oncall
+  tool: string
+}
+
+decision log {
+  reason: audit
+}
+
+collect all
+precedence log > grant
+precedence grant: oncall > team
+
+default log(reason: audit)
+";
+
+#[test]
+fn the_decision_precedence_picks_the_winner_whatever_the_source_order() {
+    let p = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen true {\n  allow(reason: member)\n}\n\nwhen true {\n  deny(reason: closed)\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(got.decision().as_deref(), Some("deny.closed"));
+    assert_eq!(got.trace(), ["deny.closed", "allow.member"]);
+}
+
+#[test]
+fn a_reason_ranking_orders_the_reasons_of_one_decision() {
+    let p = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen true {\n  deny(reason: closed)\n  deny(reason: risky)\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(got.decision().as_deref(), Some("deny.risky"));
+    assert_eq!(got.trace(), ["deny.risky", "deny.closed"]);
+    assert_eq!(got.error_kind(), None);
+}
+
+#[test]
+fn candidates_of_equal_rank_keep_source_order_in_the_trace() {
+    let first = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen true {\n  allow(reason: guest)\n  allow(reason: member)\n  deny(reason: closed)\n}\n",
+    );
+    assert_eq!(
+        first.eval("{}").trace(),
+        ["deny.closed", "allow.guest", "allow.member"]
+    );
+    let second = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen true {\n  allow(reason: member)\n  allow(reason: guest)\n  deny(reason: closed)\n}\n",
+    );
+    assert_eq!(
+        second.eval("{}").trace(),
+        ["deny.closed", "allow.member", "allow.guest"]
+    );
+}
+
+#[test]
+fn source_order_compares_lines_then_columns() {
+    let p = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen true { allow(reason: member) }\nwhen true { deny(reason: closed) } when true { allow(reason: guest) }\n",
+    );
+    assert_eq!(
+        p.eval("{}").trace(),
+        ["deny.closed", "allow.member", "allow.guest"]
+    );
+}
+
+#[test]
+fn unranked_reasons_share_the_top_so_collect_one_conflicts() {
+    let p = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen true {\n  allow(reason: member)\n  allow(reason: guest)\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(got.error_kind().as_deref(), Some("conflict"));
+    assert_eq!(
+        got.at("error.message"),
+        "collect one: 2 candidates at the top rank"
+    );
+    assert_eq!(
+        got.at("error.help"),
+        "a conflict is a defect in the policy: rank the reasons with precedence, or keep the exclusive outcomes' conditions apart"
+    );
+    assert_eq!(
+        got.entries("error.candidates"),
+        ["allow.member", "allow.guest"]
+    );
+    assert_eq!(got.decision().as_deref(), Some("deny.no_rule"), "the default");
+}
+
+#[test]
+fn the_top_is_cut_at_the_first_rank_change_before_counting() {
+    let p = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen true {\n  allow(reason: member)\n  allow(reason: guest)\n  review(reason: owner)\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(got.error_kind(), None, "{}", got.json);
+    assert_eq!(got.decision().as_deref(), Some("review.owner"));
+}
+
+#[test]
+fn candidates_equal_in_decision_reason_and_payload_fold_into_the_first() {
+    let p = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen n > 0 {\n  review(reason: owner, who: \"ana\")\n}\n\nwhen true {\n  review(reason: owner, who: \"ana\")\n  allow(reason: guest)\n}\n",
+    );
+    let got = p.eval(r#"{"n":1}"#);
+    assert_eq!(got.error_kind(), None, "{}", got.json);
+    assert_eq!(got.at("outcome.0.position"), "p.sigil:4:3");
+    assert_eq!(
+        got.trace(),
+        ["review.owner", "review.owner", "allow.guest"],
+        "the trace keeps every candidate"
+    );
+    assert_eq!(got.at("trace.0.outcome"), "true");
+    assert_eq!(got.get("trace.1.outcome"), None, "folded into the first");
+    assert_eq!(got.at("trace.1.conditions"), r#"["true"]"#);
+}
+
+#[test]
+fn candidates_with_different_payloads_do_not_fold() {
+    let p = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen true {\n  review(reason: owner, who: \"ana\")\n  review(reason: owner, who: \"bo\")\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(
+        got.at("error.message"),
+        "collect one: 2 candidates at the top rank"
+    );
+}
+
+#[test]
+fn a_payload_default_folds_with_the_same_value_written_out() {
+    let p = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen true {\n  review(reason: peer)\n  review(reason: peer, who: \"anyone\")\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(got.error_kind(), None, "{}", got.json);
+    assert_eq!(got.at("payload"), r#"{"who":"anyone"}"#);
+}
+
+#[test]
+fn nothing_fired_gives_the_default_without_position_or_trace() {
+    let p = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen n > 0 {\n  allow(reason: member)\n}\n",
+    );
+    assert_eq!(
+        p.eval("{}").json,
+        r#"{"policy":"p","decision":"deny","reason":"no_rule","outcome":[{"decision":"deny","reason":"no_rule"}],"trace":[]}"#
+    );
+}
+
+#[test]
+fn any_fired_rule_replaces_the_default_even_one_it_outranks() {
+    let p = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen n > 0 {\n  allow(reason: member)\n}\n",
+    );
+    let got = p.eval(r#"{"n":1}"#);
+    // `>` is written `\u003e`, as Go's HTML-safe escaping does (§8.6).
+    assert_eq!(
+        got.json,
+        r#"{"policy":"p","decision":"allow","reason":"member","outcome":[{"decision":"allow","reason":"member","policy":"p","position":"p.sigil:4:3"}],"trace":[{"decision":"allow","reason":"member","policy":"p","position":"p.sigil:4:3","conditions":["n \u003e 0"],"outcome":true}]}"#
+    );
+}
+
+#[test]
+fn the_winners_payload_is_repeated_at_the_top_of_the_record() {
+    let p = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen true {\n  review(reason: owner)\n  allow(reason: guest)\n}\n",
+    );
+    assert_eq!(
+        p.eval("{}").json,
+        r#"{"payload":{"who":"anyone"},"policy":"p","decision":"review","reason":"owner","outcome":[{"payload":{"who":"anyone"},"decision":"review","reason":"owner","policy":"p","position":"p.sigil:4:3"}],"trace":[{"payload":{"who":"anyone"},"decision":"review","reason":"owner","policy":"p","position":"p.sigil:4:3","conditions":["true"],"outcome":true},{"decision":"allow","reason":"guest","policy":"p","position":"p.sigil:5:3"}]}"#
+    );
+}
+
+#[test]
+fn trace_entries_of_the_winning_decision_carry_their_conditions() {
+    let p = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen n > 0 {\n  when n  >  1 {\n    deny(reason: closed)\n  }\n  deny(reason: risky)\n  allow(reason: guest)\n}\n",
+    );
+    let got = p.eval(r#"{"n":2}"#);
+    assert_eq!(got.trace(), ["deny.risky", "deny.closed", "allow.guest"]);
+    assert_eq!(got.at("trace.0.conditions"), r#"["n > 0"]"#);
+    assert_eq!(
+        got.at("trace.1.conditions"),
+        r#"["n > 0","n > 1"]"#,
+        "outermost first, whitespace collapsed"
+    );
+    assert_eq!(got.get("trace.1.outcome"), None, "not the winner");
+    assert_eq!(got.get("trace.2.conditions"), None, "another decision");
+}
+
+#[test]
+fn an_exclusive_set_conflicts_when_two_of_its_entries_fired() {
+    let p = policy(
+        DOOR,
+        "policy p: Door@1\n\nwhen true {\n  open(reason: maintenance)\n  hold(reason: drill)\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(
+        got.at("error.message"),
+        "exclusive hold, open.maintenance: more than one fired"
+    );
+    assert_eq!(
+        got.entries("error.candidates"),
+        ["hold.drill", "open.maintenance"],
+        "entry by entry"
+    );
+}
+
+#[test]
+fn the_exclusive_check_ignores_ranks() {
+    let p = policy(
+        DOOR,
+        "policy p: Door@1\n\nwhen true {\n  open(reason: maintenance)\n  hold(reason: drill)\n  deny(reason: no_rule)\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(got.error_kind().as_deref(), Some("conflict"));
+    assert_eq!(
+        got.at("error.message"),
+        "exclusive hold, open.maintenance: more than one fired"
+    );
+}
+
+#[test]
+fn an_exclusive_entry_with_a_reason_matches_only_that_reason() {
+    let p = policy(
+        DOOR,
+        "policy p: Door@1\n\nwhen true {\n  open(reason: staff)\n  hold(reason: drill)\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(got.error_kind(), None, "{}", got.json);
+    assert_eq!(got.decision().as_deref(), Some("hold.drill"));
+}
+
+#[test]
+fn a_bare_exclusive_entry_matches_every_reason_but_counts_once() {
+    let p = policy(
+        DOOR,
+        "policy p: Door@1\n\nwhen true {\n  hold(reason: drill)\n  hold(reason: lockdown)\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(got.error_kind(), None, "{}", got.json);
+    assert_eq!(got.decision().as_deref(), Some("hold.lockdown"));
+}
+
+#[test]
+fn only_the_first_offending_exclusive_set_is_reported() {
+    let p = policy(
+        DOOR,
+        "policy p: Door@1\n\nwhen true {\n  deny(reason: closed)\n  open(reason: maintenance)\n  hold(reason: drill)\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(
+        got.at("error.message"),
+        "exclusive hold, open.maintenance: more than one fired"
+    );
+    assert_eq!(
+        got.entries("error.candidates"),
+        ["hold.drill", "open.maintenance"]
+    );
+}
+
+#[test]
+fn folded_duplicates_are_not_exclusive_candidates() {
+    let p = policy(
+        DOOR,
+        "policy p: Door@1\n\nwhen true {\n  open(reason: staff)\n  open(reason: staff)\n  deny(reason: closed)\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(
+        got.entries("error.candidates"),
+        ["deny.closed", "open.staff"]
+    );
+    assert_eq!(got.trace(), ["deny.closed", "open.staff", "open.staff"]);
+}
+
+#[test]
+fn a_conflict_falls_back_to_the_declared_conflict_outcome() {
+    let p = policy(
+        DOOR,
+        "policy p: Door@1\n\nwhen n == 1 {\n  open(reason: maintenance, minutes: 30)\n}\n\nwhen true {\n  hold(reason: drill)\n}\n",
+    );
+    assert_eq!(
+        p.eval(r#"{"n":1}"#).json,
+        concat!(
+            r#"{"error":{"kind":"conflict","message":"exclusive hold, open.maintenance: more than one fired","help":"a conflict is a defect in the policy: rank the reasons with precedence, or keep the exclusive outcomes' conditions apart","#,
+            r#""candidates":[{"decision":"hold","reason":"drill","policy":"p","position":"p.sigil:8:3","conditions":["true"]},{"payload":{"minutes":30},"decision":"open","reason":"maintenance","policy":"p","position":"p.sigil:4:3","conditions":["n == 1"]}]},"#,
+            r#""policy":"p","decision":"deny","reason":"conflicting","outcome":[{"decision":"deny","reason":"conflicting"}],"#,
+            r#""trace":[{"decision":"hold","reason":"drill","policy":"p","position":"p.sigil:8:3"},{"payload":{"minutes":30},"decision":"open","reason":"maintenance","policy":"p","position":"p.sigil:4:3"}]}"#
+        )
+    );
+}
+
+#[test]
+fn a_top_rank_conflict_falls_back_to_the_conflict_outcome_too() {
+    let p = policy(
+        DOOR,
+        "policy p: Door@1\n\nwhen true {\n  open(reason: staff, minutes: 1)\n  open(reason: staff, minutes: 2)\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(
+        got.at("error.message"),
+        "collect one: 2 candidates at the top rank"
+    );
+    assert_eq!(got.decision().as_deref(), Some("deny.conflicting"));
+}
+
+#[test]
+fn without_a_conflict_outcome_a_conflict_falls_back_to_the_default() {
+    let p = policy(
+        GATE,
+        "policy p: Gate@1\n\nwhen true {\n  review(reason: owner)\n  review(reason: peer)\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(got.error_kind().as_deref(), Some("conflict"));
+    assert_eq!(got.outcome(), ["deny.no_rule"]);
+    assert_eq!(got.get("outcome.0.position"), None);
+}
+
+#[test]
+fn the_conflict_outcome_replaces_the_default_only_after_a_conflict() {
+    let p = policy(
+        DOOR,
+        "policy p: Door@1\n\nwhen [1][n] == 1 {\n  open(reason: staff)\n}\n",
+    );
+    let got = p.eval(r#"{"n":4}"#);
+    assert_eq!(got.error_kind().as_deref(), Some("runtime"));
+    assert_eq!(got.decision().as_deref(), Some("deny.no_rule"));
+}
+
+#[test]
+fn collect_all_returns_every_folded_candidate_in_declaration_order() {
+    let p = policy(
+        GRANTS,
+        "policy p: Grants@1\n\nwhen true {\n  log(reason: audit)\n  grant(reason: team, tool: \"git\")\n  grant(reason: oncall, tool: \"pager\")\n  grant(reason: team, tool: \"git\")\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(got.error_kind(), None, "{}", got.json);
+    assert_eq!(
+        got.outcome(),
+        ["grant.team", "grant.oncall", "log.audit"],
+        "decisions in declaration order, then source order"
+    );
+    assert_eq!(got.at("outcome.0.payload"), r#"{"tool":"git"}"#);
+    assert_eq!(got.at("outcome.1.payload"), r#"{"tool":"pager"}"#);
+    assert_eq!(got.trace().len(), 4, "the trace keeps the folded one");
+    assert_eq!(got.get("trace.2.outcome"), None, "the folded one");
+}
+
+#[test]
+fn a_collecting_record_has_no_single_decision_and_says_collect() {
+    let p = policy(
+        GRANTS,
+        "policy p: Grants@1\n\nwhen true {\n  grant(reason: team, tool: \"git\")\n}\n",
+    );
+    assert_eq!(
+        p.eval("{}").json,
+        r#"{"policy":"p","outcome":[{"payload":{"tool":"git"},"decision":"grant","reason":"team","policy":"p","position":"p.sigil:4:3"}],"trace":[{"payload":{"tool":"git"},"decision":"grant","reason":"team","policy":"p","position":"p.sigil:4:3","conditions":["true"],"outcome":true}],"collect":true}"#
+    );
+}
+
+#[test]
+fn collect_all_keeps_candidates_of_one_reason_with_different_payloads() {
+    let p = policy(
+        GRANTS,
+        "policy p: Grants@1\n\nwhen true {\n  grant(reason: team, tool: \"git\")\n  grant(reason: team, tool: \"ci\")\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(got.error_kind(), None, "{}", got.json);
+    assert_eq!(got.outcome(), ["grant.team", "grant.team"]);
+}
+
+#[test]
+fn collect_all_with_a_precedence_returns_only_the_top_rank() {
+    let p = policy(
+        RANKED_GRANTS,
+        "policy p: Grants@1\n\nwhen true {\n  grant(reason: team, tool: \"git\")\n  grant(reason: oncall, tool: \"pager\")\n  grant(reason: oncall, tool: \"dash\")\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(got.outcome(), ["grant.oncall", "grant.oncall"]);
+    assert_eq!(got.trace(), ["grant.oncall", "grant.oncall", "grant.team"]);
+    assert_eq!(
+        got.at("trace.2.conditions"),
+        r#"["true"]"#,
+        "the same decision as the outcome"
+    );
+}
+
+#[test]
+fn collect_all_without_a_default_is_empty_when_nothing_fired() {
+    let p = policy(
+        GRANTS,
+        "policy p: Grants@1\n\nwhen n > 0 {\n  log(reason: audit)\n}\n",
+    );
+    assert_eq!(
+        p.eval("{}").json,
+        r#"{"policy":"p","outcome":[],"trace":[],"collect":true}"#
+    );
+}
+
+#[test]
+fn collect_all_with_a_default_returns_it_when_nothing_fired() {
+    let p = policy(
+        RANKED_GRANTS,
+        "policy p: Grants@1\n\nwhen n > 0 {\n  log(reason: audit)\n}\n",
+    );
+    assert_eq!(
+        p.eval("{}").json,
+        r#"{"policy":"p","outcome":[{"decision":"log","reason":"audit"}],"trace":[],"collect":true}"#
+    );
+}
+
+#[test]
+fn a_collecting_kind_fails_to_an_empty_outcome_even_with_a_default() {
+    let p = policy(
+        RANKED_GRANTS,
+        "policy p: Grants@1\n\nwhen true {\n  grant(reason: team, tool: \"git\")\n  grant(reason: team, tool: [\"a\"][n])\n}\n",
+    );
+    let got = p.eval(r#"{"n":1}"#);
+    assert_eq!(got.error_kind().as_deref(), Some("runtime"));
+    assert_eq!(got.outcome(), Vec::<String>::new());
+    assert_eq!(got.trace(), Vec::<String>::new());
+}
