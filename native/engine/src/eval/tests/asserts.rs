@@ -50,8 +50,7 @@ collect all
 ";
 
 /// The help of every assertion failure.
-const ASSERTION_HELP: &str =
-    "the input breaks an assert of the policy; if the input is right, the policy's assumption is wrong";
+const ASSERTION_HELP: &str = "the input breaks an assert of the policy; if the input is right, the policy's assumption is wrong";
 
 /// Evaluates `body` (the policy after its header) against [`CHANGE`].
 fn change(body: &str, input: &str) -> Record {
@@ -96,10 +95,7 @@ fn every_failing_input_assert_is_reported_in_position_order() {
 
 #[test]
 fn an_assert_under_a_false_condition_is_not_checked() {
-    let got = change(
-        "when n == 1 {\n  assert(\"never\", false)\n}\n",
-        "{}",
-    );
+    let got = change("when n == 1 {\n  assert(\"never\", false)\n}\n", "{}");
     assert_eq!(got.error_kind(), None, "{}", got.json);
     assert_eq!(got.decision().as_deref(), Some("deny.no_rule"));
 }

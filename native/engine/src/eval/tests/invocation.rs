@@ -37,7 +37,11 @@ when soak < min {
 /// The root `root.sigil` (its body after the header and `use guard`)
 /// compiled with [`GUARD`].
 fn root(body: &str) -> Compiled {
-    rooted(GATE, &[("root.sigil", &root_source(body)), ("guard.sigil", GUARD)], "root")
+    rooted(
+        GATE,
+        &[("root.sigil", &root_source(body)), ("guard.sigil", GUARD)],
+        "root",
+    )
 }
 
 fn root_source(body: &str) -> String {
@@ -161,20 +165,29 @@ fn one_rule_reached_through_two_calls_folds_and_both_entries_are_marked() {
 fn lets_are_evaluated_per_instance() {
     let guard = "policy guard: Gate@1\n\nparam min: duration = 24h\n\nlet short = soak < min\n\nwhen short {\n  deny(reason: short)\n}\n";
     let source = root_source("guard(min: 4h)\nguard(min: 48h)\n");
-    let p = rooted(GATE, &[("root.sigil", &source), ("guard.sigil", guard)], "root");
+    let p = rooted(
+        GATE,
+        &[("root.sigil", &source), ("guard.sigil", guard)],
+        "root",
+    );
     let got = p.eval(r#"{"soak":"10h"}"#);
     assert_eq!(got.trace(), ["deny.short"]);
     assert_eq!(got.at("trace.0.chain"), r#"["root.sigil:6:1"]"#);
 }
 
 /// A callee whose allow sits far down its file.
-const LATE: &str = "policy late: Gate@1\n\n\n\n\n\n\n\n\n\nwhen true {\n  allow(reason: guest)\n}\n";
+const LATE: &str =
+    "policy late: Gate@1\n\n\n\n\n\n\n\n\n\nwhen true {\n  allow(reason: guest)\n}\n";
 
 #[test]
 fn candidates_of_equal_rank_are_ordered_by_call_path() {
     let order = |body: &str| {
         let source = format!("policy root: Gate@1\n\nuse late\n\n{body}");
-        let p = rooted(GATE, &[("root.sigil", &source), ("late.sigil", LATE)], "root");
+        let p = rooted(
+            GATE,
+            &[("root.sigil", &source), ("late.sigil", LATE)],
+            "root",
+        );
         p.eval("{}").trace()
     };
     assert_eq!(
@@ -194,7 +207,12 @@ const CHECKS: &str = "policy checks: Gate@1\n\nassert(\"soaked\", soak > 0s)\n\n
 
 fn checked(body: &str, input: &str) -> Record {
     let source = format!("policy root: Gate@1\n\nuse checks\n\n{body}");
-    rooted(GATE, &[("root.sigil", &source), ("checks.sigil", CHECKS)], "root").eval(input)
+    rooted(
+        GATE,
+        &[("root.sigil", &source), ("checks.sigil", CHECKS)],
+        "root",
+    )
+    .eval(input)
 }
 
 #[test]

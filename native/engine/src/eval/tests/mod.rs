@@ -45,13 +45,7 @@ fn answer(request: &str) -> String {
 fn files_json(kind: &str, policies: &[(&str, &str)]) -> String {
     let files: Vec<String> = std::iter::once((KIND_FILE, kind))
         .chain(policies.iter().copied())
-        .map(|(path, source)| {
-            format!(
-                r#"{{"path":{},"source":{}}}"#,
-                quoted(path),
-                quoted(source)
-            )
-        })
+        .map(|(path, source)| format!(r#"{{"path":{},"source":{}}}"#, quoted(path), quoted(source)))
         .collect();
     format!("[{}]", files.join(","))
 }
@@ -67,10 +61,7 @@ struct Options<'a> {
 
 /// The response to compiling `policies` (path, source) against `kind`.
 fn compile_response(kind: &str, policies: &[(&str, &str)], options: &Options<'_>) -> String {
-    let mut request = format!(
-        r#"{{"op":"compile","files":{}"#,
-        files_json(kind, policies)
-    );
+    let mut request = format!(r#"{{"op":"compile","files":{}"#, files_json(kind, policies));
     if let Some(root) = options.root {
         request.push_str(&format!(r#","policy":{}"#, quoted(root)));
     }

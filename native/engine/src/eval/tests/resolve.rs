@@ -171,7 +171,11 @@ fn unranked_reasons_share_the_top_so_collect_one_conflicts() {
         got.entries("error.candidates"),
         ["allow.member", "allow.guest"]
     );
-    assert_eq!(got.decision().as_deref(), Some("deny.no_rule"), "the default");
+    assert_eq!(
+        got.decision().as_deref(),
+        Some("deny.no_rule"),
+        "the default"
+    );
 }
 
 #[test]

@@ -121,7 +121,10 @@ fn present_is_true_for_any_value_even_an_empty_string() {
 
 #[test]
 fn optional_chaining_makes_the_whole_chain_absent() {
-    assert!(holds(r#"actor.manager?.name ?? "nobody" == "nobody""#, "{}"));
+    assert!(holds(
+        r#"actor.manager?.name ?? "nobody" == "nobody""#,
+        "{}"
+    ));
     assert!(holds(
         r#"actor.manager?.name ?? "nobody" == "eve""#,
         r#"{"actor":{"manager":{"name":"eve"}}}"#
@@ -131,7 +134,10 @@ fn optional_chaining_makes_the_whole_chain_absent() {
 #[test]
 fn an_absent_optional_payload_field_is_written_null() {
     assert_eq!(
-        payload("show(reason: it, who: actor.nick, tier: tier)", r#"{"tier":"gold"}"#),
+        payload(
+            "show(reason: it, who: actor.nick, tier: tier)",
+            r#"{"tier":"gold"}"#
+        ),
         r#"{"tier":"gold","who":null}"#
     );
 }
@@ -158,8 +164,14 @@ fn any_needs_one_element_and_all_needs_every_element() {
 #[test]
 fn a_nested_quantifier_sees_the_outer_variable() {
     let input = r#"{"words":["ops","dev"],"actor":{"teams":["dev"]}}"#;
-    assert!(holds("any w in words: any t2 in actor.teams: t2 == w", input));
-    assert!(!holds("all w in words: any t2 in actor.teams: t2 == w", input));
+    assert!(holds(
+        "any w in words: any t2 in actor.teams: t2 == w",
+        input
+    ));
+    assert!(!holds(
+        "all w in words: any t2 in actor.teams: t2 == w",
+        input
+    ));
 }
 
 #[test]
@@ -193,7 +205,10 @@ fn in_on_lists_compares_elements_structurally() {
     assert!(holds("2 in xs", r#"{"xs":[1,2]}"#));
     assert!(holds("3 not in xs", r#"{"xs":[1,2]}"#));
     assert!(holds("xs in [[0], [1, 2]]", r#"{"xs":[1,2]}"#));
-    assert!(!holds("xs in [[2, 1]]", r#"{"xs":[1,2]}"#), "lists in order");
+    assert!(
+        !holds("xs in [[2, 1]]", r#"{"xs":[1,2]}"#),
+        "lists in order"
+    );
 }
 
 #[test]
@@ -243,7 +258,10 @@ fn maps_are_equal_as_sets_of_entries() {
         r#"labels in [{"b": "2", "a": "1"}]"#,
         r#"{"labels":{"a":"1","b":"2"}}"#
     ));
-    assert!(!holds(r#"labels in [{"a": "1"}]"#, r#"{"labels":{"a":"1","b":"2"}}"#));
+    assert!(!holds(
+        r#"labels in [{"a": "1"}]"#,
+        r#"{"labels":{"a":"1","b":"2"}}"#
+    ));
 }
 
 #[test]
@@ -290,9 +308,7 @@ fn durations_compare_and_add_as_nanoseconds() {
 
 #[test]
 fn duration_payloads_are_written_in_canonical_form() {
-    let span = |input: &str, expr: &str| {
-        payload(&format!("wait(reason: it, span: {expr})"), input)
-    };
+    let span = |input: &str, expr: &str| payload(&format!("wait(reason: it, span: {expr})"), input);
     assert_eq!(span(r#"{"d":"1500m"}"#, "d"), r#"{"span":"1d1h"}"#);
     assert_eq!(span(r#"{"d":"24h"}"#, "d"), r#"{"span":"1d"}"#);
     assert_eq!(span(r#"{"d":"15m"}"#, "0s - d"), r#"{"span":"-15m"}"#);
@@ -341,7 +357,11 @@ fn timestamp_payloads_are_written_in_utc_without_trailing_zeros() {
         at(r#"{"t":"2026-09-28T14:00:00Z"}"#),
         r#"{"at":"2026-09-28T14:00:00Z"}"#
     );
-    assert_eq!(at("{}"), r#"{"at":"0001-01-01T00:00:00Z"}"#, "the zero value");
+    assert_eq!(
+        at("{}"),
+        r#"{"at":"0001-01-01T00:00:00Z"}"#,
+        "the zero value"
+    );
 }
 
 #[test]
