@@ -520,3 +520,78 @@ fn a_collecting_kind_fails_to_an_empty_outcome_even_with_a_default() {
     assert_eq!(got.outcome(), Vec::<String>::new());
     assert_eq!(got.trace(), Vec::<String>::new());
 }
+
+/// A kind whose default carries a payload and whose exclusive set names a
+/// decision and one of its own reasons.
+const ALERTS: &str = "kind Alerts version 1
+
+input n: int
+
+decision page {
+  reason: urgent | routine
+}
+
+decision notify {
+  reason: unrouted | routed
+  channel: string = \"#alerts\"
+}
+
+collect one
+precedence page > notify
+precedence page: urgent > routine
+precedence notify: routed > unrouted
+exclusive page, page.urgent
+
+default notify(reason: unrouted)
+";
+
+#[test]
+fn the_defaults_payload_leads_the_record_even_after_a_failure() {
+    let p = policy(
+        ALERTS,
+        "policy p: Alerts@1\n\nwhen [1][n] == 0 {\n  page(reason: routine)\n}\n",
+    );
+    assert_eq!(
+        p.eval(r#"{"n":0}"#).json,
+        r##"{"payload":{"channel":"#alerts"},"policy":"p","decision":"notify","reason":"unrouted","outcome":[{"payload":{"channel":"#alerts"},"decision":"notify","reason":"unrouted"}],"trace":[]}"##
+    );
+    assert_eq!(
+        p.eval(r#"{"n":1}"#).json,
+        r##"{"payload":{"channel":"#alerts"},"error":{"kind":"runtime","message":"p.sigil:3:6: index 1 out of range for a list of 1","help":"fix the expression the runtime error points at, or the input it read"},"policy":"p","decision":"notify","reason":"unrouted","outcome":[{"payload":{"channel":"#alerts"},"decision":"notify","reason":"unrouted"}],"trace":[]}"##
+    );
+}
+
+#[test]
+fn a_candidate_matching_two_entries_of_an_exclusive_set_conflicts_alone() {
+    let p = policy(
+        ALERTS,
+        "policy p: Alerts@1\n\nwhen true {\n  page(reason: urgent)\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(
+        got.at("error.message"),
+        "exclusive page, page.urgent: more than one fired"
+    );
+    assert_eq!(
+        got.entries("error.candidates"),
+        ["page.urgent", "page.urgent"],
+        "listed once per entry it matches"
+    );
+}
+
+#[test]
+fn an_exclusive_conflict_empties_a_collecting_kinds_outcome() {
+    let kind = GRANTS.replace("collect all\n", "collect all\nexclusive grant, log\n");
+    let p = policy(
+        &kind,
+        "policy p: Grants@1\n\nwhen true {\n  log(reason: audit)\n  grant(reason: team, tool: \"git\")\n}\n",
+    );
+    let got = p.eval("{}");
+    assert_eq!(
+        got.at("error.message"),
+        "exclusive grant, log: more than one fired"
+    );
+    assert_eq!(got.outcome(), Vec::<String>::new());
+    assert_eq!(got.trace(), ["grant.team", "log.audit"]);
+    assert_eq!(got.get("trace.0.conditions"), None, "none after a conflict");
+}

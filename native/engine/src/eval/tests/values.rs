@@ -63,6 +63,12 @@ decision table {
   by_span: map<duration, bool>
 }
 
+decision ratio {
+  reason: it
+  r: float
+  label: string
+}
+
 decision show {
   reason: it
   who: ?string
@@ -70,7 +76,7 @@ decision show {
 }
 
 collect one
-precedence deny > allow > keep > wait > stamp > table > show
+precedence deny > allow > keep > wait > stamp > table > ratio > show
 
 default deny(reason: no_rule)
 ";
@@ -388,4 +394,28 @@ fn float_overflow_is_no_runtime_error() {
 fn strings_compare_byte_wise_and_case_sensitively() {
     assert!(holds(r#"s == "Ab""#, r#"{"s":"Ab"}"#));
     assert!(!holds(r#"s == "ab""#, r#"{"s":"Ab"}"#));
+}
+
+#[test]
+fn float_payloads_are_written_as_go_formats_them() {
+    let ratio = |input: &str| payload("ratio(reason: it, r: f, label: s)", input);
+    assert_eq!(ratio(r#"{"f":2.0}"#), r#"{"label":"","r":2}"#);
+    assert_eq!(ratio(r#"{"f":0.25}"#), r#"{"label":"","r":0.25}"#);
+    assert_eq!(ratio(r#"{"f":1e21}"#), r#"{"label":"","r":1e+21}"#);
+    assert_eq!(ratio(r#"{"f":0.0000001}"#), r#"{"label":"","r":1e-7}"#);
+}
+
+#[test]
+fn payload_strings_escape_html_characters_as_go_does() {
+    let got = policy(
+        VALS,
+        "policy p: Vals@1\n\nwhen true {\n  ratio(reason: it, r: 0.5, label: s)\n}\n",
+    )
+    .eval(r#"{"s":"<a & b>"}"#);
+    assert!(
+        got.json
+            .starts_with(r#"{"payload":{"label":"\u003ca \u0026 b\u003e","#),
+        "{}",
+        got.json
+    );
 }
