@@ -249,3 +249,39 @@ fn outcome_in_an_invoked_policy_is_the_roots_outcome() {
     );
     assert_eq!(got.entries("error.asserts.0.outcome"), ["allow.member"]);
 }
+
+/// A kind whose input is a struct with a field spelled like a param.
+const RELEASES: &str = "kind Releases version 1
+
+type Release {
+  soak: duration
+  region: string
+}
+
+input release: Release
+
+decision deny {
+  reason: short | no_rule
+}
+
+collect one
+precedence deny
+
+default deny(reason: no_rule)
+";
+
+#[test]
+fn condition_texts_print_bound_params_by_spelling_even_after_a_dot() {
+    let callee = "policy check: Releases@1\n\nparam soak: duration = 1h\nparam region: string = \"\"\n\nwhen release.soak < soak and release.region == region {\n  deny(reason: short)\n}\n";
+    let root = "policy root: Releases@1\n\nuse check\n\ncheck(soak: 720h, region: \"eu-1\")\n";
+    let p = rooted(
+        RELEASES,
+        &[("root.sigil", root), ("check.sigil", callee)],
+        "root",
+    );
+    let got = p.eval(r#"{"release":{"soak":"1h","region":"eu-1"}}"#);
+    assert_eq!(
+        got.at("trace.0.conditions"),
+        r#"["release.30d < 30d and release.\"eu-1\" == \"eu-1\""]"#
+    );
+}

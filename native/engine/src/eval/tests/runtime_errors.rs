@@ -245,9 +245,9 @@ fn a_false_condition_keeps_its_body_from_raising() {
     assert_eq!(got.error_kind(), None, "{}", got.json);
 }
 
-/// `policy` compiled natively against [`CALC`].
-fn program(policy: &str) -> crate::compile::Program {
-    let files = [(KIND_FILE, CALC), (POLICY_FILE, policy)]
+/// `policy` compiled natively against `kind`.
+fn program(kind: &str, policy: &str) -> crate::compile::Program {
+    let files = [(KIND_FILE, kind), (POLICY_FILE, policy)]
         .into_iter()
         .map(|(path, source)| NamedFile {
             path: path.to_owned(),
@@ -263,10 +263,11 @@ fn program(policy: &str) -> crate::compile::Program {
 
 #[test]
 fn a_passed_deadline_cancels_with_an_empty_trace_and_the_fallback() {
-    let program = program("policy p: Calc@1\n\nwhen true {\n  allow(reason: member)\n}\n");
-    let empty = crate::data::Data::Object(Vec::new());
-    let inputs = crate::input::decode_input(&empty, crate::data::Syntax::Json, &program.kind)
-        .unwrap_or_else(|e| panic!("{}", e.message));
+    let program = program(
+        CALC,
+        "policy p: Calc@1\n\nwhen true {\n  allow(reason: member)\n}\n",
+    );
+    let inputs = zero_inputs(&program);
     let done = evaluate(&program, &inputs, &mut Unbound, Some(Instant::now()));
     assert_eq!(done.error, Some(Failure::Canceled));
     assert_eq!(done.outcome, Outcome::Default);
@@ -274,4 +275,28 @@ fn a_passed_deadline_cancels_with_an_empty_trace_and_the_fallback() {
     let open = evaluate(&program, &inputs, &mut Unbound, None);
     assert_eq!(open.error, None);
     assert_eq!(open.trace.len(), 1);
+}
+
+/// Every input of `program`'s kind at its zero value.
+fn zero_inputs(program: &crate::compile::Program) -> Vec<crate::value::Value> {
+    let empty = crate::data::Data::Object(Vec::new());
+    crate::input::decode_input(&empty, crate::data::Syntax::Json, &program.kind)
+        .unwrap_or_else(|e| panic!("{}", e.message))
+}
+
+#[test]
+fn a_canceled_collecting_kind_has_an_empty_outcome_even_with_a_default() {
+    let kind = "kind Grants version 1\n\ndecision grant {\n  reason: team\n}\n\ncollect all\n\ndefault grant(reason: team)\n";
+    let program = program(
+        kind,
+        "policy p: Grants@1\n\nwhen true {\n  grant(reason: team)\n}\n",
+    );
+    let done = evaluate(
+        &program,
+        &zero_inputs(&program),
+        &mut Unbound,
+        Some(Instant::now()),
+    );
+    assert_eq!(done.error, Some(Failure::Canceled));
+    assert_eq!(done.outcome, Outcome::Empty);
 }
