@@ -2,7 +2,7 @@
 //! asserts before the rules, outcome asserts after resolution, what a
 //! failure reports and falls back to, and which phase evaluates a block.
 
-use super::{Record, policy};
+use super::{GRANTS, Record, policy};
 
 /// A `collect one` kind with a host function nothing implements.
 const CHANGE: &str = "kind Change version 1
@@ -30,23 +30,6 @@ precedence deny > review > allow
 precedence review: owner > peer
 
 default deny(reason: no_rule)
-";
-
-/// A collecting kind without default.
-const GRANTS: &str = "kind Grants version 1
-
-input n: int
-
-decision grant {
-  reason: team | oncall
-  tool: string
-}
-
-decision log {
-  reason: audit
-}
-
-collect all
 ";
 
 /// The help of every assertion failure.

@@ -28,6 +28,24 @@ const KIND_FILE: &str = "kind.sigil";
 /// policy `p`, so positions print without a document name.
 const POLICY_FILE: &str = "p.sigil";
 
+/// A `collect all` kind without precedence or default, shared by the
+/// areas whose rules differ for collecting kinds.
+pub(super) const GRANTS: &str = "kind Grants version 1
+
+input n: int
+
+decision grant {
+  reason: team | oncall
+  tool: string
+}
+
+decision log {
+  reason: audit
+}
+
+collect all
+";
+
 /// A JSON string holding `text`.
 fn quoted(text: &str) -> String {
     let mut out = String::new();
@@ -101,6 +119,22 @@ impl Drop for Compiled {
 /// Compiles `policy` (in `p.sigil`) against `kind`.
 pub(super) fn policy(kind: &str, policy: &str) -> Compiled {
     bundle(kind, &[(POLICY_FILE, policy)], &Options::default())
+}
+
+/// Compiles the policy `p` with `body` after its header, against `kind`.
+pub(super) fn body(kind: &str, body: &str) -> Compiled {
+    let name = kind
+        .strip_prefix("kind ")
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("no kind header in {kind}"));
+    policy(kind, &format!("policy p: {name}@1\n\n{body}"))
+}
+
+/// Evaluates `{}` with every constructor of `constructors` in one
+/// `when true` block of a policy against `kind`.
+pub(super) fn firing(kind: &str, constructors: &[&str]) -> Record {
+    let lines: Vec<String> = constructors.iter().map(|c| format!("  {c}\n")).collect();
+    body(kind, &format!("when true {{\n{}}}\n", lines.concat())).eval("{}")
 }
 
 /// Compiles `policy` against `kind` with the `stubs` object (JSON).
@@ -188,6 +222,21 @@ impl Record {
         Some(format!("{}.{}", self.get("decision")?, self.get("reason")?))
     }
 
+    /// The single decision of a successful evaluation, failing the test
+    /// when it failed.
+    pub(super) fn winner(&self) -> String {
+        assert_eq!(self.error_kind(), None, "{}", self.json);
+        self.decision()
+            .unwrap_or_else(|| panic!("no decision in {}", self.json))
+    }
+
+    /// The strings of the list at `path`.
+    pub(super) fn texts(&self, path: &str) -> Vec<String> {
+        (0..)
+            .map_while(|i| self.get(&format!("{path}.{i}")))
+            .collect()
+    }
+
     /// The entries of the list at `path` as `decision.reason`.
     pub(super) fn entries(&self, path: &str) -> Vec<String> {
         (0..)
@@ -228,14 +277,13 @@ fn member<'d>(data: &'d Data, name: &str) -> Option<&'d Data> {
     }
 }
 
-/// `data` as compact JSON, its strings escaped only where JSON must (so
-/// `>` reads as itself, unlike in the record).
+/// `data` as compact JSON, strings escaped as the record escapes them.
 fn compact(data: &Data) -> String {
     match data {
         Data::Null => "null".to_owned(),
         Data::Bool(b) => b.to_string(),
         Data::Number(n) => n.clone(),
-        Data::String(s) => plain_quoted(s),
+        Data::String(s) => quoted(s),
         Data::List(items) => {
             let items: Vec<String> = items.iter().map(compact).collect();
             format!("[{}]", items.join(","))
@@ -243,25 +291,9 @@ fn compact(data: &Data) -> String {
         Data::Object(members) => {
             let members: Vec<String> = members
                 .iter()
-                .map(|(k, v)| format!("{}:{}", plain_quoted(k), compact(v)))
+                .map(|(k, v)| format!("{}:{}", quoted(k), compact(v)))
                 .collect();
             format!("{{{}}}", members.join(","))
         }
     }
-}
-
-/// `text` as a JSON string with only quotes, backslashes and control
-/// characters escaped.
-fn plain_quoted(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

@@ -2,7 +2,7 @@
 //! fold, exclusive sets, the top rank, `collect one` conflicts and their
 //! fallback, the default, and collecting kinds.
 
-use super::policy;
+use super::{GRANTS, body, firing, policy};
 
 /// A `collect one` kind: `deny` outranks `review` outranks `allow`; deny's
 /// reasons are ranked, review's and allow's are not.
@@ -58,49 +58,18 @@ default deny(reason: no_rule)
 conflict deny(reason: conflicting)
 ";
 
-/// A `collect all` kind without precedence or default.
-const GRANTS: &str = "kind Grants version 1
-
-input n: int
-
-decision grant {
-  reason: team | oncall
-  tool: string
-}
-
-decision log {
-  reason: audit
-}
-
-collect all
-";
-
 /// [`GRANTS`] with a precedence and a default.
-const RANKED_GRANTS: &str = "kind Grants version 1
-
-input n: int
-
-decision grant {
-  reason: team | oncall
-  tool: string
+fn ranked_grants() -> String {
+    format!(
+        "{GRANTS}precedence log > grant\nprecedence grant: oncall > team\n\ndefault log(reason: audit)\n"
+    )
 }
-
-decision log {
-  reason: audit
-}
-
-collect all
-precedence log > grant
-precedence grant: oncall > team
-
-default log(reason: audit)
-";
 
 #[test]
 fn the_decision_precedence_picks_the_winner_whatever_the_source_order() {
-    let p = policy(
+    let p = body(
         GATE,
-        "policy p: Gate@1\n\nwhen true {\n  allow(reason: member)\n}\n\nwhen true {\n  deny(reason: closed)\n}\n",
+        "when true {\n  allow(reason: member)\n}\n\nwhen true {\n  deny(reason: closed)\n}\n",
     );
     let got = p.eval("{}");
     assert_eq!(got.decision().as_deref(), Some("deny.closed"));
@@ -109,11 +78,7 @@ fn the_decision_precedence_picks_the_winner_whatever_the_source_order() {
 
 #[test]
 fn a_reason_ranking_orders_the_reasons_of_one_decision() {
-    let p = policy(
-        GATE,
-        "policy p: Gate@1\n\nwhen true {\n  deny(reason: closed)\n  deny(reason: risky)\n}\n",
-    );
-    let got = p.eval("{}");
+    let got = firing(GATE, &["deny(reason: closed)", "deny(reason: risky)"]);
     assert_eq!(got.decision().as_deref(), Some("deny.risky"));
     assert_eq!(got.trace(), ["deny.risky", "deny.closed"]);
     assert_eq!(got.error_kind(), None);
@@ -121,17 +86,17 @@ fn a_reason_ranking_orders_the_reasons_of_one_decision() {
 
 #[test]
 fn candidates_of_equal_rank_keep_source_order_in_the_trace() {
-    let first = policy(
+    let first = body(
         GATE,
-        "policy p: Gate@1\n\nwhen true {\n  allow(reason: guest)\n  allow(reason: member)\n  deny(reason: closed)\n}\n",
+        "when true {\n  allow(reason: guest)\n  allow(reason: member)\n  deny(reason: closed)\n}\n",
     );
     assert_eq!(
         first.eval("{}").trace(),
         ["deny.closed", "allow.guest", "allow.member"]
     );
-    let second = policy(
+    let second = body(
         GATE,
-        "policy p: Gate@1\n\nwhen true {\n  allow(reason: member)\n  allow(reason: guest)\n  deny(reason: closed)\n}\n",
+        "when true {\n  allow(reason: member)\n  allow(reason: guest)\n  deny(reason: closed)\n}\n",
     );
     assert_eq!(
         second.eval("{}").trace(),
@@ -141,9 +106,9 @@ fn candidates_of_equal_rank_keep_source_order_in_the_trace() {
 
 #[test]
 fn source_order_compares_lines_then_columns() {
-    let p = policy(
+    let p = body(
         GATE,
-        "policy p: Gate@1\n\nwhen true { allow(reason: member) }\nwhen true { deny(reason: closed) } when true { allow(reason: guest) }\n",
+        "when true { allow(reason: member) }\nwhen true { deny(reason: closed) } when true { allow(reason: guest) }\n",
     );
     assert_eq!(
         p.eval("{}").trace(),
@@ -153,11 +118,7 @@ fn source_order_compares_lines_then_columns() {
 
 #[test]
 fn unranked_reasons_share_the_top_so_collect_one_conflicts() {
-    let p = policy(
-        GATE,
-        "policy p: Gate@1\n\nwhen true {\n  allow(reason: member)\n  allow(reason: guest)\n}\n",
-    );
-    let got = p.eval("{}");
+    let got = firing(GATE, &["allow(reason: member)", "allow(reason: guest)"]);
     assert_eq!(got.error_kind().as_deref(), Some("conflict"));
     assert_eq!(
         got.at("error.message"),
@@ -180,20 +141,22 @@ fn unranked_reasons_share_the_top_so_collect_one_conflicts() {
 
 #[test]
 fn the_top_is_cut_at_the_first_rank_change_before_counting() {
-    let p = policy(
+    let got = firing(
         GATE,
-        "policy p: Gate@1\n\nwhen true {\n  allow(reason: member)\n  allow(reason: guest)\n  review(reason: owner)\n}\n",
+        &[
+            "allow(reason: member)",
+            "allow(reason: guest)",
+            "review(reason: owner)",
+        ],
     );
-    let got = p.eval("{}");
-    assert_eq!(got.error_kind(), None, "{}", got.json);
-    assert_eq!(got.decision().as_deref(), Some("review.owner"));
+    assert_eq!(got.winner(), "review.owner");
 }
 
 #[test]
 fn candidates_equal_in_decision_reason_and_payload_fold_into_the_first() {
-    let p = policy(
+    let p = body(
         GATE,
-        "policy p: Gate@1\n\nwhen n > 0 {\n  review(reason: owner, who: \"ana\")\n}\n\nwhen true {\n  review(reason: owner, who: \"ana\")\n  allow(reason: guest)\n}\n",
+        "when n > 0 {\n  review(reason: owner, who: \"ana\")\n}\n\nwhen true {\n  review(reason: owner, who: \"ana\")\n  allow(reason: guest)\n}\n",
     );
     let got = p.eval(r#"{"n":1}"#);
     assert_eq!(got.error_kind(), None, "{}", got.json);
@@ -205,16 +168,18 @@ fn candidates_equal_in_decision_reason_and_payload_fold_into_the_first() {
     );
     assert_eq!(got.at("trace.0.outcome"), "true");
     assert_eq!(got.get("trace.1.outcome"), None, "folded into the first");
-    assert_eq!(got.at("trace.1.conditions"), r#"["true"]"#);
+    assert_eq!(got.texts("trace.1.conditions"), ["true"]);
 }
 
 #[test]
 fn candidates_with_different_payloads_do_not_fold() {
-    let p = policy(
+    let got = firing(
         GATE,
-        "policy p: Gate@1\n\nwhen true {\n  review(reason: owner, who: \"ana\")\n  review(reason: owner, who: \"bo\")\n}\n",
+        &[
+            "review(reason: owner, who: \"ana\")",
+            "review(reason: owner, who: \"bo\")",
+        ],
     );
-    let got = p.eval("{}");
     assert_eq!(
         got.at("error.message"),
         "collect one: 2 candidates at the top rank"
@@ -223,21 +188,20 @@ fn candidates_with_different_payloads_do_not_fold() {
 
 #[test]
 fn a_payload_default_folds_with_the_same_value_written_out() {
-    let p = policy(
+    let got = firing(
         GATE,
-        "policy p: Gate@1\n\nwhen true {\n  review(reason: peer)\n  review(reason: peer, who: \"anyone\")\n}\n",
+        &[
+            "review(reason: peer)",
+            "review(reason: peer, who: \"anyone\")",
+        ],
     );
-    let got = p.eval("{}");
     assert_eq!(got.error_kind(), None, "{}", got.json);
     assert_eq!(got.at("payload"), r#"{"who":"anyone"}"#);
 }
 
 #[test]
 fn nothing_fired_gives_the_default_without_position_or_trace() {
-    let p = policy(
-        GATE,
-        "policy p: Gate@1\n\nwhen n > 0 {\n  allow(reason: member)\n}\n",
-    );
+    let p = body(GATE, "when n > 0 {\n  allow(reason: member)\n}\n");
     assert_eq!(
         p.eval("{}").json,
         r#"{"policy":"p","decision":"deny","reason":"no_rule","outcome":[{"decision":"deny","reason":"no_rule"}],"trace":[]}"#
@@ -246,10 +210,7 @@ fn nothing_fired_gives_the_default_without_position_or_trace() {
 
 #[test]
 fn any_fired_rule_replaces_the_default_even_one_it_outranks() {
-    let p = policy(
-        GATE,
-        "policy p: Gate@1\n\nwhen n > 0 {\n  allow(reason: member)\n}\n",
-    );
+    let p = body(GATE, "when n > 0 {\n  allow(reason: member)\n}\n");
     let got = p.eval(r#"{"n":1}"#);
     // `>` is written `\u003e`, as Go's HTML-safe escaping does (§8.6).
     assert_eq!(
@@ -260,9 +221,9 @@ fn any_fired_rule_replaces_the_default_even_one_it_outranks() {
 
 #[test]
 fn the_winners_payload_is_repeated_at_the_top_of_the_record() {
-    let p = policy(
+    let p = body(
         GATE,
-        "policy p: Gate@1\n\nwhen true {\n  review(reason: owner)\n  allow(reason: guest)\n}\n",
+        "when true {\n  review(reason: owner)\n  allow(reason: guest)\n}\n",
     );
     assert_eq!(
         p.eval("{}").json,
@@ -272,16 +233,16 @@ fn the_winners_payload_is_repeated_at_the_top_of_the_record() {
 
 #[test]
 fn trace_entries_of_the_winning_decision_carry_their_conditions() {
-    let p = policy(
+    let p = body(
         GATE,
-        "policy p: Gate@1\n\nwhen n > 0 {\n  when n  >  1 {\n    deny(reason: closed)\n  }\n  deny(reason: risky)\n  allow(reason: guest)\n}\n",
+        "when n > 0 {\n  when n  >  1 {\n    deny(reason: closed)\n  }\n  deny(reason: risky)\n  allow(reason: guest)\n}\n",
     );
     let got = p.eval(r#"{"n":2}"#);
     assert_eq!(got.trace(), ["deny.risky", "deny.closed", "allow.guest"]);
-    assert_eq!(got.at("trace.0.conditions"), r#"["n > 0"]"#);
+    assert_eq!(got.texts("trace.0.conditions"), ["n > 0"]);
     assert_eq!(
-        got.at("trace.1.conditions"),
-        r#"["n > 0","n > 1"]"#,
+        got.texts("trace.1.conditions"),
+        ["n > 0", "n > 1"],
         "outermost first, whitespace collapsed"
     );
     assert_eq!(got.get("trace.1.outcome"), None, "not the winner");
@@ -290,11 +251,7 @@ fn trace_entries_of_the_winning_decision_carry_their_conditions() {
 
 #[test]
 fn an_exclusive_set_conflicts_when_two_of_its_entries_fired() {
-    let p = policy(
-        DOOR,
-        "policy p: Door@1\n\nwhen true {\n  open(reason: maintenance)\n  hold(reason: drill)\n}\n",
-    );
-    let got = p.eval("{}");
+    let got = firing(DOOR, &["open(reason: maintenance)", "hold(reason: drill)"]);
     assert_eq!(
         got.at("error.message"),
         "exclusive hold, open.maintenance: more than one fired"
@@ -308,11 +265,14 @@ fn an_exclusive_set_conflicts_when_two_of_its_entries_fired() {
 
 #[test]
 fn the_exclusive_check_ignores_ranks() {
-    let p = policy(
+    let got = firing(
         DOOR,
-        "policy p: Door@1\n\nwhen true {\n  open(reason: maintenance)\n  hold(reason: drill)\n  deny(reason: no_rule)\n}\n",
+        &[
+            "open(reason: maintenance)",
+            "hold(reason: drill)",
+            "deny(reason: no_rule)",
+        ],
     );
-    let got = p.eval("{}");
     assert_eq!(got.error_kind().as_deref(), Some("conflict"));
     assert_eq!(
         got.at("error.message"),
@@ -322,33 +282,26 @@ fn the_exclusive_check_ignores_ranks() {
 
 #[test]
 fn an_exclusive_entry_with_a_reason_matches_only_that_reason() {
-    let p = policy(
-        DOOR,
-        "policy p: Door@1\n\nwhen true {\n  open(reason: staff)\n  hold(reason: drill)\n}\n",
-    );
-    let got = p.eval("{}");
-    assert_eq!(got.error_kind(), None, "{}", got.json);
-    assert_eq!(got.decision().as_deref(), Some("hold.drill"));
+    let got = firing(DOOR, &["open(reason: staff)", "hold(reason: drill)"]);
+    assert_eq!(got.winner(), "hold.drill");
 }
 
 #[test]
 fn a_bare_exclusive_entry_matches_every_reason_but_counts_once() {
-    let p = policy(
-        DOOR,
-        "policy p: Door@1\n\nwhen true {\n  hold(reason: drill)\n  hold(reason: lockdown)\n}\n",
-    );
-    let got = p.eval("{}");
-    assert_eq!(got.error_kind(), None, "{}", got.json);
-    assert_eq!(got.decision().as_deref(), Some("hold.lockdown"));
+    let got = firing(DOOR, &["hold(reason: drill)", "hold(reason: lockdown)"]);
+    assert_eq!(got.winner(), "hold.lockdown");
 }
 
 #[test]
 fn only_the_first_offending_exclusive_set_is_reported() {
-    let p = policy(
+    let got = firing(
         DOOR,
-        "policy p: Door@1\n\nwhen true {\n  deny(reason: closed)\n  open(reason: maintenance)\n  hold(reason: drill)\n}\n",
+        &[
+            "deny(reason: closed)",
+            "open(reason: maintenance)",
+            "hold(reason: drill)",
+        ],
     );
-    let got = p.eval("{}");
     assert_eq!(
         got.at("error.message"),
         "exclusive hold, open.maintenance: more than one fired"
@@ -361,11 +314,14 @@ fn only_the_first_offending_exclusive_set_is_reported() {
 
 #[test]
 fn folded_duplicates_are_not_exclusive_candidates() {
-    let p = policy(
+    let got = firing(
         DOOR,
-        "policy p: Door@1\n\nwhen true {\n  open(reason: staff)\n  open(reason: staff)\n  deny(reason: closed)\n}\n",
+        &[
+            "open(reason: staff)",
+            "open(reason: staff)",
+            "deny(reason: closed)",
+        ],
     );
-    let got = p.eval("{}");
     assert_eq!(
         got.entries("error.candidates"),
         ["deny.closed", "open.staff"]
@@ -375,9 +331,9 @@ fn folded_duplicates_are_not_exclusive_candidates() {
 
 #[test]
 fn a_conflict_falls_back_to_the_declared_conflict_outcome() {
-    let p = policy(
+    let p = body(
         DOOR,
-        "policy p: Door@1\n\nwhen n == 1 {\n  open(reason: maintenance, minutes: 30)\n}\n\nwhen true {\n  hold(reason: drill)\n}\n",
+        "when n == 1 {\n  open(reason: maintenance, minutes: 30)\n}\n\nwhen true {\n  hold(reason: drill)\n}\n",
     );
     assert_eq!(
         p.eval(r#"{"n":1}"#).json,
@@ -392,11 +348,13 @@ fn a_conflict_falls_back_to_the_declared_conflict_outcome() {
 
 #[test]
 fn a_top_rank_conflict_falls_back_to_the_conflict_outcome_too() {
-    let p = policy(
+    let got = firing(
         DOOR,
-        "policy p: Door@1\n\nwhen true {\n  open(reason: staff, minutes: 1)\n  open(reason: staff, minutes: 2)\n}\n",
+        &[
+            "open(reason: staff, minutes: 1)",
+            "open(reason: staff, minutes: 2)",
+        ],
     );
-    let got = p.eval("{}");
     assert_eq!(
         got.at("error.message"),
         "collect one: 2 candidates at the top rank"
@@ -406,11 +364,7 @@ fn a_top_rank_conflict_falls_back_to_the_conflict_outcome_too() {
 
 #[test]
 fn without_a_conflict_outcome_a_conflict_falls_back_to_the_default() {
-    let p = policy(
-        GATE,
-        "policy p: Gate@1\n\nwhen true {\n  review(reason: owner)\n  review(reason: peer)\n}\n",
-    );
-    let got = p.eval("{}");
+    let got = firing(GATE, &["review(reason: owner)", "review(reason: peer)"]);
     assert_eq!(got.error_kind().as_deref(), Some("conflict"));
     assert_eq!(got.outcome(), ["deny.no_rule"]);
     assert_eq!(got.get("outcome.0.position"), None);
@@ -418,10 +372,7 @@ fn without_a_conflict_outcome_a_conflict_falls_back_to_the_default() {
 
 #[test]
 fn the_conflict_outcome_replaces_the_default_only_after_a_conflict() {
-    let p = policy(
-        DOOR,
-        "policy p: Door@1\n\nwhen [1][n] == 1 {\n  open(reason: staff)\n}\n",
-    );
+    let p = body(DOOR, "when [1][n] == 1 {\n  open(reason: staff)\n}\n");
     let got = p.eval(r#"{"n":4}"#);
     assert_eq!(got.error_kind().as_deref(), Some("runtime"));
     assert_eq!(got.decision().as_deref(), Some("deny.no_rule"));
@@ -429,11 +380,15 @@ fn the_conflict_outcome_replaces_the_default_only_after_a_conflict() {
 
 #[test]
 fn collect_all_returns_every_folded_candidate_in_declaration_order() {
-    let p = policy(
+    let got = firing(
         GRANTS,
-        "policy p: Grants@1\n\nwhen true {\n  log(reason: audit)\n  grant(reason: team, tool: \"git\")\n  grant(reason: oncall, tool: \"pager\")\n  grant(reason: team, tool: \"git\")\n}\n",
+        &[
+            "log(reason: audit)",
+            "grant(reason: team, tool: \"git\")",
+            "grant(reason: oncall, tool: \"pager\")",
+            "grant(reason: team, tool: \"git\")",
+        ],
     );
-    let got = p.eval("{}");
     assert_eq!(got.error_kind(), None, "{}", got.json);
     assert_eq!(
         got.outcome(),
@@ -448,9 +403,9 @@ fn collect_all_returns_every_folded_candidate_in_declaration_order() {
 
 #[test]
 fn a_collecting_record_has_no_single_decision_and_says_collect() {
-    let p = policy(
+    let p = body(
         GRANTS,
-        "policy p: Grants@1\n\nwhen true {\n  grant(reason: team, tool: \"git\")\n}\n",
+        "when true {\n  grant(reason: team, tool: \"git\")\n}\n",
     );
     assert_eq!(
         p.eval("{}").json,
@@ -460,37 +415,39 @@ fn a_collecting_record_has_no_single_decision_and_says_collect() {
 
 #[test]
 fn collect_all_keeps_candidates_of_one_reason_with_different_payloads() {
-    let p = policy(
+    let got = firing(
         GRANTS,
-        "policy p: Grants@1\n\nwhen true {\n  grant(reason: team, tool: \"git\")\n  grant(reason: team, tool: \"ci\")\n}\n",
+        &[
+            "grant(reason: team, tool: \"git\")",
+            "grant(reason: team, tool: \"ci\")",
+        ],
     );
-    let got = p.eval("{}");
     assert_eq!(got.error_kind(), None, "{}", got.json);
     assert_eq!(got.outcome(), ["grant.team", "grant.team"]);
 }
 
 #[test]
 fn collect_all_with_a_precedence_returns_only_the_top_rank() {
-    let p = policy(
-        RANKED_GRANTS,
-        "policy p: Grants@1\n\nwhen true {\n  grant(reason: team, tool: \"git\")\n  grant(reason: oncall, tool: \"pager\")\n  grant(reason: oncall, tool: \"dash\")\n}\n",
+    let got = firing(
+        &ranked_grants(),
+        &[
+            "grant(reason: team, tool: \"git\")",
+            "grant(reason: oncall, tool: \"pager\")",
+            "grant(reason: oncall, tool: \"dash\")",
+        ],
     );
-    let got = p.eval("{}");
     assert_eq!(got.outcome(), ["grant.oncall", "grant.oncall"]);
     assert_eq!(got.trace(), ["grant.oncall", "grant.oncall", "grant.team"]);
     assert_eq!(
-        got.at("trace.2.conditions"),
-        r#"["true"]"#,
+        got.texts("trace.2.conditions"),
+        ["true"],
         "the same decision as the outcome"
     );
 }
 
 #[test]
 fn collect_all_without_a_default_is_empty_when_nothing_fired() {
-    let p = policy(
-        GRANTS,
-        "policy p: Grants@1\n\nwhen n > 0 {\n  log(reason: audit)\n}\n",
-    );
+    let p = body(GRANTS, "when n > 0 {\n  log(reason: audit)\n}\n");
     assert_eq!(
         p.eval("{}").json,
         r#"{"policy":"p","outcome":[],"trace":[],"collect":true}"#
@@ -499,10 +456,7 @@ fn collect_all_without_a_default_is_empty_when_nothing_fired() {
 
 #[test]
 fn collect_all_with_a_default_returns_it_when_nothing_fired() {
-    let p = policy(
-        RANKED_GRANTS,
-        "policy p: Grants@1\n\nwhen n > 0 {\n  log(reason: audit)\n}\n",
-    );
+    let p = body(&ranked_grants(), "when n > 0 {\n  log(reason: audit)\n}\n");
     assert_eq!(
         p.eval("{}").json,
         r#"{"policy":"p","outcome":[{"decision":"log","reason":"audit"}],"trace":[],"collect":true}"#
@@ -511,9 +465,9 @@ fn collect_all_with_a_default_returns_it_when_nothing_fired() {
 
 #[test]
 fn a_collecting_kind_fails_to_an_empty_outcome_even_with_a_default() {
-    let p = policy(
-        RANKED_GRANTS,
-        "policy p: Grants@1\n\nwhen true {\n  grant(reason: team, tool: \"git\")\n  grant(reason: team, tool: [\"a\"][n])\n}\n",
+    let p = body(
+        &ranked_grants(),
+        "when true {\n  grant(reason: team, tool: \"git\")\n  grant(reason: team, tool: [\"a\"][n])\n}\n",
     );
     let got = p.eval(r#"{"n":1}"#);
     assert_eq!(got.error_kind().as_deref(), Some("runtime"));
@@ -547,10 +501,7 @@ default notify(reason: unrouted)
 
 #[test]
 fn the_defaults_payload_leads_the_record_even_after_a_failure() {
-    let p = policy(
-        ALERTS,
-        "policy p: Alerts@1\n\nwhen [1][n] == 0 {\n  page(reason: routine)\n}\n",
-    );
+    let p = body(ALERTS, "when [1][n] == 0 {\n  page(reason: routine)\n}\n");
     assert_eq!(
         p.eval(r#"{"n":0}"#).json,
         r##"{"payload":{"channel":"#alerts"},"policy":"p","decision":"notify","reason":"unrouted","outcome":[{"payload":{"channel":"#alerts"},"decision":"notify","reason":"unrouted"}],"trace":[]}"##
@@ -563,11 +514,7 @@ fn the_defaults_payload_leads_the_record_even_after_a_failure() {
 
 #[test]
 fn a_candidate_matching_two_entries_of_an_exclusive_set_conflicts_alone() {
-    let p = policy(
-        ALERTS,
-        "policy p: Alerts@1\n\nwhen true {\n  page(reason: urgent)\n}\n",
-    );
-    let got = p.eval("{}");
+    let got = firing(ALERTS, &["page(reason: urgent)"]);
     assert_eq!(
         got.at("error.message"),
         "exclusive page, page.urgent: more than one fired"

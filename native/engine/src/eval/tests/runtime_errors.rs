@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use super::{KIND_FILE, POLICY_FILE, Record, policy, stubbed};
-use crate::bundle::{NamedFile, Project};
+use crate::bundle::{FileInput, Project, named_files};
 use crate::eval::{Failure, Outcome, Unbound, evaluate};
 
 const CALC: &str = "kind Calc version 1
@@ -247,14 +247,9 @@ fn a_false_condition_keeps_its_body_from_raising() {
 
 /// `policy` compiled natively against `kind`.
 fn program(kind: &str, policy: &str) -> crate::compile::Program {
-    let files = [(KIND_FILE, kind), (POLICY_FILE, policy)]
-        .into_iter()
-        .map(|(path, source)| NamedFile {
-            path: path.to_owned(),
-            source: source.to_owned(),
-            trusted: false,
-        })
-        .collect();
+    let inputs =
+        [(KIND_FILE, kind), (POLICY_FILE, policy)].map(|(path, source)| FileInput { path, source });
+    let files = named_files(&inputs, &[]).unwrap_or_else(|e| panic!("{}", e.message));
     let project = Project::load(files);
     assert!(project.diagnostics.is_empty(), "{:?}", project.diagnostics);
     let root = project.find("p").unwrap_or_default();
