@@ -111,17 +111,16 @@ impl<'a> State<'a> {
             Outcome::Top(top) => {
                 for c in top.iter().filter_map(|&i| trace.get(i)) {
                     if let Some(rule) = program.rules.get(c.rule) {
-                        candidates.push((
-                            rule.decision,
-                            rule.reason.clone(),
-                            payload_struct(&c.payload),
-                        ));
+                        let value =
+                            candidate_struct(program, rule.decision, &rule.reason, &c.payload);
+                        candidates.push((rule.decision, rule.reason.clone(), value));
                     }
                 }
             }
             Outcome::Default => {
                 if let Some(d) = &program.default {
-                    candidates.push((d.decision, d.reason.clone(), payload_struct(&d.payload)));
+                    let value = candidate_struct(program, d.decision, &d.reason, &d.payload);
+                    candidates.push((d.decision, d.reason.clone(), value));
                 }
             }
             Outcome::Conflict | Outcome::Empty => {}
@@ -483,9 +482,26 @@ impl<'a> State<'a> {
     }
 }
 
-/// A candidate's payload as the struct `outcome.d` reads.
-fn payload_struct(payload: &[(Rc<str>, Value)]) -> Value {
-    Value::Struct(payload.iter().cloned().collect())
+/// A candidate as `outcome.d` reads it (language-core §4.7): its payload
+/// fields, and `reason` as the decision value `d.r`.
+fn candidate_struct(
+    program: &Program,
+    decision: usize,
+    reason: &str,
+    payload: &[(Rc<str>, Value)],
+) -> Value {
+    let name = program
+        .kind
+        .decisions
+        .get(decision)
+        .map_or("", |d| d.name.as_str());
+    let mut fields: Vec<(Rc<str>, Value)> = payload.to_vec();
+    fields.push((
+        Rc::from("reason"),
+        Value::Decision(Rc::from(format!("{name}.{reason}"))),
+    ));
+    fields.sort_by(|a, b| a.0.cmp(&b.0));
+    Value::Struct(fields.into())
 }
 
 fn compare(c: Comparison, a: &Value, b: &Value) -> bool {

@@ -218,7 +218,6 @@ fn outcome_dot_decision_reads_the_default_when_nothing_fired() {
 }
 
 #[test]
-#[ignore = "engine disagrees with spec: a candidate of outcome.d has no `reason` field at runtime (reads absent)"]
 fn a_candidate_of_the_outcome_reads_its_reason_as_a_decision_value() {
     let got = change(
         "when true {\n  review(reason: owner)\n}\n\nassert(\"owner\", all c in outcome.review: c.reason == review.owner)\n",
