@@ -21,10 +21,11 @@
 //!
 //! ## Where things are
 //!
-//! * [`abi`]: everything a host sees: exports and import (`abi/exports.rs`,
-//!   the only `unsafe` code), pinned buffers, request decoding compatible
-//!   with the reference's Go decoder, response encoding, the ops, handles,
-//!   and how a panic becomes an answer.
+//! * [`abi`]: everything a host sees: exports and import (`abi/exports.rs`)
+//!   and the module's allocator (`abi/heap.rs`), the only `unsafe` code;
+//!   pinned buffers, request decoding compatible with the reference's Go
+//!   decoder, response encoding, the ops, handles, and how a panic becomes
+//!   an answer.
 //! * [`source`]: source files, byte spans and their line/column positions.
 //! * [`diag`]: the one Diagnostic type of every phase, did-you-mean, Go-style
 //!   quoting, help merging and the plain-text rendering.

@@ -4,7 +4,9 @@
 //! # Layers
 //!
 //! * `exports`: the wasm exports and the `engine.host_call` import, the only
-//!   `extern`/`unsafe` code; each export calls a function of this module.
+//!   `extern` code; each export calls a function of this module. With
+//!   `heap` (the module's allocator: size classes with free lists in front
+//!   of `malloc`) the only `unsafe` code.
 //! * `call`: one `engine_call`: finds the request among the pinned
 //!   buffers (`buffers`), answers it with [`handle`], pins the response.
 //! * [`handle`]: bytes in, bytes out, for one request; never panics (below).
@@ -47,6 +49,8 @@ mod error;
 mod eval_record;
 mod exports;
 mod handles;
+#[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "atomics"))))]
+mod heap;
 pub(crate) mod json;
 mod ops;
 mod policy_ops;
