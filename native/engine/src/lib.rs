@@ -59,6 +59,8 @@
 //!   the roots that don't invoke them unconditionally.
 //! * [`pattern`]: the patterns of `like` (glob) and `matches` (Go's RE2
 //!   syntax and error texts, linear-time matching).
+//! * `plain_run`: how far a JSON string's text goes before a byte that
+//!   needs a look, eight bytes at a time, for requests and responses.
 //! * `version`: the build information the version op reports, set by
 //!   `build.rs`.
 //! * `testing` (tests only): the seeded generator of the property tests.
@@ -84,6 +86,7 @@ pub mod lexer;
 pub mod lint;
 pub mod parser;
 pub mod pattern;
+mod plain_run;
 pub mod require;
 pub mod source;
 pub mod testfile;
