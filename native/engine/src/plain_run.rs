@@ -19,13 +19,6 @@ pub(crate) struct Stops {
 }
 
 impl Stops {
-    fn stops_at(self, b: u8) -> bool {
-        matches!(b, b'"' | b'\\')
-            || (self.controls && b < 0x20)
-            || (self.html && matches!(b, b'<' | b'>' | b'&'))
-            || (self.non_ascii && b >= 0x80)
-    }
-
     /// Marks each byte of `word` that stops a run with its high bit. The
     /// lowest mark is always exact (higher ones may be wrong: a borrow
     /// runs upwards), and it is the only one read.
@@ -67,11 +60,15 @@ pub(crate) fn plain_run(bytes: &[u8], from: usize, stops: Stops) -> usize {
         }
         run += 8;
     }
+    // The last bytes, padded with a byte no run stops at, as one more word:
+    // most strings are short, and one look beats one per byte.
     let tail = words.remainder();
-    run + tail
-        .iter()
-        .position(|&b| stops.stops_at(b))
-        .unwrap_or(tail.len())
+    let mut padded = [b'a'; 8];
+    for (slot, &b) in padded.iter_mut().zip(tail) {
+        *slot = b;
+    }
+    let marks = stops.marks(u64::from_le_bytes(padded));
+    run + ((marks.trailing_zeros() / 8) as usize).min(tail.len())
 }
 
 #[cfg(test)]
@@ -86,10 +83,14 @@ mod tests {
     };
 
     fn byte_by_byte(bytes: &[u8], from: usize, stops: Stops) -> usize {
+        let stops_at = |b: u8| {
+            matches!(b, b'"' | b'\\')
+                || (stops.controls && b < 0x20)
+                || (stops.html && matches!(b, b'<' | b'>' | b'&'))
+                || (stops.non_ascii && b >= 0x80)
+        };
         let rest = &bytes[from..];
-        rest.iter()
-            .position(|&b| stops.stops_at(b))
-            .unwrap_or(rest.len())
+        rest.iter().position(|&b| stops_at(b)).unwrap_or(rest.len())
     }
 
     #[test]

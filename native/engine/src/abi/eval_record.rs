@@ -27,7 +27,7 @@ pub(crate) fn write(json: &mut Json, program: &Program, evaluation: &Evaluation)
 }
 
 /// The one outcome entry's payload, decision and reason.
-type Single = (Vec<(Rc<str>, Value)>, String, String);
+type Single<'a> = (&'a [(Rc<str>, Value)], &'a str, &'a str);
 
 struct Writer<'a> {
     program: &'a Program,
@@ -97,25 +97,20 @@ impl Writer<'_> {
 
     /// The one outcome entry's payload, decision and reason, when the
     /// outcome has exactly one.
-    fn single(&self) -> Option<Single> {
+    fn single(&self) -> Option<Single<'_>> {
         let program = self.program;
         let decision_name = |d: usize| {
             program
                 .kind
                 .decisions
                 .get(d)
-                .map(|d| d.name.clone())
-                .unwrap_or_default()
+                .map_or("", |d| d.name.as_str())
         };
         match &self.evaluation.outcome {
             Outcome::Top(top) if top.len() == 1 => {
                 let c = top.first().and_then(|&i| self.evaluation.trace.get(i))?;
                 let rule = program.rules.get(c.rule)?;
-                Some((
-                    c.payload.clone(),
-                    decision_name(rule.decision),
-                    rule.reason.to_string(),
-                ))
+                Some((&c.payload, decision_name(rule.decision), &rule.reason))
             }
             Outcome::Default => self.fallback_parts(program.default.as_ref()?),
             Outcome::Conflict => self.fallback_parts(program.conflict.as_ref()?),
@@ -123,13 +118,9 @@ impl Writer<'_> {
         }
     }
 
-    fn fallback_parts(&self, f: &Fallback) -> Option<Single> {
+    fn fallback_parts<'f>(&'f self, f: &'f Fallback) -> Option<Single<'f>> {
         let decision = self.program.kind.decisions.get(f.decision)?;
-        Some((
-            f.payload.clone(),
-            decision.name.clone(),
-            f.reason.to_string(),
-        ))
+        Some((&f.payload, &decision.name, &f.reason))
     }
 
     fn outcome(&self, json: &mut Json) {
@@ -158,7 +149,7 @@ impl Writer<'_> {
         let mut first = true;
         if !payload.is_empty() {
             json.raw("\"payload\":");
-            write_payload(json, &payload);
+            write_payload(json, payload);
             first = false;
         }
         json.raw(if first {
@@ -166,9 +157,9 @@ impl Writer<'_> {
         } else {
             ",\"decision\":"
         });
-        json.string(&decision);
+        json.string(decision);
         json.member("reason");
-        json.string(&reason);
+        json.string(reason);
         json.raw("}");
     }
 
@@ -372,9 +363,10 @@ fn write_payload(json: &mut Json, payload: &[(Rc<str>, Value)]) {
 /// language has no operation that makes one from finite values but `+` and
 /// `-` overflowing, which writes `null` rather than invalid JSON.
 fn write_value(json: &mut Json, value: &Value) {
-    let mut text = String::new();
-    match crate::encode::write_value(value, &mut text) {
-        Ok(()) => json.raw(&text),
-        Err(_) => json.raw("null"),
+    let text = json.text_mut();
+    let start = text.len();
+    if crate::encode::write_value(value, text).is_err() {
+        text.truncate(start);
+        text.push_str("null");
     }
 }

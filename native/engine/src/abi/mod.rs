@@ -78,16 +78,21 @@ thread_local! {
 /// (module-abi.md §2). Never panics: a panic inside becomes an `ok:false`
 /// response, with the request's id when it was read before the panic.
 pub fn handle(request: &[u8]) -> Vec<u8> {
-    let mut id = None;
     let answered = catch_unwind(AssertUnwindSafe(|| {
         let checked = request::check(request);
-        id = request::read_id(&checked);
         match request::decode(&checked) {
             Ok(request) => response::encode(request.id, &ops::run(&request)),
-            Err(DecodeError(text)) => response::failure(id, &EngineError::malformed(&text)),
+            Err(DecodeError(text)) => {
+                response::failure(request::read_id(&checked), &EngineError::malformed(&text))
+            }
         }
     }));
     answered.unwrap_or_else(|payload| {
+        // The id is read again, on its own, only for a failure: a request
+        // that decodes is answered with the id decoding found.
+        let id = catch_unwind(|| request::read_id(&request::check(request)))
+            .ok()
+            .flatten();
         response::failure(id, &EngineError::panicked(panic_message(payload.as_ref())))
     })
 }
@@ -149,6 +154,8 @@ pub use exports::{engine_abi_version, engine_alloc, engine_call, engine_free};
 
 #[cfg(test)]
 mod check_tests;
+#[cfg(test)]
+mod eval_bench;
 #[cfg(test)]
 mod eval_tests;
 #[cfg(test)]
