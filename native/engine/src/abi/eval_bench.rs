@@ -76,7 +76,7 @@ fn time(rules: usize, per_round: u32) {
     );
     let compiled = String::from_utf8(handle(compile.as_bytes())).unwrap();
     let at = compiled.find(r#""handle":"#).unwrap() + 9;
-    let id = &compiled[at..compiled.len() - 1];
+    let id = compiled.get(at..compiled.len() - 1).unwrap();
     let eval = format!(r#"{{"op":"eval","handle":{id},"input":{INPUT}}}"#);
     let answer = String::from_utf8(handle(eval.as_bytes())).unwrap();
     assert!(answer.contains(r#""decision":"approve""#), "{answer}");
