@@ -94,8 +94,15 @@ pub fn parse_json(bytes: &[u8]) -> Result<Data, String> {
         };
         return Err(error.go_text());
     }
-    let checked = bytes.get(start..end).unwrap_or_default();
-    Ok(build(&mut Cursor::new(checked)))
+    Ok(parse_checked_json(
+        bytes.get(start..end).unwrap_or_default(),
+    ))
+}
+
+/// Reads one JSON value whose syntax was checked already, as
+/// [`parse_json`] reads it: an eval input, checked with its request.
+pub(crate) fn parse_checked_json(checked: &[u8]) -> Data {
+    build(&mut Cursor::new(checked))
 }
 
 /// A list or object being read, with the key its next value goes under.
@@ -143,8 +150,7 @@ fn build(cursor: &mut Cursor<'_>) -> Data {
 /// `members` with a key given twice kept once, at its first place, with its
 /// last value, as decoding into a Go map keeps it.
 fn last_of_each_key(members: Vec<(String, Data)>) -> Vec<(String, Data)> {
-    let mut seen = HashSet::with_capacity(members.len());
-    if members.iter().all(|(key, _)| seen.insert(key.as_str())) {
+    if all_keys_differ(&members) {
         return members;
     }
     let mut place: HashMap<String, usize> = HashMap::with_capacity(members.len());
@@ -159,6 +165,20 @@ fn last_of_each_key(members: Vec<(String, Data)>) -> Vec<(String, Data)> {
         }
     }
     out
+}
+
+/// Whether no key is given twice: by comparing each with the ones before it
+/// in a small object (most are), by hashing in a large one.
+fn all_keys_differ(members: &[(String, Data)]) -> bool {
+    const SMALL: usize = 16;
+    if members.len() <= SMALL {
+        return members
+            .iter()
+            .enumerate()
+            .all(|(i, (key, _))| members.iter().take(i).all(|(earlier, _)| earlier != key));
+    }
+    let mut seen = HashSet::with_capacity(members.len());
+    members.iter().all(|(key, _)| seen.insert(key.as_str()))
 }
 
 /// Reads the value at the cursor: a scalar whole, or the opening of a list

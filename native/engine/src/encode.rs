@@ -19,6 +19,7 @@
 //! Strings are escaped as Go escapes them ([`write_string`]), which the
 //! ABI's responses share.
 
+use crate::plain_run::{Stops, plain_run};
 use crate::value::{Value, duration_text};
 
 /// A float that JSON can't hold (NaN or an infinity): Go's encoder refuses
@@ -251,17 +252,21 @@ fn push_json_string(bytes: &[u8], push: &mut impl FnMut(&str)) {
 }
 
 /// Pushes valid text with the characters that need it escaped. Only a
-/// byte that may start such a character is looked at; the runs between
-/// are pushed as they are.
+/// byte that may start such a character stops the search (a quote, a
+/// backslash, a control, an HTML-sensitive byte, or a non-ASCII byte,
+/// which may start U+2028 or U+2029); the runs between are pushed as they
+/// are.
 fn push_escaped(text: &str, push: &mut impl FnMut(&str)) {
+    const MAY_ESCAPE: Stops = Stops {
+        controls: true,
+        html: true,
+        non_ascii: true,
+    };
     let bytes = text.as_bytes();
     let mut plain_from = 0;
     let mut next = 0;
-    while let Some(skip) = bytes
-        .get(next..)
-        .and_then(|rest| rest.iter().position(|&b| may_start_escape(b)))
-    {
-        let at = next + skip;
+    while next < bytes.len() {
+        let at = next + plain_run(bytes, next, MAY_ESCAPE);
         // `at` is on a character boundary: the byte there is ASCII or a lead byte.
         let Some(c) = text.get(at..).and_then(|t| t.chars().next()) else {
             break;
@@ -275,13 +280,6 @@ fn push_escaped(text: &str, push: &mut impl FnMut(&str)) {
         plain_from = next;
     }
     push(text.get(plain_from..).unwrap_or_default());
-}
-
-/// Whether `b` may be the first byte of a character [`escape`] escapes:
-/// one of those ASCII bytes, or the lead byte of U+2028 and U+2029 (which
-/// other characters share).
-fn may_start_escape(b: u8) -> bool {
-    matches!(b, b'"' | b'\\' | 0..=0x1f | b'<' | b'>' | b'&' | 0xe2)
 }
 
 /// The escape Go's encoder writes for `c`, if it escapes it.

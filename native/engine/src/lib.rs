@@ -21,10 +21,11 @@
 //!
 //! ## Where things are
 //!
-//! * [`abi`]: everything a host sees: exports and import (`abi/exports.rs`,
-//!   the only `unsafe` code), pinned buffers, request decoding compatible
-//!   with the reference's Go decoder, response encoding, the ops, handles,
-//!   and how a panic becomes an answer.
+//! * [`abi`]: everything a host sees: exports and import (`abi/exports.rs`)
+//!   and the module's allocator (`abi/heap.rs`), the only `unsafe` code;
+//!   pinned buffers, request decoding compatible with the reference's Go
+//!   decoder, response encoding, the ops, handles, and how a panic becomes
+//!   an answer.
 //! * [`source`]: source files, byte spans and their line/column positions.
 //! * [`diag`]: the one Diagnostic type of every phase, did-you-mean, Go-style
 //!   quoting, help merging and the plain-text rendering.
@@ -63,6 +64,8 @@
 //!   the roots that don't invoke them unconditionally.
 //! * [`pattern`]: the patterns of `like` (glob) and `matches` (Go's RE2
 //!   syntax and error texts, linear-time matching).
+//! * `plain_run`: how far a JSON string's text goes before a byte that
+//!   needs a look, eight bytes at a time, for requests and responses.
 //! * `version`: the build information the version op reports, set by
 //!   `build.rs`.
 //! * `testing` (tests only): the seeded generator of the property tests.
@@ -89,6 +92,7 @@ pub mod lexer;
 pub mod lint;
 pub mod parser;
 pub mod pattern;
+mod plain_run;
 pub mod require;
 pub mod source;
 pub mod stubs;

@@ -26,7 +26,7 @@ pub(crate) fn write(json: &mut Json, program: &Program, evaluation: &Evaluation)
 }
 
 /// The one outcome entry's payload, decision and reason.
-type Single = (Vec<(Rc<str>, Value)>, String, String);
+type Single<'a> = (&'a [(Rc<str>, Value)], &'a str, &'a str);
 
 struct Writer<'a> {
     program: &'a Program,
@@ -96,16 +96,16 @@ impl Writer<'_> {
 
     /// The one outcome entry's payload, decision and reason, when the
     /// outcome has exactly one.
-    fn single(&self) -> Option<Single> {
+    fn single(&self) -> Option<Single<'_>> {
         let program = self.program;
         match &self.evaluation.outcome {
             Outcome::Top(top) if top.len() == 1 => {
                 let c = top.first().and_then(|&i| self.evaluation.trace.get(i))?;
                 let rule = program.rules.get(c.rule)?;
                 Some((
-                    c.payload.clone(),
-                    program.decision_name(rule.decision).to_owned(),
-                    rule.reason.to_string(),
+                    &c.payload,
+                    program.decision_name(rule.decision),
+                    &rule.reason,
                 ))
             }
             Outcome::Default => self.fallback_parts(program.default.as_ref()?),
@@ -114,13 +114,9 @@ impl Writer<'_> {
         }
     }
 
-    fn fallback_parts(&self, f: &Fallback) -> Option<Single> {
+    fn fallback_parts<'f>(&'f self, f: &'f Fallback) -> Option<Single<'f>> {
         let decision = self.program.kind.decisions.get(f.decision)?;
-        Some((
-            f.payload.clone(),
-            decision.name.clone(),
-            f.reason.to_string(),
-        ))
+        Some((&f.payload, &decision.name, &f.reason))
     }
 
     fn outcome(&self, json: &mut Json) {
@@ -149,7 +145,7 @@ impl Writer<'_> {
         let mut first = true;
         if !payload.is_empty() {
             json.raw("\"payload\":");
-            write_payload(json, &payload);
+            write_payload(json, payload);
             first = false;
         }
         json.raw(if first {
@@ -157,9 +153,9 @@ impl Writer<'_> {
         } else {
             ",\"decision\":"
         });
-        json.string(&decision);
+        json.string(decision);
         json.member("reason");
-        json.string(&reason);
+        json.string(reason);
         json.raw("}");
     }
 
@@ -351,9 +347,10 @@ fn write_payload(json: &mut Json, payload: &[(Rc<str>, Value)]) {
 /// language has no operation that makes one from finite values but `+` and
 /// `-` overflowing, which writes `null` rather than invalid JSON.
 fn write_value(json: &mut Json, value: &Value) {
-    let mut text = String::new();
-    match crate::encode::write_value(value, &mut text) {
-        Ok(()) => json.raw(&text),
-        Err(_) => json.raw("null"),
+    let text = json.text_mut();
+    let start = text.len();
+    if crate::encode::write_value(value, text).is_err() {
+        text.truncate(start);
+        text.push_str("null");
     }
 }

@@ -15,6 +15,7 @@
 use std::borrow::Cow;
 
 use crate::diag::push_go_quoted_char;
+use crate::plain_run::{Stops, plain_run};
 
 /// The deepest nesting of arrays and objects Go's decoder accepts.
 pub(crate) const MAX_DEPTH: usize = 10_000;
@@ -230,7 +231,7 @@ fn scan_key(bytes: &[u8], i: usize) -> Result<usize, SyntaxError> {
 fn scan_string(bytes: &[u8], i: usize) -> Result<usize, SyntaxError> {
     let mut i = i + 1;
     loop {
-        i += plain_run(bytes, i, |b| b >= 0x20);
+        i += plain_run(bytes, i, CONTROLS);
         let byte = *bytes.get(i).ok_or(SyntaxError::UnexpectedEof)?;
         i += 1;
         match byte {
@@ -258,16 +259,12 @@ fn scan_string(bytes: &[u8], i: usize) -> Result<usize, SyntaxError> {
     }
 }
 
-/// How many bytes from `i` on are inside a string and need no look: not a
-/// quote, not a backslash, and `plain` by the caller's rule. One count over
-/// the run, not a bounds-checked step per byte (the source of a format
-/// request is most of the request).
-fn plain_run(bytes: &[u8], i: usize, plain: impl Fn(u8) -> bool) -> usize {
-    let rest = bytes.get(i..).unwrap_or_default();
-    rest.iter()
-        .take_while(|&&b| b != b'"' && b != b'\\' && plain(b))
-        .count()
-}
+/// What ends a run of plain bytes while a string's syntax is checked.
+const CONTROLS: Stops = Stops {
+    controls: true,
+    html: false,
+    non_ascii: false,
+};
 
 /// Scans a number starting at `i` (a `-` or a digit); returns the index
 /// after it. Go ends a number at the first byte that can't continue it.
@@ -459,7 +456,7 @@ impl<'a> Cursor<'a> {
     fn string_end(&self, i: usize) -> usize {
         let mut i = i + 1;
         loop {
-            i += plain_run(self.bytes, i, |_| true);
+            i += plain_run(self.bytes, i, Stops::default());
             let Some(&byte) = self.bytes.get(i) else {
                 break;
             };
@@ -519,7 +516,9 @@ impl<'a> Cursor<'a> {
 /// Go decodes it: escapes resolved, each byte of invalid UTF-8 and each lone
 /// UTF-16 surrogate replaced by U+FFFD. Borrows when nothing changes.
 pub(crate) fn unquote(raw: &[u8]) -> Cow<'_, str> {
-    if !raw.contains(&b'\\') {
+    // In a checked string a quote comes after a backslash, so a run that
+    // reaches the end has no escape.
+    if plain_run(raw, 0, Stops::default()) == raw.len() {
         if let Ok(text) = std::str::from_utf8(raw) {
             return Cow::Borrowed(text);
         }
@@ -527,7 +526,7 @@ pub(crate) fn unquote(raw: &[u8]) -> Cow<'_, str> {
     let mut out = String::with_capacity(raw.len());
     let mut rest = raw;
     while !rest.is_empty() {
-        let plain = rest.iter().position(|&b| b == b'\\').unwrap_or(rest.len());
+        let plain = plain_run(rest, 0, Stops::default());
         let (text, tail) = rest.split_at(plain);
         push_utf8_lossy_per_byte(&mut out, text);
         rest = tail;

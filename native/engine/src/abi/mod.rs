@@ -4,7 +4,9 @@
 //! # Layers
 //!
 //! * `exports`: the wasm exports and the `engine.host_call` import, the only
-//!   `extern`/`unsafe` code; each export calls a function of this module.
+//!   `extern` code; each export calls a function of this module. With
+//!   `heap` (the module's allocator: size classes with free lists in front
+//!   of `malloc`) the only `unsafe` code.
 //! * `call`: one `engine_call`: finds the request among the pinned
 //!   buffers (`buffers`), answers it with [`handle`], pins the response.
 //! * [`handle`]: bytes in, bytes out, for one request; never panics (below).
@@ -49,6 +51,8 @@ mod explain_op;
 mod explain_record;
 mod exports;
 mod handles;
+#[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "atomics"))))]
+mod heap;
 mod host;
 pub(crate) mod json;
 mod ops;
@@ -78,16 +82,21 @@ thread_local! {
 /// (module-abi.md §2). Never panics: a panic inside becomes an `ok:false`
 /// response, with the request's id when it was read before the panic.
 pub fn handle(request: &[u8]) -> Vec<u8> {
-    let mut id = None;
     let answered = catch_unwind(AssertUnwindSafe(|| {
         let checked = request::check(request);
-        id = request::read_id(&checked);
         match request::decode(&checked) {
             Ok(request) => response::encode(request.id, &ops::run(&request)),
-            Err(DecodeError(text)) => response::failure(id, &EngineError::malformed(&text)),
+            Err(DecodeError(text)) => {
+                response::failure(request::read_id(&checked), &EngineError::malformed(&text))
+            }
         }
     }));
     answered.unwrap_or_else(|payload| {
+        // The id is read again, on its own, only for a failure: a request
+        // that decodes is answered with the id decoding found.
+        let id = catch_unwind(|| request::read_id(&request::check(request)))
+            .ok()
+            .flatten();
         response::failure(id, &EngineError::panicked(panic_message(payload.as_ref())))
     })
 }
@@ -151,6 +160,8 @@ pub use exports::{engine_abi_version, engine_alloc, engine_call, engine_free};
 
 #[cfg(test)]
 mod check_tests;
+#[cfg(test)]
+mod eval_bench;
 #[cfg(test)]
 mod eval_tests;
 #[cfg(test)]

@@ -352,8 +352,8 @@ pub(crate) fn eval(request: &Request<'_>) -> Result<Success, EngineError> {
 /// `the input: «decoder message»`.
 fn decode_input(input: &[u8], program: &Program) -> Result<Vec<Value>, EngineError> {
     const ADVICE: &str = "the input is a JSON object with one key per input the kind declares";
-    let data = crate::data::parse_json(input)
-        .map_err(|e| EngineError::rejected(format!("the input: {e}"), ADVICE.to_owned()))?;
+    // Checked with the request it came in.
+    let data = crate::data::parse_checked_json(input);
     crate::input::decode_input(&data, crate::data::Syntax::Json, &program.kind).map_err(|e| {
         EngineError::rejected(
             format!("the input: {}", e.message),

@@ -107,14 +107,14 @@ impl Record for DiagnosticRecord {
 
 /// A response being written.
 pub(crate) struct Json {
-    bytes: Vec<u8>,
+    text: String,
 }
 
 impl Json {
     /// Starts a response with its envelope: `{"id":…,"ok":…`.
     fn envelope(id: Option<&str>, ok: bool, capacity: usize) -> Self {
         let mut json = Self {
-            bytes: Vec::with_capacity(capacity),
+            text: String::with_capacity(capacity),
         };
         if let Some(id) = id {
             json.raw("{\"id\":");
@@ -130,18 +130,24 @@ impl Json {
     /// A record's members written on their own, to follow an envelope.
     pub(crate) fn body() -> Self {
         Self {
-            bytes: Vec::with_capacity(512),
+            text: String::with_capacity(512),
         }
     }
 
     /// The members written, as text.
     pub(crate) fn into_members(self) -> String {
-        String::from_utf8(self.bytes).unwrap_or_default()
+        self.text
+    }
+
+    /// The text written so far, for writers that append to a `String`
+    /// (values, [`crate::encode`]).
+    pub(crate) fn text_mut(&mut self) -> &mut String {
+        &mut self.text
     }
 
     /// Appends JSON text as it is.
     pub(crate) fn raw(&mut self, text: &str) {
-        self.bytes.extend_from_slice(text.as_bytes());
+        self.text.push_str(text);
     }
 
     /// Appends `,"name":`, the start of a member after the first.
@@ -157,8 +163,8 @@ impl Json {
     }
 
     fn finish(mut self) -> Vec<u8> {
-        self.bytes.push(b'}');
-        self.bytes
+        self.text.push('}');
+        self.text.into_bytes()
     }
 }
 
@@ -265,7 +271,7 @@ fn version(id: Option<&str>) -> Vec<u8> {
 /// The version record's members (tooling.md §8): all six, always.
 fn version_body(info: &BuildInfo) -> String {
     let mut json = Json {
-        bytes: Vec::with_capacity(256),
+        text: String::with_capacity(256),
     };
     for (name, value) in [
         ("version", &info.version),
@@ -281,7 +287,7 @@ fn version_body(info: &BuildInfo) -> String {
     json.string(&info.compiler);
     json.member("platform");
     json.string(&info.platform);
-    String::from_utf8(json.bytes).unwrap_or_default()
+    json.text
 }
 
 #[cfg(test)]
@@ -324,9 +330,11 @@ mod tests {
         let src = "let é = 1\nlet x = ?\n";
         let index = LineIndex::new(src);
         let write = |d: Diagnostic| {
-            let mut json = Json { bytes: Vec::new() };
+            let mut json = Json {
+                text: String::new(),
+            };
             DiagnosticRecord::new(d, &index).write(&mut json);
-            text(json.bytes)
+            json.text
         };
         let full = Diagnostic::error(Span::new(19, 20), "unexpected `?`")
             .with_help("write <an> expression")
@@ -377,10 +385,12 @@ mod tests {
 
     #[test]
     fn strings_are_escaped_as_go_marshals_them() {
-        let mut json = Json { bytes: Vec::new() };
+        let mut json = Json {
+            text: String::new(),
+        };
         json.string("a\"b\\c\n\r\t\u{8}\u{c}\u{1}\u{1f}<>&\u{2028}\u{2029}\u{7f}é😀");
         assert_eq!(
-            text(json.bytes),
+            json.text,
             concat!(
                 r#""a\"b\\c\n\r\t\b\f\u0001\u001f\u003c\u003e\u0026\u2028\u2029"#,
                 "\u{7f}é😀\""

@@ -186,7 +186,9 @@ pub fn evaluate(
             marked: vec![false; n],
         };
     }
-    state.set_outcome(&resolved.trace, &resolved.outcome);
+    if program.asserts.iter().any(|a| a.reads_outcome) {
+        state.set_outcome(&resolved.trace, &resolved.outcome);
+    }
     let shows = shows_conditions(program, &resolved.trace, &resolved.outcome);
     match run_asserts(&mut state, Phase::Outcome) {
         Err(Canceled) => failed(Failure::Canceled, program),
@@ -260,6 +262,10 @@ struct Canceled;
 
 fn run_asserts(state: &mut expr::State<'_>, phase: Phase) -> Result<Vec<FailedAssert>, Canceled> {
     let mut failures = Vec::new();
+    let in_phase = |a: &crate::compile::AssertDef| a.reads_outcome == (phase == Phase::Outcome);
+    if !state.program().asserts.iter().any(in_phase) {
+        return Ok(failures);
+    }
     let body = &state.program().body;
     assert_nodes(state, body, phase, None, &mut failures)?;
     let program = state.program();
@@ -403,7 +409,7 @@ fn marked(program: &Program, trace: &[Candidate], outcome: &Outcome) -> Vec<bool
         program
             .rules
             .get(c.rule)
-            .map(|r| (r.position.clone(), r.decision, r.reason.clone()))
+            .map(|r| (&*r.position, r.decision, &*r.reason))
     };
     let keys: Vec<_> = top.iter().filter_map(|&i| trace.get(i)).map(key).collect();
     trace.iter().map(|c| keys.contains(&key(c))).collect()

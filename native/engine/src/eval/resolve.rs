@@ -84,12 +84,7 @@ pub(super) fn resolve(program: &Program, mut candidates: Vec<Candidate>) -> Reso
 /// candidate equal to a kept one in decision, reason and payload is
 /// dropped.
 fn fold(program: &Program, sorted: &[Candidate]) -> Vec<usize> {
-    let key = |c: &Candidate| {
-        program
-            .rules
-            .get(c.rule)
-            .map(|r| (r.decision, r.reason.clone()))
-    };
+    let key = |c: &Candidate| program.rules.get(c.rule).map(|r| (r.decision, &*r.reason));
     let mut kept: Vec<usize> = Vec::new();
     for (i, c) in sorted.iter().enumerate() {
         let duplicate = kept.iter().filter_map(|&k| sorted.get(k)).any(|k| {

@@ -45,7 +45,7 @@ const DEFAULT_ADVICE: &str = "give the value the type the kind declares for it";
 /// Decodes an input document: one value per input of `kind`, in
 /// declaration order, a missing key giving the input's zero value.
 pub fn decode_input(data: &Data, syntax: Syntax, kind: &Kind) -> Result<Vec<Value>, DecodeError> {
-    let names: Vec<&str> = kind.inputs.iter().map(|i| i.name.as_str()).collect();
+    let names = || -> Vec<&str> { kind.inputs.iter().map(|i| i.name.as_str()).collect() };
     let Data::Object(members) = data else {
         return Err(error(
             &Path::Root(""),
@@ -53,7 +53,7 @@ pub fn decode_input(data: &Data, syntax: Syntax, kind: &Kind) -> Result<Vec<Valu
                 "the input must be an object with one key per input, found {}",
                 data.found()
             ),
-            format!("the kind declares: {}", names.join(", ")),
+            format!("the kind declares: {}", names().join(", ")),
         ));
     };
     let decoder = Decoder { kind, syntax };
@@ -66,7 +66,7 @@ pub fn decode_input(data: &Data, syntax: Syntax, kind: &Kind) -> Result<Vec<Valu
             .find(|(input, _)| input.name == *key)
         else {
             let what = format!("unknown input {}", go_quote(key));
-            return Err(unknown_key(key, &Path::Root(""), what, &names));
+            return Err(unknown_key(key, &Path::Root(""), what, &names()));
         };
         *slot = Some(decoder.value(value, &input.ty, &Path::Root(key))?);
     }

@@ -1,0 +1,127 @@
+//! Timing of one ranked decision (`#[ignore]`d; numbers, not assertions):
+//! `cargo test --release --lib abi::eval_bench -- --ignored --nocapture`.
+//! Goal (issue #5): one `policy.eval` from Java under 5 µs; this is the
+//! engine's share, whole and by phase: request decoding, the input decoded
+//! against the kind, evaluation, and the record with its envelope.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use super::fuzz_tests::json_string as json;
+use super::{handle, request, response};
+use crate::bundle::{FileInput, Project, named_files};
+use crate::compile::Program;
+use crate::data::Syntax;
+use crate::eval::Unbound;
+
+const KIND: &str = "kind Refund version 1\n\ninput amount: int\ninput channel: string\n\n\
+    decision deny {\n  reason: fraud | no_rule\n}\n\n\
+    decision approve {\n  reason: goodwill | small\n  limit: int = 100\n}\n\n\
+    collect one\nprecedence deny > approve\nprecedence approve: goodwill > small\n\n\
+    default deny(reason: no_rule)\n";
+
+const INPUT: &str = r#"{"amount":40,"channel":"web"}"#;
+
+/// The bench module's policy (`bench/.../EvalRoundTrip.java`): `rules`
+/// rules that all approve a small web refund, ranked under a deny.
+fn policy(rules: usize) -> String {
+    let mut s = String::from(
+        "policy refund.desk: Refund@1\n\nwhen amount > 10000 {\n  deny(reason: fraud)\n}\n\n",
+    );
+    for i in 0..rules {
+        s.push_str(&format!(
+            "when amount < 100 + {i} and channel == \"web\" {{\n  approve(reason: small, limit: 100)\n}}\n\n"
+        ));
+    }
+    s
+}
+
+fn program(policy: &str) -> Program {
+    let files = [
+        FileInput {
+            path: "kind.sigil",
+            source: KIND,
+        },
+        FileInput {
+            path: "refund/desk.sigil",
+            source: policy,
+        },
+    ];
+    let project = Project::load(named_files(&files, &[]).unwrap());
+    let root = project.find("refund.desk").unwrap();
+    crate::compile::compile(&project, root).unwrap()
+}
+
+/// Nanoseconds per call of `op`: the median of rounds of `per_round` calls.
+fn ns_per_op(per_round: u32, mut op: impl FnMut()) -> u128 {
+    let mut rounds: Vec<u128> = (0..15)
+        .map(|_| {
+            let started = Instant::now();
+            for _ in 0..per_round {
+                op();
+            }
+            started.elapsed().as_nanos() / u128::from(per_round)
+        })
+        .collect();
+    rounds.sort_unstable();
+    rounds[rounds.len() / 2]
+}
+
+fn time(rules: usize, per_round: u32) {
+    let source = policy(rules);
+    let compile = format!(
+        r#"{{"op":"compile","files":[{{"path":"kind.sigil","source":{}}},{{"path":"refund/desk.sigil","source":{}}}]}}"#,
+        json(KIND),
+        json(&source)
+    );
+    let compiled = String::from_utf8(handle(compile.as_bytes())).unwrap();
+    let at = compiled.find(r#""handle":"#).unwrap() + 9;
+    let id = compiled.get(at..compiled.len() - 1).unwrap();
+    let eval = format!(r#"{{"op":"eval","handle":{id},"input":{INPUT}}}"#);
+    let answer = String::from_utf8(handle(eval.as_bytes())).unwrap();
+    assert!(answer.contains(r#""decision":"approve""#), "{answer}");
+
+    let program = program(&source);
+    let data = crate::data::parse_json(INPUT.as_bytes()).unwrap();
+    let inputs = crate::input::decode_input(&data, Syntax::Json, &program.kind).unwrap();
+    let evaluation = crate::eval::evaluate(&program, &inputs, &mut Unbound, None);
+
+    let whole = ns_per_op(per_round, || {
+        black_box(handle(black_box(eval.as_bytes())));
+    });
+    let decode = ns_per_op(per_round, || {
+        let checked = request::check(black_box(eval.as_bytes()));
+        black_box(request::decode(&checked).is_ok());
+    });
+    let input = ns_per_op(per_round, || {
+        let data = crate::data::parse_json(black_box(INPUT.as_bytes())).unwrap();
+        black_box(crate::input::decode_input(&data, Syntax::Json, &program.kind).is_ok());
+    });
+    let evaluate = ns_per_op(per_round, || {
+        black_box(crate::eval::evaluate(
+            &program,
+            black_box(&inputs),
+            &mut Unbound,
+            None,
+        ));
+    });
+    let record = ns_per_op(per_round, || {
+        let mut body = response::Json::body();
+        super::eval_record::write(&mut body, &program, black_box(&evaluation));
+        let members = body.into_members();
+        black_box(response::encode(
+            None,
+            &Ok(response::Success::Eval(members)),
+        ));
+    });
+    println!(
+        "eval, {rules} rules: {whole} ns/op; request {decode}, input {input}, evaluate {evaluate}, record {record}"
+    );
+}
+
+#[test]
+#[ignore = "benchmark: cargo test --release --lib abi::eval_bench -- --ignored --nocapture"]
+fn bench_eval_of_1_and_64_rule_policies() {
+    time(1, 20_000);
+    time(64, 1_000);
+}
