@@ -4,7 +4,11 @@ import dev.svc.server.config.ConfigKey;
 import dev.svc.server.config.ConfigLoader;
 import dev.svc.server.config.ConfigSources;
 import dev.svc.server.config.SvcConfig;
+import dev.svc.server.engine.EnginePool;
+import dev.svc.server.engine.SupervisedEngines;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +30,12 @@ final class TestServers {
     SvcConfig c = ConfigLoader.load(new ConfigSources(flags, Map.of(), Optional.empty(), List.of()));
     // The key's 0 means 8080; a record built by hand can ask for any free port.
     return new SvcConfig(c.debug(), c.mesh(), c.server(), new SvcConfig.Health(0), c.otel(), c.operator(), c.api(),
-        c.output(), c.clusterInfo());
+        c.output(), c.clusterInfo(), c.engine(), c.policies());
+  }
+
+  /** The supervised engines of a pool of one instance, reporting to {@code registry}. */
+  static EnginePool oneEngine(MeterRegistry registry) {
+    return SupervisedEngines.start(new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofSeconds(1)), registry);
   }
 
   static SvcConfig config() {
