@@ -8,6 +8,12 @@ import dev.svc.server.engine.EnginePool;
 import dev.svc.server.engine.SupervisedEngines;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
@@ -36,6 +42,14 @@ final class TestServers {
   /** The supervised engines of a pool of one instance, reporting to {@code registry}. */
   static EnginePool oneEngine(MeterRegistry registry) {
     return SupervisedEngines.start(new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofSeconds(1)), registry);
+  }
+
+  /** Sends {@code body} (none when null) to the API on {@code port} and waits for the answer. */
+  static HttpResponse<Buffer> send(WebClient client, HttpMethod method, int port, String path, JsonObject body) {
+    HttpRequest<Buffer> request = client.request(method, port, "127.0.0.1", path);
+    return await(body == null
+        ? request.send()
+        : request.putHeader("Content-Type", "application/json").sendBuffer(body.toBuffer()));
   }
 
   static SvcConfig config() {
