@@ -364,6 +364,11 @@ public final class Engine implements AutoCloseable {
    * it runs.
    */
   EvalResult evaluate(byte[] request, EvalOptions options, Map<String, HostFunction> functions) {
+    return AbiCodec.decode(evaluateRaw(request, options, functions), EvalResult.class);
+  }
+
+  /** {@link #evaluate}, answering the module's response as it wrote it. */
+  byte[] evaluateRaw(byte[] request, EvalOptions options, Map<String, HostFunction> functions) {
     Optional<Duration> deadline =
         options.timeout().map(t -> t.plus(limits.grace())).or(limits::opDeadline);
     if (options.fuel().isPresent() && !module.config().fuel()) {
@@ -377,7 +382,7 @@ public final class Engine implements AutoCloseable {
     hostCalls.install(functions);
     try {
       throwIfStopped();
-      return AbiCodec.decode(callModule(request, deadline, fuel), EvalResult.class);
+      return callModule(request, deadline, fuel);
     } finally {
       hostCalls.clear();
       lock.unlock();

@@ -90,6 +90,26 @@ public final class Policy implements AutoCloseable {
    * @throws StoppedException if the instance is stopped, or stops during this call
    */
   public EvalResult evalWith(Object input, EvalOptions options) {
+    EvalResult result = engine.evaluate(evalRequest(input, options), options, functions);
+    return resultShape.map(result::withShape).orElse(result);
+  }
+
+  /**
+   * Evaluates one input and answers the eval record exactly as the engine wrote it (tooling spec
+   * §6.2: its key order, its omissions, its numbers), for a host that passes the record on as JSON
+   * without reading it, such as an HTTP server.
+   *
+   * @param input one key per input the kind declares
+   * @param options the evaluation's timeout and fuel
+   * @return the eval record's compact UTF-8 JSON object, without the response envelope
+   * @throws EngineException if the input doesn't fit the kind, or the policy was closed
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   */
+  public byte[] evalJson(Object input, EvalOptions options) {
+    return AbiCodec.body(engine.evaluateRaw(evalRequest(input, options), options, functions));
+  }
+
+  private byte[] evalRequest(Object input, EvalOptions options) {
     Objects.requireNonNull(options, "options");
     ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "eval").put("handle", handle);
     request.set("input", inputTree(input));
@@ -97,8 +117,7 @@ public final class Policy implements AutoCloseable {
     if (timeout > 0) {
       request.put("timeout_ms", timeout);
     }
-    EvalResult result = engine.evaluate(AbiCodec.encode(request), options, functions);
-    return resultShape.map(result::withShape).orElse(result);
+    return AbiCodec.encode(request);
   }
 
   /**

@@ -261,11 +261,37 @@ public final class Pool implements AutoCloseable {
    */
   public EvalResult evaluate(String name, Object input, EvalOptions options) {
     Objects.requireNonNull(options, "options");
+    return evaluated(name, policy -> policy.evalWith(input, options));
+  }
+
+  /**
+   * {@link #evaluate(String, Object, EvalOptions)}, answering the eval record exactly as the engine
+   * wrote it ({@link Policy#evalJson}), for a host that passes it on as JSON.
+   *
+   * @param name the name the policy is installed under
+   * @param input one key per input the kind declares
+   * @param options the evaluation's timeout and fuel
+   * @return the eval record's compact UTF-8 JSON
+   * @throws NoPolicyException if nothing is installed under {@code name}
+   * @throws BusyException if no instance was free within the acquire timeout
+   * @throws EngineException if the input doesn't fit the kind, or the recipe of {@code name} failed
+   *     in this instance (its error)
+   * @throws StoppedException if the evaluation stopped its instance (it is replaced)
+   * @throws IllegalStateException if the pool is closed
+   * @throws CancellationException if the thread is interrupted while waiting for an instance
+   */
+  public byte[] evaluateJson(String name, Object input, EvalOptions options) {
+    Objects.requireNonNull(options, "options");
+    return evaluated(name, policy -> policy.evalJson(input, options));
+  }
+
+  // One evaluation, reported to the listener with the time it ran when it returned.
+  private <T> T evaluated(String name, Function<Policy, T> evaluation) {
     return withPolicy(
         name,
         policy -> {
           long start = System.nanoTime();
-          EvalResult result = policy.evalWith(input, options);
+          T result = evaluation.apply(policy);
           listener.evaluated(name, since(start));
           return result;
         });
@@ -282,6 +308,28 @@ public final class Pool implements AutoCloseable {
    */
   public Explanation explain(String name) {
     return withPolicy(name, Policy::explain);
+  }
+
+  /**
+   * Runs {@code fn} on a free instance that no other call uses until {@code fn} returns, waiting up to
+   * the acquire timeout for one: for the engine's operations that need no installed policy, such as
+   * {@link Engine#check}, {@link Engine#format}, {@link Engine#explain} and {@link Engine#test}.
+   *
+   * <p>{@code fn} must not keep or close the engine, keep a policy it compiles there open after it
+   * returns, or install into or remove from this pool. An exception from {@code fn} that isn't an
+   * engine error ({@link SvcException}) leaves the instance in an unknown state, so it is replaced
+   * like a stopped one.
+   *
+   * @param <T> what {@code fn} returns
+   * @param fn what to do with the instance
+   * @return what {@code fn} returned
+   * @throws BusyException if no instance was free within the acquire timeout
+   * @throws IllegalStateException if the pool is closed
+   * @throws CancellationException if the thread is interrupted while waiting for an instance
+   */
+  public <T> T withEngine(Function<Engine, T> fn) {
+    Objects.requireNonNull(fn, "fn");
+    return leased(lease(), slot -> fn.apply(slot.engine()));
   }
 
   /**

@@ -17,6 +17,7 @@ import dev.svc.engine.EvalOptions;
 import dev.svc.engine.EvalResult;
 import dev.svc.engine.NoPolicyException;
 import dev.svc.engine.SourceFile;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -190,6 +191,67 @@ class PoolTest {
                   + "  help: the pool is saturated: raise its size or shed load");
       held.release();
       assertThat(pool.evaluate("refund.desk", refund(1, "web")).decision()).contains("approve");
+    }
+  }
+
+  @Test
+  void evaluateJsonAnswersTheRecordTheEngineWroteAndCountsAsAnEvaluation() {
+    List<String> evaluated = new ArrayList<>();
+    PoolListener listener =
+        new PoolListener() {
+          @Override
+          public void evaluated(String policy, Duration took) {
+            evaluated.add(policy);
+          }
+        };
+    try (Pool pool = Pool.create(Fixtures.engine(), PoolOptions.builder().size(1).listener(listener).build())) {
+      installRefund(pool, "refund.desk");
+
+      byte[] json = pool.evaluateJson("refund.desk", refund(40, "web"), EvalOptions.defaults());
+      String expected =
+          pool.withPolicy(
+              "refund.desk",
+              p -> new String(p.evalJson(refund(40, "web"), EvalOptions.defaults()), StandardCharsets.UTF_8));
+
+      assertThat(new String(json, StandardCharsets.UTF_8)).isEqualTo(expected).startsWith("{\"policy\":\"refund.desk\",");
+      assertThat(evaluated).containsExactly("refund.desk");
+    }
+  }
+
+  @Test
+  void withEngineLendsAnInstanceForCallsThatNeedNoPolicy() {
+    try (Pool pool = Pool.create(Fixtures.engine(), 1)) {
+      String formatted = pool.withEngine(engine -> engine.format("policy   a.b:K@1"));
+
+      assertThat(formatted).isEqualTo("policy a.b: K@1\n");
+      assertThat(pool.stats().idle()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void withEngineWaitsForAFreeInstanceUpToTheAcquireTimeout() throws Exception {
+    PoolOptions options = PoolOptions.builder().size(1).acquireTimeout(Duration.ZERO).build();
+    try (Pool pool = Pool.create(Fixtures.engine(), options)) {
+      installRefund(pool, "refund.desk");
+      HeldInstance held = HeldInstance.hold(pool, "refund.desk");
+
+      assertThatThrownBy(() -> pool.withEngine(engine -> engine.format("policy a.b: K@1\n")))
+          .isInstanceOf(BusyException.class);
+      held.release();
+      String formatted = pool.withEngine(engine -> engine.format("policy a.b: K@1\n"));
+      assertThat(formatted).isEqualTo("policy a.b: K@1\n");
+    }
+  }
+
+  @Test
+  void anEngineErrorInWithEngineIsTheCallersAndTheInstanceServesOn() {
+    try (Pool pool = Pool.create(Fixtures.engine(), 1)) {
+      assertThatThrownBy(() -> pool.withEngine(engine -> engine.format("policy")))
+          .isInstanceOf(EngineException.class);
+
+      String formatted = pool.withEngine(engine -> engine.format("policy a.b: K@1\n"));
+      assertThat(formatted).isEqualTo("policy a.b: K@1\n");
+      assertThat(pool.stats().replaced()).isZero();
     }
   }
 

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.svc.engine.Diagnostic;
 import dev.svc.engine.EngineException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -40,6 +41,8 @@ public final class AbiCodec {
   private static final String MISMATCH_HELP =
       "use the engine.wasm built from the same svc revision as this library";
 
+  private static final byte[] OK_TRUE = "\"ok\":true".getBytes(StandardCharsets.UTF_8);
+
   private AbiCodec() {}
 
   /**
@@ -61,6 +64,48 @@ public final class AbiCodec {
     } catch (IOException e) {
       throw new EngineException("reading the module's response: " + e, MISMATCH_HELP, e);
     }
+  }
+
+  /**
+   * The op's body of a successful response as the module wrote it: the response without its
+   * envelope ({@code id} and {@code ok}, which the module writes first, module ABI §2.1).
+   *
+   * @throws EngineException with the module's message, help and diagnostics when it answered
+   *     {@code ok:false}, or when the response doesn't have the envelope this library expects
+   */
+  public static byte[] body(byte[] response) {
+    try {
+      if (!readOk(response)) {
+        throw failure(MAPPER.readTree(response));
+      }
+    } catch (IOException e) {
+      throw new EngineException("reading the module's response: " + e, MISMATCH_HELP, e);
+    }
+    int rest = indexAfter(response, OK_TRUE);
+    if (rest < 0) {
+      throw new EngineException("the module's response doesn't start with its envelope", MISMATCH_HELP);
+    }
+    if (rest < response.length && response[rest] == ',') {
+      rest++;
+    }
+    byte[] body = new byte[response.length - rest + 1];
+    body[0] = '{';
+    System.arraycopy(response, rest, body, 1, response.length - rest);
+    return body;
+  }
+
+  // The envelope is compact and comes first, so the first "ok":true is the envelope's.
+  private static int indexAfter(byte[] response, byte[] marker) {
+    outer:
+    for (int i = 0; i + marker.length <= response.length; i++) {
+      for (int j = 0; j < marker.length; j++) {
+        if (response[i + j] != marker[j]) {
+          continue outer;
+        }
+      }
+      return i + marker.length;
+    }
+    return -1;
   }
 
   /** A host-call answer {@code {"error": message}}. */

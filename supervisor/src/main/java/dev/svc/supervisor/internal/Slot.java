@@ -172,6 +172,15 @@ public final class Slot {
   }
 
   /**
+   * The slot's instance, for a call that uses no installed policy.
+   *
+   * @return the instance; it belongs to the slot, so don't close or keep it
+   */
+  public Engine engine() {
+    return engine;
+  }
+
+  /**
    * Closes the instance and forgets its policies; the slot holds nothing until {@link #restart}.
    */
   public void retire() {
