@@ -1,28 +1,12 @@
 package dev.svc.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.engine.CompileOptions;
-import dev.svc.engine.Engine;
 import dev.svc.engine.EvalResult;
-import dev.svc.engine.Module;
-import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * {@code policy.eval} from Java through JNI for the evaluations issue #5 names besides the ranked
@@ -30,13 +14,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * an exclusive set, a failed assert, and the default outcome when no rule fires. Run with {@code
  * -bm sample} for medians and p99.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class EvalScenarios {
+public class EvalScenarios extends OnePolicy {
 
   private static final List<SourceFile> FILES =
       List.of(
@@ -164,33 +142,13 @@ public class EvalScenarios {
   @Param
   public Scenario scenario;
 
-  private Module module;
-  private Engine engine;
-  private Policy policy;
-  private JsonNode input;
-
   @Setup(Level.Trial)
   public void start() throws Exception {
-    module = Module.bundled();
-    engine = Engine.create(module);
-    policy = engine.compile(FILES, CompileOptions.defaults().withPolicy(scenario.policy));
-    input = new ObjectMapper().readTree(scenario.input);
-    EvalResult result = policy.eval(input);
+    EvalResult result =
+        start(FILES, CompileOptions.defaults().withPolicy(scenario.policy), scenario.input);
     String errorKind = result.error().map(e -> e.kind()).orElse("");
     if (!result.reason().orElse("").equals(scenario.reason) || !errorKind.equals(scenario.errorKind)) {
       throw new IllegalStateException("scenario " + scenario + " evaluates otherwise: " + result);
     }
-  }
-
-  @TearDown(Level.Trial)
-  public void stop() {
-    policy.close();
-    engine.close();
-    module.close();
-  }
-
-  @Benchmark
-  public EvalResult eval() {
-    return policy.eval(input);
   }
 }
