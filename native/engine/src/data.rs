@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::abi::json::{Cursor, Kind, SyntaxError, scan_first_value, skip_space, unquote};
+use crate::abi::json::{Cursor, Kind, SyntaxError, scan_first_value, skip_space};
 
 /// Which syntax a document was written in: the decoder accepts a whole
 /// YAML float such as `1.0` for an int, but not a JSON one.
@@ -128,8 +128,8 @@ fn build(cursor: &mut Cursor<'_>) -> Data {
             None => return Data::Null,
             Some(Open::List(_)) => cursor.next_element(),
             Some(Open::Object(_, key)) => match cursor.next_key() {
-                Some(raw) => {
-                    *key = unquote(raw).into_owned();
+                Some(text) => {
+                    *key = text.into_owned();
                     true
                 }
                 None => false,
@@ -195,7 +195,7 @@ fn start_value(cursor: &mut Cursor<'_>, stack: &mut Vec<Open>) -> Option<Data> {
             stack.push(Open::Object(Vec::new(), String::new()));
             return None;
         }
-        Kind::String => Data::String(unquote(cursor.raw_string()).into_owned()),
+        Kind::String => Data::String(cursor.string().into_owned()),
         Kind::Number => Data::Number(String::from_utf8_lossy(cursor.raw_value()).into_owned()),
         Kind::Bool => Data::Bool(cursor.raw_value() == b"true"),
         Kind::Null => {

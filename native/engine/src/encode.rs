@@ -19,7 +19,7 @@
 //! Strings are escaped as Go escapes them ([`write_string`]), which the
 //! ABI's responses share.
 
-use crate::plain_run::{Stops, plain_run};
+use crate::plain_run::{ESCAPES, plain_run};
 use crate::value::{Value, duration_text};
 
 /// A float that JSON can't hold (NaN or an infinity): Go's encoder refuses
@@ -45,7 +45,7 @@ impl std::fmt::Display for NonFinite {
 pub fn write_value(value: &Value, out: &mut String) -> Result<(), NonFinite> {
     match value {
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int(n) => out.push_str(&n.to_string()),
+        Value::Int(n) => push_int(*n, out),
         Value::Float(f) => write_float(*f, out)?,
         Value::String(bytes) => write_string(bytes, out),
         Value::Duration(nanos) => write_string(duration_text(*nanos).as_bytes(), out),
@@ -75,6 +75,29 @@ pub fn write_value(value: &Value, out: &mut String) -> Result<(), NonFinite> {
         }
     }
     Ok(())
+}
+
+/// Appends an int in decimal, without the formatting machinery (payload
+/// ints are common, and `to_string` allocates).
+fn push_int(n: i64, out: &mut String) {
+    let mut digits = [0u8; 20];
+    let mut first = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        first -= 1;
+        if let Some(digit) = digits.get_mut(first) {
+            *digit = b'0' + (rest % 10) as u8;
+        }
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    let text = digits.get(first..).unwrap_or_default();
+    out.push_str(std::str::from_utf8(text).unwrap_or_default());
 }
 
 /// Writes members as an object, keys sorted by byte value as Go sorts a
@@ -257,16 +280,11 @@ fn push_json_string(bytes: &[u8], push: &mut impl FnMut(&str)) {
 /// which may start U+2028 or U+2029); the runs between are pushed as they
 /// are.
 fn push_escaped(text: &str, push: &mut impl FnMut(&str)) {
-    const MAY_ESCAPE: Stops = Stops {
-        controls: true,
-        html: true,
-        non_ascii: true,
-    };
     let bytes = text.as_bytes();
     let mut plain_from = 0;
     let mut next = 0;
     while next < bytes.len() {
-        let at = next + plain_run(bytes, next, MAY_ESCAPE);
+        let at = next + plain_run::<ESCAPES>(bytes, next);
         // `at` is on a character boundary: the byte there is ASCII or a lead byte.
         let Some(c) = text.get(at..).and_then(|t| t.chars().next()) else {
             break;
@@ -399,6 +417,9 @@ mod tests {
         let cases: Vec<(Value, &str)> = vec![
             (Value::Bool(true), "true"),
             (Value::Int(i64::MIN), "-9223372036854775808"),
+            (Value::Int(i64::MAX), "9223372036854775807"),
+            (Value::Int(0), "0"),
+            (Value::Int(-70), "-70"),
             (string("x"), r#""x""#),
             (Value::Duration(0), r#""0s""#),
             (Value::Duration(90 * 60_000_000_000), r#""1h30m""#),

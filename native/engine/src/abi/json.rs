@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 
 use crate::diag::push_go_quoted_char;
-use crate::plain_run::{Stops, plain_run};
+use crate::plain_run::{CONTROLS, QUOTES, plain_run};
 
 /// The deepest nesting of arrays and objects Go's decoder accepts.
 pub(crate) const MAX_DEPTH: usize = 10_000;
@@ -231,7 +231,7 @@ fn scan_key(bytes: &[u8], i: usize) -> Result<usize, SyntaxError> {
 fn scan_string(bytes: &[u8], i: usize) -> Result<usize, SyntaxError> {
     let mut i = i + 1;
     loop {
-        i += plain_run(bytes, i, CONTROLS);
+        i += plain_run::<CONTROLS>(bytes, i);
         let byte = *bytes.get(i).ok_or(SyntaxError::UnexpectedEof)?;
         i += 1;
         match byte {
@@ -258,13 +258,6 @@ fn scan_string(bytes: &[u8], i: usize) -> Result<usize, SyntaxError> {
         }
     }
 }
-
-/// What ends a run of plain bytes while a string's syntax is checked.
-const CONTROLS: Stops = Stops {
-    controls: true,
-    html: false,
-    non_ascii: false,
-};
 
 /// Scans a number starting at `i` (a `-` or a digit); returns the index
 /// after it. Go ends a number at the first byte that can't continue it.
@@ -456,7 +449,7 @@ impl<'a> Cursor<'a> {
     fn string_end(&self, i: usize) -> usize {
         let mut i = i + 1;
         loop {
-            i += plain_run(self.bytes, i, Stops::default());
+            i += plain_run::<QUOTES>(self.bytes, i);
             let Some(&byte) = self.bytes.get(i) else {
                 break;
             };
@@ -471,9 +464,26 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads a string value and returns its raw bytes, without the quotes.
-    pub(crate) fn raw_string(&mut self) -> &'a [u8] {
+    fn raw_string(&mut self) -> &'a [u8] {
         let raw = self.raw_value();
         raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default()
+    }
+
+    /// Reads a string value and returns its text, as [`unquote`] decodes
+    /// it. A string without escapes (most are) is found and borrowed in
+    /// one look.
+    pub(crate) fn string(&mut self) -> Cow<'a, str> {
+        self.peek();
+        let start = self.at + 1;
+        let end = start + plain_run::<QUOTES>(self.bytes, start);
+        if self.bytes.get(end) == Some(&b'"') {
+            let raw = self.bytes.get(start..end).unwrap_or_default();
+            if let Ok(text) = std::str::from_utf8(raw) {
+                self.at = end + 1;
+                return Cow::Borrowed(text);
+            }
+        }
+        unquote(self.raw_string())
     }
 
     /// Enters the array or object whose bracket is next.
@@ -499,13 +509,14 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Reads the next member key of the object just entered and moves past
-    /// its colon; `None` (and the closing brace consumed) when it ended.
-    pub(crate) fn next_key(&mut self) -> Option<&'a [u8]> {
+    /// Reads the next member key of the object just entered, as text, and
+    /// moves past its colon; `None` (and the closing brace consumed) when
+    /// it ended.
+    pub(crate) fn next_key(&mut self) -> Option<Cow<'a, str>> {
         if !self.next_element() {
             return None;
         }
-        let key = self.raw_string();
+        let key = self.string();
         self.peek();
         self.at += 1; // the colon
         Some(key)
@@ -518,7 +529,7 @@ impl<'a> Cursor<'a> {
 pub(crate) fn unquote(raw: &[u8]) -> Cow<'_, str> {
     // In a checked string a quote comes after a backslash, so a run that
     // reaches the end has no escape.
-    if plain_run(raw, 0, Stops::default()) == raw.len() {
+    if plain_run::<QUOTES>(raw, 0) == raw.len() {
         if let Ok(text) = std::str::from_utf8(raw) {
             return Cow::Borrowed(text);
         }
@@ -526,7 +537,7 @@ pub(crate) fn unquote(raw: &[u8]) -> Cow<'_, str> {
     let mut out = String::with_capacity(raw.len());
     let mut rest = raw;
     while !rest.is_empty() {
-        let plain = plain_run(rest, 0, Stops::default());
+        let plain = plain_run::<QUOTES>(rest, 0);
         let (text, tail) = rest.split_at(plain);
         push_utf8_lossy_per_byte(&mut out, text);
         rest = tail;
@@ -782,12 +793,12 @@ mod tests {
         let mut cursor = Cursor::new(text);
         assert_eq!(cursor.kind(), Kind::Object);
         cursor.enter();
-        assert_eq!(cursor.next_key(), Some(&b"a"[..]));
+        assert_eq!(cursor.next_key().as_deref(), Some("a"));
         assert_eq!(cursor.raw_value(), br#"[1, "x\"]", {"b": null}]"#);
-        assert_eq!(cursor.next_key(), Some(&b"c"[..]));
+        assert_eq!(cursor.next_key().as_deref(), Some("c"));
         assert_eq!(cursor.kind(), Kind::Number);
         assert_eq!(cursor.raw_value(), b"-2.5e3");
-        assert_eq!(cursor.next_key(), Some(&b"d"[..]));
+        assert_eq!(cursor.next_key().as_deref(), Some("d"));
         assert_eq!(cursor.raw_value(), b"{}");
         assert_eq!(cursor.next_key(), None);
     }

@@ -133,7 +133,7 @@ pub(crate) fn read_id<'a>(checked: &Checked<'a>) -> Option<&'a str> {
     cursor.enter();
     let mut id = None;
     while let Some(key) = cursor.next_key() {
-        if !key_names(&unquote(key), "id") {
+        if !key_names(&key, "id") {
             cursor.raw_value();
             continue;
         }
@@ -143,7 +143,7 @@ pub(crate) fn read_id<'a>(checked: &Checked<'a>) -> Option<&'a str> {
                 cursor.raw_value();
                 None
             }
-            Kind::String if is_number(unquote(cursor.raw_string()).as_bytes()) => None,
+            Kind::String if is_number(cursor.string().as_bytes()) => None,
             Kind::String | Kind::Bool | Kind::Array | Kind::Object => return None,
         };
     }
@@ -170,7 +170,6 @@ pub(crate) fn decode<'a>(checked: &Checked<'a>) -> Result<Request<'a>, DecodeErr
     let mut request = Request::default();
     cursor.enter();
     while let Some(key) = cursor.next_key() {
-        let key = unquote(key);
         match Field::named(&key) {
             Some(field) => decoder.field(&mut request, field, &mut cursor)?,
             None => decoder.unknown_field(&key, &mut cursor),
@@ -399,7 +398,7 @@ impl Decoder {
     /// A string; `None` for `null` or a wrong kind.
     fn string<'a>(&mut self, cursor: &mut Cursor<'a>, place: Place) -> Option<Cow<'a, str>> {
         match cursor.kind() {
-            Kind::String => Some(unquote(cursor.raw_string())),
+            Kind::String => Some(cursor.string()),
             Kind::Null => {
                 cursor.raw_value();
                 None
@@ -460,7 +459,7 @@ impl Decoder {
             Kind::Object => {
                 cursor.enter();
                 while let Some(key) = cursor.next_key() {
-                    member(self, unquote(key), cursor);
+                    member(self, key, cursor);
                 }
                 true
             }
