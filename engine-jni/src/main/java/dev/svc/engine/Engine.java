@@ -376,17 +376,7 @@ public final class Engine implements AutoCloseable {
           "a fuel limit needs a module built with fuel metering",
           "load the module with ModuleConfig.defaults().withFuel(true)");
     }
-    long fuel = options.fuel().orElse(Native.UNLIMITED_FUEL);
-    throwIfStopped();
-    lockOpen();
-    hostCalls.install(functions);
-    try {
-      throwIfStopped();
-      return callModule(request, deadline, fuel);
-    } finally {
-      hostCalls.clear();
-      lock.unlock();
-    }
+    return roundTrip(request, deadline, options.fuel().orElse(Native.UNLIMITED_FUEL), functions);
   }
 
   /** Releases a handle unless the instance is gone, in which case it is gone with it. */
@@ -467,12 +457,20 @@ public final class Engine implements AutoCloseable {
   }
 
   private byte[] roundTrip(byte[] request, Optional<Duration> deadline) {
+    return roundTrip(request, deadline, Native.UNLIMITED_FUEL, Map.of());
+  }
+
+  // One call under the lock, with `functions` answering the module's host calls while it runs.
+  private byte[] roundTrip(
+      byte[] request, Optional<Duration> deadline, long fuel, Map<String, HostFunction> functions) {
     throwIfStopped();
     lockOpen();
+    hostCalls.install(functions);
     try {
       throwIfStopped();
-      return callModule(request, deadline, Native.UNLIMITED_FUEL);
+      return callModule(request, deadline, fuel);
     } finally {
+      hostCalls.clear();
       lock.unlock();
     }
   }
