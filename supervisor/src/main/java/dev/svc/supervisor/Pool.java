@@ -355,16 +355,24 @@ public final class Pool implements AutoCloseable {
   public <T> T withPolicy(String name, Function<Policy, T> fn) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(fn, "fn");
-    try {
+    Slot slot = reporting(name, () -> {
       // Unknown now is unknown: no instance needs to be taken from other callers to say so.
       if (!recipes.contains(name)) {
         throw new NoPolicyException(name);
       }
-      Slot slot = lease();
-      return leased(slot, s -> {
-        catchUp(s);
-        return fn.apply(s.policy(name));
-      });
+      return lease();
+    });
+    // The failure is reported inside the lease, so it precedes the rebuild the lease may start.
+    return leased(slot, s -> reporting(name, () -> {
+      catchUp(s);
+      return fn.apply(s.policy(name));
+    }));
+  }
+
+  // Runs `work`, reporting what it throws as a failure of `name` to the listener.
+  private <T> T reporting(String name, Supplier<T> work) {
+    try {
+      return work.get();
     } catch (RuntimeException | Error e) {
       listener.failed(name, FailureKind.of(e));
       throw e;
