@@ -264,7 +264,7 @@ public final class Engine implements AutoCloseable {
   EvalResult evaluate(byte[] request, EvalOptions options) {
     Optional<Duration> deadline =
         options.timeout().map(t -> t.plus(limits.grace())).or(limits::opDeadline);
-    return AbiCodec.decode(roundTrip(request, deadline), EvalResult.class);
+    return AbiCodec.evalResult(roundTrip(request, deadline));
   }
 
   /** Releases a handle unless the instance is gone, in which case it is gone with it. */

@@ -47,7 +47,8 @@ public record EvalEntry(
   public EvalEntry {
     Objects.requireNonNull(decision, "decision");
     Objects.requireNonNull(reason, "reason");
-    payload = payload == null ? Optional.empty() : payload;
+    // Jackson reads an absent JsonNode as a JSON null: no payload either.
+    payload = payload == null ? Optional.empty() : payload.filter(node -> !node.isNull());
     policy = policy == null ? Optional.empty() : policy;
     position = position == null ? Optional.empty() : position;
     chain = chain == null ? List.of() : List.copyOf(chain);

@@ -47,7 +47,8 @@ public record EvalResult(
    */
   public EvalResult {
     Objects.requireNonNull(policy, "policy");
-    payload = payload == null ? Optional.empty() : payload;
+    // Jackson reads an absent JsonNode as a JSON null: no payload either.
+    payload = payload == null ? Optional.empty() : payload.filter(node -> !node.isNull());
     error = error == null ? Optional.empty() : error;
     decision = decision == null ? Optional.empty() : decision;
     reason = reason == null ? Optional.empty() : reason;

@@ -85,13 +85,7 @@ public final class Policy implements AutoCloseable {
    */
   public EvalResult evalWith(Object input, EvalOptions options) {
     Objects.requireNonNull(options, "options");
-    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "eval").put("handle", handle);
-    request.set("input", AbiCodec.MAPPER.valueToTree(input));
-    long timeout = options.timeoutMillis();
-    if (timeout > 0) {
-      request.put("timeout_ms", timeout);
-    }
-    return engine.evaluate(AbiCodec.encode(request), options);
+    return engine.evaluate(AbiCodec.evalRequest(handle, input, options.timeoutMillis()), options);
   }
 
   /**
