@@ -10,7 +10,6 @@ import dev.svc.engine.EvalResult;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -334,10 +333,20 @@ final class EvalRecordReader {
     for (int i = 0; i < NAMES.length; i++) {
       byte[] name = NAMES[i];
       if (name.length == length && name[0] == first && name[1] == second) {
-        return Arrays.equals(in, start, end, name, 0, length) ? i : UNKNOWN;
+        return sameBytes(name, start) ? i : UNKNOWN;
       }
     }
     return UNKNOWN;
+  }
+
+  /** Whether {@code name} is at {@code start}: a loop beats Arrays.equals on a few bytes. */
+  private boolean sameBytes(byte[] name, int start) {
+    for (int k = 2; k < name.length; k++) {
+      if (in[start + k] != name[k]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static byte[][] names(String... names) {
