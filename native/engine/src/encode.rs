@@ -28,6 +28,18 @@ use crate::value::{Value, duration_text};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NonFinite(pub f64);
 
+impl std::fmt::Display for NonFinite {
+    /// Go's text: `json: unsupported value: NaN` (or `+Inf`, `-Inf`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let value = match self.0 {
+            x if x.is_nan() => "NaN",
+            x if x > 0.0 => "+Inf",
+            _ => "-Inf",
+        };
+        write!(f, "json: unsupported value: {value}")
+    }
+}
+
 /// Appends `value` as compact JSON to `out`. On an error `out` holds part
 /// of the value and is to be thrown away.
 pub fn write_value(value: &Value, out: &mut String) -> Result<(), NonFinite> {

@@ -47,6 +47,9 @@
 //!   [`data::Data`], or into nodes that keep their lines for test files.
 //! * [`testfile`]: test files and stubs read into typed structures, with
 //!   the spec's messages for every problem of their shape.
+//! * [`stubs`]: stubs bound to a kind, and the host that answers from them.
+//! * [`testrun`]: a test file run against a project: its cases evaluated
+//!   and compared with what they expect, with the spec's failure sentences.
 //! * [`check`]: the type checker of policy and module documents.
 //! * [`bundle`]: the files of a request parsed, indexed by name and
 //!   checked in import order; scopes of `policies` patterns.
@@ -54,6 +57,8 @@
 //!   resolved names, rules and asserts with their record texts.
 //! * [`eval`]: evaluation of a compiled policy: phases, resolution,
 //!   runtime errors, deadlines.
+//! * [`explain`]: a policy compiled statically and flattened into its
+//!   guarded rules and asserts, the explanation record's content.
 //! * [`lint`]: the lints and their levels.
 //! * [`require`]: required policies, their trusted paths and roots, and
 //!   the roots that don't invoke them unconditionally.
@@ -79,6 +84,7 @@ pub mod data;
 pub mod diag;
 pub mod encode;
 pub mod eval;
+pub mod explain;
 pub mod format;
 pub mod input;
 pub mod kind;
@@ -89,9 +95,11 @@ pub mod pattern;
 mod plain_run;
 pub mod require;
 pub mod source;
+pub mod stubs;
 pub mod testfile;
 #[cfg(test)]
 mod testing;
+pub mod testrun;
 pub mod types;
 pub mod value;
 mod version;

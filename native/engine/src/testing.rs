@@ -163,3 +163,17 @@ pub(crate) fn param_type(ty: &str) -> (String, crate::ast::Type) {
     };
     (src, param.ty)
 }
+
+/// The kind the kind document `text` loads to, failing the test when it
+/// doesn't parse or load.
+pub(crate) fn load_kind(text: &str) -> crate::kind::Kind {
+    let (file, problems) = crate::parser::parse_file("k.sigil", text);
+    assert!(problems.is_empty(), "{problems:?}");
+    let Some(crate::ast::Document::Kind(doc)) = file.docs.first() else {
+        panic!("no kind document in {text}");
+    };
+    let loaded = crate::kind::load(doc);
+    loaded
+        .kind
+        .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics))
+}

@@ -13,14 +13,24 @@ fn answer(request: &str) -> String {
 
 /// A check request of `files` (path, source) plus `extra` members.
 pub(super) fn check(files: &[(&str, &str)], extra: &str) -> String {
+    request("check", files, extra)
+}
+
+/// The answer to op `op` with `files` and the members `extra` adds.
+pub(super) fn request(op: &str, files: &[(&str, &str)], extra: &str) -> String {
+    answer(&format!(
+        r#"{{"op":"{op}","id":7,"files":{}{extra}}}"#,
+        files_json(files)
+    ))
+}
+
+/// `files` as a request's list of `{path, source}`.
+pub(super) fn files_json(files: &[(&str, &str)]) -> String {
     let files: Vec<String> = files
         .iter()
         .map(|(path, source)| format!(r#"{{"path":{},"source":{}}}"#, json(path), json(source)))
         .collect();
-    answer(&format!(
-        r#"{{"op":"check","id":7,"files":[{}]{extra}}}"#,
-        files.join(",")
-    ))
+    format!("[{}]", files.join(","))
 }
 
 #[test]

@@ -83,16 +83,6 @@ impl EngineError {
         )
     }
 
-    /// A known op that this build of the engine doesn't have yet.
-    pub(crate) fn not_implemented(op: &'static str) -> Self {
-        Self::new(
-            format!("this engine build doesn't implement the {op} op yet"),
-            format!(
-                "this build answers the version, check, compile, eval, format and release ops; use an engine build that implements {op}"
-            ),
-        )
-    }
-
     /// A format request without a `source`, or with `"source": null`
     /// (§4.6).
     pub(crate) fn format_needs_source() -> Self {

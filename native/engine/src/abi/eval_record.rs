@@ -5,11 +5,10 @@
 use std::rc::Rc;
 
 use super::response::Json;
-use crate::compile::{At, Fallback, Program};
+use crate::compile::{Fallback, Program};
 use crate::diag::go_quote;
 use crate::eval::{Candidate, Evaluation, FailedAssert, Failure, Outcome, Phase, RuntimeError};
 use crate::kind::Collect;
-use crate::source::LineIndex;
 use crate::value::Value;
 
 const RUNTIME_HELP: &str = "fix the expression the runtime error points at, or the input it read";
@@ -99,18 +98,15 @@ impl Writer<'_> {
     /// outcome has exactly one.
     fn single(&self) -> Option<Single<'_>> {
         let program = self.program;
-        let decision_name = |d: usize| {
-            program
-                .kind
-                .decisions
-                .get(d)
-                .map_or("", |d| d.name.as_str())
-        };
         match &self.evaluation.outcome {
             Outcome::Top(top) if top.len() == 1 => {
                 let c = top.first().and_then(|&i| self.evaluation.trace.get(i))?;
                 let rule = program.rules.get(c.rule)?;
-                Some((&c.payload, decision_name(rule.decision), &rule.reason))
+                Some((
+                    &c.payload,
+                    program.decision_name(rule.decision),
+                    &rule.reason,
+                ))
             }
             Outcome::Default => self.fallback_parts(program.default.as_ref()?),
             Outcome::Conflict => self.fallback_parts(program.conflict.as_ref()?),
@@ -169,12 +165,7 @@ impl Writer<'_> {
         let Some(rule) = self.program.rules.get(c.rule) else {
             return;
         };
-        let decision = self
-            .program
-            .kind
-            .decisions
-            .get(rule.decision)
-            .map_or("", |d| d.name.as_str());
+        let decision = self.program.decision_name(rule.decision);
         json.raw("{");
         if !c.payload.is_empty() {
             json.raw("\"payload\":");
@@ -321,25 +312,18 @@ impl Writer<'_> {
 
     /// `«position»: «message»` of a runtime error.
     fn runtime_message(&self, e: &RuntimeError) -> String {
-        format!("{}: {}", self.position(&e.at), e.message)
-    }
-
-    fn position(&self, at: &At) -> String {
-        let Some(file) = self.program.files.get(at.file) else {
-            return "-".to_owned();
-        };
-        let p = LineIndex::new(&file.source).position(at.offset);
-        crate::diag::position_text(&file.path, &at.document, p)
+        format!("{}: {}", self.program.position(&e.at), e.message)
     }
 }
 
-fn strings(json: &mut Json, items: &[Rc<str>]) {
+/// A list of strings.
+pub(super) fn strings<S: AsRef<str>>(json: &mut Json, items: &[S]) {
     json.raw("[");
     for (i, s) in items.iter().enumerate() {
         if i > 0 {
             json.raw(",");
         }
-        json.string(s);
+        json.string(s.as_ref());
     }
     json.raw("]");
 }

@@ -6,12 +6,12 @@ use super::fuzz_tests::json_string as json;
 use super::handle;
 use std::path::{Path, PathBuf};
 
-fn answer(request: &str) -> String {
+pub(super) fn answer(request: &str) -> String {
     String::from_utf8(handle(request.as_bytes())).unwrap()
 }
 
 /// A JSON text without the whitespace outside its strings.
-fn compact(text: &str) -> String {
+pub(super) fn compact(text: &str) -> String {
     let mut out = String::new();
     let mut in_string = false;
     let mut escaped = false;
@@ -35,16 +35,27 @@ fn compact(text: &str) -> String {
 }
 
 /// The `files` member of a request for `files` (path, source).
-fn files_member(files: &[(String, String)]) -> String {
+pub(super) fn files_member(files: &[(String, String)]) -> String {
+    list_member("files", files)
+}
+
+/// A member `name` holding a list of files (path, source).
+pub(super) fn list_member<P: AsRef<str>, S: AsRef<str>>(name: &str, files: &[(P, S)]) -> String {
     let items: Vec<String> = files
         .iter()
-        .map(|(p, s)| format!(r#"{{"path":{},"source":{}}}"#, json(p), json(s)))
+        .map(|(p, s)| {
+            format!(
+                r#"{{"path":{},"source":{}}}"#,
+                json(p.as_ref()),
+                json(s.as_ref())
+            )
+        })
         .collect();
-    format!(r#""files":[{}]"#, items.join(","))
+    format!(r#""{name}":[{}]"#, items.join(","))
 }
 
 /// The handle a successful compile answered.
-fn compiled_handle(response: &str) -> u32 {
+pub(super) fn compiled_handle(response: &str) -> u32 {
     let at = response
         .find(r#""handle":"#)
         .unwrap_or_else(|| panic!("{response}"));
@@ -55,7 +66,16 @@ fn compiled_handle(response: &str) -> u32 {
         .unwrap()
 }
 
-fn scenario_dir(name: &str) -> Option<PathBuf> {
+/// The spec's policy scenarios (`examples/policies`).
+pub(super) const SCENARIOS: [&str; 5] = [
+    "01-refund-gate",
+    "02-door-access",
+    "03-tool-grants",
+    "04-change-asserts",
+    "05-deploy-composition",
+];
+
+pub(super) fn scenario_dir(name: &str) -> Option<PathBuf> {
     let files = crate::testing::spec_example_files();
     let marker = format!("policies/{name}/");
     let file = files
@@ -66,7 +86,7 @@ fn scenario_dir(name: &str) -> Option<PathBuf> {
     Some(PathBuf::from(text.get(..end)?))
 }
 
-fn json_files(dir: &Path) -> Vec<PathBuf> {
+pub(super) fn json_files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
@@ -77,16 +97,9 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn every_policy_scenario_evaluates_to_its_expected_record() {
-    let scenarios = [
-        "01-refund-gate",
-        "02-door-access",
-        "03-tool-grants",
-        "04-change-asserts",
-        "05-deploy-composition",
-    ];
     let mut checked = 0;
     let mut failures = Vec::new();
-    for name in scenarios {
+    for name in SCENARIOS {
         let Some(dir) = scenario_dir(name) else {
             continue;
         };
@@ -131,7 +144,7 @@ fn every_policy_scenario_evaluates_to_its_expected_record() {
     }
 }
 
-const KIND: &str = "kind Door version 1\n\ninput floor: int\ninput names: list<string>\n\ndecision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\ncollect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
+pub(super) const KIND: &str = "kind Door version 1\n\ninput floor: int\ninput names: list<string>\n\ndecision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\ncollect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
 
 fn compile_one(policy: &str) -> String {
     let files = vec![
@@ -244,4 +257,45 @@ fn compile_failures_say_what_to_fix() {
         no_input,
         r#"{"ok":false,"error":{"message":"eval needs an input","help":"the input is a JSON object with one key per input the kind declares"}}"#
     );
+}
+
+const GATE_KIND: &str = "kind Gate version 1\n\nenum Zone: lobby | lab\n\ntype Door {\n  name: string\n  zone: Zone\n}\n\ninput door: Door\ninput zone: Zone\n\ndecision allow {\n  reason: ok\n}\n\ndecision deny {\n  reason: no_rule\n}\n\ncollect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
+
+/// The eval answer of `policy` (over [`GATE_KIND`]) for `input`.
+fn gate_eval(policy: &str, input: &str) -> String {
+    let files = vec![
+        ("kind.sigil".to_owned(), GATE_KIND.to_owned()),
+        ("gate/main.sigil".to_owned(), policy.to_owned()),
+    ];
+    let handle = compiled_handle(&answer(&format!(
+        r#"{{"op":"compile",{}}}"#,
+        files_member(&files)
+    )));
+    answer(&format!(
+        r#"{{"op":"eval","handle":{handle},"input":{input}}}"#
+    ))
+}
+
+#[test]
+fn a_missing_enum_reads_as_no_value_and_fails_where_it_is_read() {
+    let field = "policy gate.main: Gate@1\n\nwhen door.zone == lab {\n  allow(reason: ok)\n}\n";
+    let input = "policy gate.main: Gate@1\n\nwhen zone != lobby {\n  allow(reason: ok)\n}\n";
+    let error = |message: &str| {
+        format!(
+            r#"{{"ok":true,"error":{{"kind":"runtime","message":"gate/main.sigil:3:6: {message}","help":"Zone declares: lobby, lab"}},"policy":"gate.main","decision":"deny","reason":"no_rule","outcome":[{{"decision":"deny","reason":"no_rule"}}],"trace":[]}}"#
+        )
+    };
+    assert_eq!(
+        gate_eval(field, r#"{"door":{"name":"east"}}"#),
+        error(r#"door.zone: \"\" is not a value of Zone"#)
+    );
+    assert_eq!(
+        gate_eval(input, r#"{"door":{"name":"east","zone":"lab"}}"#),
+        error(r#"zone: \"\" is not a value of Zone"#)
+    );
+    let given = gate_eval(
+        field,
+        r#"{"door":{"name":"east","zone":"lab"},"zone":"lab"}"#,
+    );
+    assert!(given.contains(r#""decision":"allow""#), "{given}");
 }

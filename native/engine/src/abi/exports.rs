@@ -40,18 +40,43 @@ pub extern "C" fn engine_call(ptr: i32, len: i32) -> i64 {
 #[link(wasm_import_module = "engine")]
 unsafe extern "C" {
     /// `engine.host_call(reqPtr i32, reqLen i32) -> i64`: runs one host
-    /// function (§9). Imported once eval calls host functions.
-    #[expect(dead_code, reason = "eval calls host functions through it")]
-    fn host_call(request_ptr: i32, request_len: i32) -> i64;
+    /// function (§9).
+    #[link_name = "host_call"]
+    fn import_host_call(request_ptr: i32, request_len: i32) -> i64;
 }
 
-/// The native stand-in for `engine.host_call`: natively no host is
-/// attached, so it answers nothing (0, no buffer), which a caller reports
-/// as `no host is attached to run it`.
+/// Runs one host call through `engine.host_call`: the answer's buffer as
+/// `(ptr << 32) | len`. Always `Some`: a module always has its host.
+#[cfg(target_arch = "wasm32")]
+pub(super) fn host_call(request_ptr: i32, request_len: i32) -> Option<i64> {
+    // SAFETY: the import takes two plain integers; the host reads the
+    // request through them and answers with a buffer from engine_alloc.
+    Some(unsafe { import_host_call(request_ptr, request_len) })
+}
+
+/// The native stand-in for `engine.host_call`: the host a native program
+/// attached with [`attach_native_host`], else `None` (no host attached).
 #[cfg(not(target_arch = "wasm32"))]
-#[expect(dead_code, reason = "eval calls host functions through it")]
-fn host_call(_request_ptr: i32, _request_len: i32) -> i64 {
-    0
+pub(super) fn host_call(request_ptr: i32, request_len: i32) -> Option<i64> {
+    NATIVE_HOST.with_borrow_mut(|host| host.as_mut().map(|answer| answer(request_ptr, request_len)))
+}
+
+/// A native host: gets the request's address and length (read it with
+/// [`super::host_read`]), answers with a buffer from [`super::engine_alloc`]
+/// written with [`super::host_write`], packed as `(ptr << 32) | len`.
+#[cfg(not(target_arch = "wasm32"))]
+pub type NativeHost = Box<dyn FnMut(i32, i32) -> i64>;
+
+#[cfg(not(target_arch = "wasm32"))]
+thread_local! {
+    static NATIVE_HOST: std::cell::RefCell<Option<NativeHost>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Attaches `host` to this thread's engine (natively each thread is an
+/// instance), or detaches it with `None`: for tests and native programs.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn attach_native_host(host: Option<NativeHost>) {
+    NATIVE_HOST.set(host);
 }
 
 // LLVM's wasm exception handling throws with the tag `__cpp_exception`,

@@ -47,15 +47,19 @@
 mod buffers;
 mod error;
 mod eval_record;
+mod explain_op;
+mod explain_record;
 mod exports;
 mod handles;
 #[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "atomics"))))]
 mod heap;
+mod host;
 pub(crate) mod json;
 mod ops;
 mod policy_ops;
 mod request;
 mod response;
+mod test_op;
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -150,6 +154,8 @@ pub fn host_read(packed: i64) -> Option<Vec<u8>> {
     BUFFERS.with_borrow(|buffers| buffers.read(ptr, len))
 }
 
+#[cfg(not(target_arch = "wasm32"))]
+pub use exports::{NativeHost, attach_native_host};
 pub use exports::{engine_abi_version, engine_alloc, engine_call, engine_free};
 
 #[cfg(test)]
@@ -159,8 +165,16 @@ mod eval_bench;
 #[cfg(test)]
 mod eval_tests;
 #[cfg(test)]
+mod explain_tests;
+#[cfg(test)]
 mod fuzz_tests;
 #[cfg(test)]
+mod host_tests;
+#[cfg(test)]
 mod require_tests;
+#[cfg(test)]
+mod stub_tests;
+#[cfg(test)]
+mod test_op_tests;
 #[cfg(test)]
 mod tests;

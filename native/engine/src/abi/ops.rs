@@ -26,9 +26,9 @@ pub(crate) fn run(request: &Request<'_>) -> Result<Success, EngineError> {
         "check" => check(request),
         "compile" => super::policy_ops::compile(request),
         "eval" => super::policy_ops::eval(request),
-        "explain" => Err(EngineError::not_implemented("explain")),
+        "explain" => super::explain_op::explain(request),
         "format" => format(request),
-        "test" => Err(EngineError::not_implemented("test")),
+        "test" => super::test_op::test(request),
         "release" => super::policy_ops::release(request),
         #[cfg(any(test, feature = "panic-probe"))]
         PANIC_PROBE => panic_probe(),
@@ -110,7 +110,7 @@ pub(super) fn load_project(
 }
 
 /// The files of one list as the bundle takes them.
-fn inputs<'r>(list: &'r [File<'_>]) -> Vec<FileInput<'r>> {
+pub(super) fn inputs<'r>(list: &'r [File<'_>]) -> Vec<FileInput<'r>> {
     list.iter()
         .map(|f| FileInput {
             path: f.path.as_ref(),

@@ -1,13 +1,15 @@
 //! The ops on compiled policies (module-abi §4.3, §4.4, §4.8, §5):
-//! `compile` stores a program under a new handle, `eval` runs one input
-//! through it, `release` drops it. The programs live in this instance's
-//! handle table.
+//! `compile` stores a program and its explanation under a new handle,
+//! `eval` runs one input through it, `release` drops it. The programs live
+//! in this instance's handle table.
 
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use super::error::EngineError;
 use super::handles::HandleTable;
+use super::host::ModuleHost;
 use super::ops::{load_project, records, refused};
 use super::request::Request;
 use super::response::{DiagnosticRecord, Json, Record, Success};
@@ -15,7 +17,9 @@ use crate::bundle::Project;
 use crate::compile::Program;
 use crate::diag::{Diagnostic, did_you_mean, go_quote};
 use crate::eval::Unbound;
+use crate::explain::Explanation;
 use crate::require::{Refusal, Requirement};
+use crate::stubs::{BoundStubs, StubHost};
 use crate::value::Value;
 
 thread_local! {
@@ -27,10 +31,17 @@ thread_local! {
 struct Compiled {
     /// The program eval runs.
     program: Program,
+    /// The host functions the module's host implements (`functions`).
+    functions: BTreeSet<String>,
+    /// The request's stubs, which answer their functions' calls before
+    /// the host or anything else does.
+    stubs: BoundStubs,
+    /// What explain by handle answers (§4.5).
+    explanation: Explanation,
 }
 
 const HANDLE_HELP: &str = "pass a handle compile returned, before releasing it";
-const FIX_HELP: &str =
+pub(super) const FIX_HELP: &str =
     "fix the errors in the diagnostics; the check op reports every problem in a bundle at once";
 
 fn unknown_handle(handle: u32) -> EngineError {
@@ -45,6 +56,9 @@ pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
     let requirements = compile_requirements(request)?;
     let project = load_project(request, &[])?;
     let root = pick_root(&project, &request.policy)?;
+    if !request.trusted_files.is_empty() {
+        from_trusted_files(&project, &requirements)?;
+    }
     let root_name = project
         .docs
         .get(root)
@@ -63,8 +77,10 @@ pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
             errors,
         ));
     }
+    let mut stubs = BoundStubs::default();
     if let Some(kind) = project.docs.get(root).and_then(|d| project.kind_of(d)) {
         check_functions(request, kind)?;
+        stubs = bind_stubs(request, kind)?;
     }
     let program = crate::compile::compile(&project, root).map_err(|diagnostics| {
         with_diagnostics(
@@ -88,8 +104,16 @@ pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
     }
     let outside = project.out_of_scope(&scope);
     let policy = program.policy.to_string();
+    let explanation = crate::explain::flatten(&project, root, &program);
     let handle = PROGRAMS
-        .with_borrow_mut(|table| table.insert(Compiled { program }))
+        .with_borrow_mut(|table| {
+            table.insert(Compiled {
+                program,
+                functions: request.functions.iter().map(|f| f.to_string()).collect(),
+                stubs,
+                explanation,
+            })
+        })
         .map_err(|_| {
             EngineError::rejected(
                 "every handle is in use".to_owned(),
@@ -114,6 +138,21 @@ fn applicable(project: &Project, root: usize, r: &Requirement) -> Vec<Diagnostic
         Some(_) => Vec::new(),
         None => crate::require::violations(project, root, &r.policy),
     }
+}
+
+/// With trusted files, each required policy is defined among them (§6).
+fn from_trusted_files(project: &Project, requirements: &[Requirement]) -> Result<(), EngineError> {
+    for (i, r) in requirements.iter().enumerate() {
+        crate::require::from_trusted_files(project, i, &r.policy).map_err(|u| {
+            match u.definition {
+                Some(definition) => {
+                    with_diagnostics(u.refusal.message, FIX_HELP, project, vec![definition])
+                }
+                None => refused(u.refusal),
+            }
+        })?;
+    }
+    Ok(())
 }
 
 /// Compile's requirements: a policy each, and nothing else (§6).
@@ -143,14 +182,7 @@ fn compile_requirements(request: &Request<'_>) -> Result<Vec<Requirement>, Engin
 /// when there is no pattern. When none can be picked and the bundle has
 /// problems, those are the failure.
 fn pick_root(project: &Project, pattern: &str) -> Result<usize, EngineError> {
-    let own: Vec<usize> = (0..project.docs.len())
-        .filter(|&i| {
-            project
-                .docs
-                .get(i)
-                .is_some_and(|d| d.is_policy && !d.trusted)
-        })
-        .collect();
+    let own = own_policies(project);
     let names = |list: &[usize]| {
         let mut n: Vec<&str> = list
             .iter()
@@ -190,15 +222,36 @@ fn pick_root(project: &Project, pattern: &str) -> Result<usize, EngineError> {
             }
         }
     };
-    picked.map_err(|e| match project.diagnostics.is_empty() {
-        true => e,
+    picked.map_err(|e| unless_broken(project, e, "compiled"))
+}
+
+/// The bundle's policies outside the trusted files, by number in
+/// [`Project::docs`]: the ones a request may pick as roots.
+pub(super) fn own_policies(project: &Project) -> Vec<usize> {
+    (0..project.docs.len())
+        .filter(|&i| {
+            project
+                .docs
+                .get(i)
+                .is_some_and(|d| d.is_policy && !d.trusted)
+        })
+        .collect()
+}
+
+/// `error`, the failure to pick roots, unless the bundle has problems: a
+/// policy may be missing because its document or kind doesn't check, so
+/// they are the failure then (`the bundle doesn't check, so nothing was
+/// «done»`).
+pub(super) fn unless_broken(project: &Project, error: EngineError, done: &str) -> EngineError {
+    match project.diagnostics.is_empty() {
+        true => error,
         false => with_diagnostics(
-            "the bundle doesn't check, so nothing was compiled".to_owned(),
+            format!("the bundle doesn't check, so nothing was {done}"),
             FIX_HELP,
             project,
             project.diagnostics.clone(),
         ),
-    })
+    }
 }
 
 /// Every name in `functions` is a host function of the root's kind.
@@ -227,8 +280,30 @@ fn check_functions(request: &Request<'_>, kind: &crate::kind::Kind) -> Result<()
     Ok(())
 }
 
+/// The request's `stubs` (a YAML or JSON document; absent or `null` is
+/// none) bound to the root's kind. Problems fail the request, each as
+/// `stubs: «problem» («help»)` on its own line.
+fn bind_stubs(request: &Request<'_>, kind: &crate::kind::Kind) -> Result<BoundStubs, EngineError> {
+    let Some(raw) = request.stubs else {
+        return Ok(BoundStubs::default());
+    };
+    let text = String::from_utf8_lossy(raw.0);
+    crate::testfile::read_stubs(&text)
+        .and_then(|stubs| crate::stubs::bind(&stubs, kind))
+        .map_err(|problems| {
+            let lines: Vec<String> = problems
+                .iter()
+                .map(|p| format!("stubs: {}", p.text()))
+                .collect();
+            EngineError::rejected(
+                lines.join("\n"),
+                crate::testfile::COMPILE_STUBS_HELP.to_owned(),
+            )
+        })
+}
+
 /// A failure carrying diagnostics, resolved as check resolves them.
-fn with_diagnostics(
+pub(super) fn with_diagnostics(
     message: String,
     help: &str,
     project: &Project,
@@ -260,7 +335,13 @@ pub(crate) fn eval(request: &Request<'_>) -> Result<Success, EngineError> {
         let compiled = table.get(handle).ok_or_else(|| unknown_handle(handle))?;
         let program = &compiled.program;
         let inputs = decode_input(input.0, program)?;
-        let evaluation = crate::eval::evaluate(program, &inputs, &mut Unbound, deadline);
+        let mut module_host = ModuleHost {
+            kind: &program.kind,
+            functions: &compiled.functions,
+            fallback: Unbound,
+        };
+        let mut host = StubHost::new(&compiled.stubs, &mut module_host);
+        let evaluation = crate::eval::evaluate(program, &inputs, &mut host, deadline);
         let mut body = Json::body();
         super::eval_record::write(&mut body, program, &evaluation);
         Ok(Success::Eval(body.into_members()))
@@ -279,6 +360,16 @@ fn decode_input(input: &[u8], program: &Program) -> Result<Vec<Value>, EngineErr
             crate::diag::merge_help([e.advice.as_str(), ADVICE]),
         )
     })
+}
+
+/// What `write` makes of the explanation stored under `handle` (§4.5).
+pub(super) fn with_explanation<T>(
+    handle: u32,
+    write: impl FnOnce(&Explanation) -> T,
+) -> Result<T, EngineError> {
+    PROGRAMS
+        .with_borrow(|table| table.get(handle).map(|c| write(&c.explanation)))
+        .ok_or_else(|| unknown_handle(handle))
 }
 
 /// §4.8: drops a compiled policy.

@@ -2,7 +2,7 @@
 //! a required policy's kind must invoke it unconditionally; requirements
 //! that can't be enforced as written fail the request in the spec's order.
 
-use super::check_tests::check;
+use super::check_tests::{check, files_json, request};
 
 const KIND: &str = "kind Door version 1\n\ninput floor: int\n\ndecision allow {\n  reason: member\n}\n\ncollect all\n";
 const GUARD: &str = "policy door.guard: Door@1\n\nwhen floor < 0 {\n  allow(reason: member)\n}\n";
@@ -243,4 +243,101 @@ fn requirements_are_not_enforced_while_the_bundle_has_errors() {
     assert!(response.contains(r#""ok":true"#), "{response}");
     assert!(response.contains("unknown name `nope`"), "{response}");
     assert!(!response.contains("doesn't invoke"), "{response}");
+}
+
+/// Compiles `root` of `files` with `extra` members (module-abi §4.3, §6).
+fn compile(files: &[(&str, &str)], root: &str, extra: &str) -> String {
+    request("compile", files, &format!(r#","policy":"{root}"{extra}"#))
+}
+
+#[test]
+fn compile_requires_the_root_to_invoke_each_required_policy() {
+    let ok = compile(
+        &bundle(),
+        "team.a",
+        r#","require":[{"policy":"door.guard"}]"#,
+    );
+    assert!(ok.contains(r#""ok":true"#), "{ok}");
+    assert_eq!(
+        compile(
+            &bundle(),
+            "team.b",
+            r#","require":[{"policy":"door.guard"}]"#
+        ),
+        format!(
+            r#"{{"id":7,"ok":false,"error":{{"message":"the policy doesn't compile, so nothing was compiled","help":"fix the errors in the diagnostics; the check op reports every problem in a bundle at once"}},"diagnostics":[{NOT_INVOKED}]}}"#
+        )
+    );
+}
+
+#[test]
+fn compile_requirements_take_only_a_policy() {
+    let cases = [
+        (
+            r#"[{"policy":"door.guard","trusted":["door"]}]"#,
+            "require[0]: compile's requirements take only a policy",
+        ),
+        (
+            r#"[{"policy":"door.guard","roots":["team.*"]}]"#,
+            "require[0]: compile's requirements take only a policy",
+        ),
+        (
+            r#"[{"policy":"door.guard"},{}]"#,
+            "require[1] names no policy",
+        ),
+    ];
+    for (require, message) in cases {
+        let response = compile(&bundle(), "team.a", &format!(r#","require":{require}"#));
+        assert_eq!(failure(&response).0, message, "{require}");
+    }
+}
+
+/// The bundle without door.guard, and door.guard as the only trusted file.
+fn split_trusted() -> (Vec<(&'static str, &'static str)>, String) {
+    let mut files = bundle();
+    files.retain(|(path, _)| *path != "door/guard.sigil");
+    (
+        files,
+        format!(
+            r#","trusted_files":{}"#,
+            files_json(&[("door/guard.sigil", GUARD)])
+        ),
+    )
+}
+
+#[test]
+fn with_trusted_files_a_required_policy_defined_there_is_accepted() {
+    let (files, trusted) = split_trusted();
+    let response = compile(
+        &files,
+        "team.a",
+        &format!(r#"{trusted},"require":[{{"policy":"door.guard"}}]"#),
+    );
+    assert!(response.contains(r#""ok":true"#), "{response}");
+}
+
+#[test]
+fn with_trusted_files_a_required_policy_they_dont_define_fails() {
+    let (files, trusted) = split_trusted();
+    let response = compile(
+        &files,
+        "team.a",
+        &format!(r#"{trusted},"require":[{{"policy":"door.base"}}]"#),
+    );
+    assert_eq!(
+        response,
+        r#"{"id":7,"ok":false,"error":{"message":"require[0]: door.base isn't among the trusted files","help":"fix the errors in the diagnostics; the check op reports every problem in a bundle at once"},"diagnostics":[{"severity":"error","file":"door/base.sigil","document":"door.base","message":"door.base must come from the trusted files, but it's defined here","help":"the host reads a required policy only from its trusted source, as policy.From does; define it there, and remove this definition","line":1,"column":1}]}"#
+    );
+    let response = compile(
+        &files,
+        "team.a",
+        &format!(r#"{trusted},"require":[{{"policy":"door.nothing"}}]"#),
+    );
+    assert_eq!(
+        failure(&response),
+        (
+            "require[0]: door.nothing is required, but the trusted files define no policy door.nothing",
+            "send the document that defines it among trusted_files"
+        )
+    );
 }

@@ -42,6 +42,11 @@ pub(crate) enum Success {
     /// An eval record (§4.4), already written: its members, each after a
     /// comma.
     Eval(String),
+    /// Explanations (§4.5), already written: the `explanations` member,
+    /// after a comma.
+    Explained(String),
+    /// The test results (§4.7), already written: `,"results":[…]`.
+    Test(String),
     /// A released handle (§4.8): the envelope alone.
     Released,
 }
@@ -178,7 +183,7 @@ pub(crate) fn encode(id: Option<&str>, result: &Result<Success, EngineError>) ->
             diagnostics,
             handle,
         }) => compiled(id, policy, diagnostics, *handle),
-        Ok(Success::Eval(members)) => {
+        Ok(Success::Eval(members) | Success::Explained(members) | Success::Test(members)) => {
             let mut json = Json::envelope(id, true, 32 + members.len());
             json.raw(members);
             json.finish()

@@ -123,6 +123,16 @@ impl Project {
             .collect()
     }
 
+    /// The errors among the diagnostics that belong to `scope`: what stops
+    /// a scoped compile.
+    pub fn errors_in(&self, scope: &Scope) -> Vec<Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.is_error() && self.belongs(d, scope))
+            .cloned()
+            .collect()
+    }
+
     /// The diagnostics that don't belong to `scope`: what a scoped compile
     /// returns without failing.
     pub fn out_of_scope(&self, scope: &Scope) -> Vec<Diagnostic> {

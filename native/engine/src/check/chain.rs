@@ -170,7 +170,13 @@ impl Checker<'_> {
                 target,
                 name,
                 optional,
-            } => (self.field(target, name, *optional, base), *optional),
+            } => {
+                let ty = self.field(target, name, *optional, base);
+                if let Ty::Enum(e) = &ty {
+                    self.facts.enum_reads.push((link.span, e.to_string()));
+                }
+                (ty, *optional)
+            }
             ExprKind::Index { target, index } => (self.index(target, index, base), false),
             _ => (Ty::Invalid, false),
         }
@@ -402,7 +408,7 @@ impl Checker<'_> {
             self.error(
                 span,
                 message,
-                format!("it's declared as: {}", hints::signature(f)),
+                format!("it's declared as: {}", f.signature()),
             );
             return Ty::Invalid;
         }

@@ -157,11 +157,16 @@ impl Checker<'_> {
                 self.used_imports.push(name.to_owned());
                 self.names.imported.get(i).cloned().unwrap_or(Ty::Invalid)
             }
-            Some(Binding::Input(input)) => input.ty.clone(),
+            Some(Binding::Input(input)) => {
+                if let Ty::Enum(e) = &input.ty {
+                    self.facts.enum_reads.push((span, e.to_string()));
+                }
+                input.ty.clone()
+            }
             Some(Binding::Func(f)) => {
                 let help = format!(
                     "call it with its arguments; it's declared as: {}",
-                    hints::signature(f)
+                    f.signature()
                 );
                 self.error(
                     span,

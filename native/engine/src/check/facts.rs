@@ -26,6 +26,11 @@ pub struct Facts {
     /// Every indexing of a map: the index expression's span and the map's
     /// value type, whose zero value a missing key reads.
     pub map_values: Vec<(Span, Ty)>,
+    /// Every read of an input or struct field of an enum type: the read's
+    /// span and the enum's name. A missing key reads as the empty name,
+    /// which no enum declares: reading it there is a runtime error
+    /// (language-core §7).
+    pub enum_reads: Vec<(Span, String)>,
 }
 
 /// A whole import, or one item of a selective import.

@@ -1,17 +1,10 @@
 //! Help texts several rules share (language-core §8.3): the unwrap hint,
-//! the numeric and enum hints of a type mismatch, enum value lists and
-//! host function signatures.
+//! the numeric and enum hints of a type mismatch and enum value lists.
 
 use super::Checker;
 use crate::ast::{Expr, ExprKind};
-use crate::kind::{EnumDef, FnDef};
+use crate::kind::EnumDef;
 use crate::types::Ty;
-
-/// `fn name(T, …) -> R`, as helps quote a host function.
-pub(super) fn signature(f: &FnDef) -> String {
-    let params: Vec<String> = f.params.iter().map(Ty::to_string).collect();
-    format!("fn {}({}) -> {}", f.name, params.join(", "), f.result)
-}
 
 /// `A`, `A and B`, `A, B and C`.
 pub(super) fn and_list(items: &[&str]) -> String {

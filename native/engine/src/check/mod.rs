@@ -35,7 +35,7 @@ mod tests;
 
 pub use exports::{ExportedLet, Exports, ParamSig};
 pub use facts::{Facts, ImportFact, InvocationFact, Shadow};
-pub use stmt::{Checked, DocumentRef, ImportTarget, check_document};
+pub use stmt::{Checked, DocumentRef, ImportTarget, bounds_violation, check_document};
 
 use crate::ast::Expr;
 use crate::diag::Diagnostic;

@@ -694,12 +694,9 @@ impl<'a> Checker<'a> {
         let Ok(value) = crate::constant::eval(e, &param.ty, &self.kind.enums) else {
             return;
         };
-        let Some(problem) = out_of_bounds(&value, param) else {
-            return;
-        };
-        let message = format!("{}: {} {problem}", param.name, value.const_text());
-        let help = format!("{} declares `{}`", callee.name, param.text);
-        self.error(e.span, message, help);
+        if let Some((message, help)) = bounds_violation(&callee.name, param, &value) {
+            self.error(e.span, message, help);
+        }
     }
 
     fn unknown_param(&mut self, callee: &Exports, arg: &Ident) {
@@ -759,6 +756,18 @@ impl<'a> Checker<'a> {
                 .find_map(|child| self.dynamic_part(child)),
         }
     }
+}
+
+/// The message and help of an invocation argument whose value `value` is
+/// outside the bounds of param `param` of policy `callee` (language-policies
+/// §3.8 rule 5). The checker reports constant arguments; the compiler those
+/// that read the invoking document's params, known only once it is bound.
+pub fn bounds_violation(callee: &str, param: &ParamSig, value: &Value) -> Option<(String, String)> {
+    let problem = out_of_bounds(value, param)?;
+    Some((
+        format!("{}: {} {problem}", param.name, value.const_text()),
+        format!("{callee} declares `{}`", param.text),
+    ))
 }
 
 /// `is below the minimum «lo»` or `is above the maximum «hi»` when `value`

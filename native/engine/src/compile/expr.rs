@@ -7,7 +7,7 @@
 
 use std::rc::Rc;
 
-use super::program::{Arith, At, Comparison, Ex, IndexEx, ListOp};
+use super::program::{Arith, At, Comparison, EnumRead, Ex, IndexEx, ListOp};
 use super::{Compiler, ImportRef, Instance};
 use crate::ast::{BinaryOp, Expr, ExprKind, Quantifier, UnaryOp};
 use crate::input::zero_value;
@@ -28,6 +28,28 @@ impl<'p> Compiler<'p> {
         }
     }
 
+    /// `read`, an input or field read at `e`, checked for a value its enum
+    /// doesn't declare when the checker typed it as an enum.
+    fn enum_read(&self, inst: &Instance<'p>, e: &Expr, read: Ex) -> Ex {
+        if !matches!(read, Ex::Input(_) | Ex::Field(..)) {
+            return read;
+        }
+        let declared = inst
+            .enum_reads
+            .iter()
+            .find(|(span, _)| *span == e.span)
+            .and_then(|(_, name)| self.kind.enums.iter().position(|d| d.name == *name));
+        match declared {
+            Some(enumeration) => Ex::EnumRead(Box::new(EnumRead {
+                read,
+                enumeration,
+                text: Rc::from(e.canonical()),
+                at: self.at(inst, e),
+            })),
+            None => read,
+        }
+    }
+
     fn boxed(&mut self, inst: &mut Instance<'p>, e: &'p Expr, vars: &mut Vec<&'p str>) -> Box<Ex> {
         Box::new(self.expr_in(inst, e, vars))
     }
@@ -35,7 +57,10 @@ impl<'p> Compiler<'p> {
     fn expr_in(&mut self, inst: &mut Instance<'p>, e: &'p Expr, vars: &mut Vec<&'p str>) -> Ex {
         match &e.kind {
             ExprKind::Error => Ex::Lit(Value::Absent),
-            ExprKind::Ident(name) => self.name(inst, name, vars),
+            ExprKind::Ident(name) => {
+                let read = self.name(inst, name, vars);
+                self.enum_read(inst, e, read)
+            }
             ExprKind::Int { value, .. } => Ex::Lit(Value::Int(*value)),
             ExprKind::Float { value, .. } => Ex::Lit(Value::Float(*value)),
             ExprKind::Duration { nanos, .. } => Ex::Lit(Value::Duration(*nanos)),
@@ -66,7 +91,10 @@ impl<'p> Compiler<'p> {
                 }
             }
             ExprKind::Binary { op, lhs, rhs, .. } => self.binary(inst, e, *op, lhs, rhs, vars),
-            ExprKind::Field { target, name, .. } => self.field(inst, target, &name.name, vars),
+            ExprKind::Field { target, name, .. } => {
+                let read = self.field(inst, target, &name.name, vars);
+                self.enum_read(inst, e, read)
+            }
             ExprKind::Index { target, index } => {
                 let zero = inst
                     .map_values
@@ -128,8 +156,13 @@ impl<'p> Compiler<'p> {
         if let Some(slot) = self.let_slot(inst, name) {
             return Ex::Let(slot);
         }
-        if let Some(value) = inst.params.get(name) {
+        if let Some(value) = inst.params.values.get(name) {
             return Ex::Lit(value.clone());
+        }
+        if inst.params.is_unbound(name) {
+            // Only a static compile leaves a param unbound, and its program
+            // is never evaluated.
+            return Ex::Lit(Value::Absent);
         }
         if let Some(ImportRef::Item(doc, item)) = inst.imports.get(name).copied() {
             if let Some(slot) = self.shared_let(doc, item) {
@@ -199,7 +232,7 @@ impl<'p> Compiler<'p> {
     /// Whether `name` is one of the instance's own names (a variable, a
     /// let, a param), which take it before the kind's.
     fn is_local(&self, inst: &Instance<'p>, name: &str, vars: &[&'p str]) -> bool {
-        vars.contains(&name) || inst.lets.contains_key(name) || inst.params.contains_key(name)
+        vars.contains(&name) || inst.lets.contains_key(name) || inst.params.texts.contains_key(name)
     }
 
     fn binary(

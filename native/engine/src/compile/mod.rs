@@ -9,22 +9,28 @@
 //! * `program.rs`: the compiled [`Program`] and its expressions ([`Ex`]).
 //! * here: instances, statements, rules and asserts.
 //! * `expr.rs`: expressions with their names resolved.
-//! * `text.rs`: position strings and condition texts.
+//! * `text.rs`: the texts of conditions, checks and payload arguments.
+//!
+//! A root compiles for evaluation ([`compile`]) or statically
+//! ([`compile_static`], for explain): a static compile leaves a root param
+//! without a default unbound, so it stands for its own name in texts, and
+//! an invocation argument that reads such a param stands for its text.
 
 mod expr;
 mod program;
 mod text;
 
 pub use program::{
-    Arith, AssertDef, At, Comparison, Ex, Fallback, IndexEx, Invocation, ListOp, Node, PayloadArg,
-    Program, Rule, SourceFile, WhenNode, Work,
+    Arith, AssertDef, At, Comparison, EnumRead, Ex, Fallback, IndexEx, Invocation, ListOp, Node,
+    PayloadArg, Program, Rule, SourceFile, WhenNode, Work,
 };
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::ast::{CallStmt, Document, Import, Let, Stmt, Use};
+use crate::ast::{CallStmt, Document, Expr, ExprKind, Import, Let, Stmt, Use};
 use crate::bundle::Project;
+use crate::check::{ParamSig, bounds_violation};
 use crate::diag::Diagnostic;
 use crate::input::zero_value;
 use crate::kind::{Kind, Outcome};
@@ -33,14 +39,36 @@ use crate::types::Ty;
 use crate::value::Value;
 
 /// Compiles policy `root` (by number in [`Project::docs`]) of a project
-/// whose scope checked cleanly. Errors the checker can't see (a root param
-/// without a value) are diagnostics.
+/// whose scope checked cleanly, for evaluation. Errors the checker can't
+/// see (a root param without a value, an invocation argument outside the
+/// callee's bounds) are diagnostics.
 pub fn compile(project: &Project, root: usize) -> Result<Program, Vec<Diagnostic>> {
+    compile_in(project, root, Mode::Eval)
+}
+
+/// Compiles policy `root` statically (language-policies §6.7), as explain
+/// does: the program is there for its texts and is never evaluated. A root
+/// param without a default is no error: it stays unbound.
+pub fn compile_static(project: &Project, root: usize) -> Result<Program, Vec<Diagnostic>> {
+    compile_in(project, root, Mode::Static)
+}
+
+/// What a compile is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Evaluation: every param needs a value.
+    Eval,
+    /// Explanation: a root param without a default stays unbound.
+    Static,
+}
+
+fn compile_in(project: &Project, root: usize, mode: Mode) -> Result<Program, Vec<Diagnostic>> {
     let Some(kind) = project.docs.get(root).and_then(|d| project.kind_of(d)) else {
         return Err(Vec::new());
     };
     let mut compiler = Compiler {
         project,
+        mode,
         kind,
         files: Vec::new(),
         file_of: vec![None; project.files.len()],
@@ -104,6 +132,7 @@ fn fallback(kind: &Kind, outcome: &Outcome) -> Option<Fallback> {
 /// What compiles a root: the program's parts as they grow.
 struct Compiler<'p> {
     project: &'p Project,
+    mode: Mode,
     kind: &'p Kind,
     files: Vec<SourceFile>,
     /// The program file of each project file, once used.
@@ -133,8 +162,8 @@ struct Instance<'p> {
     source: &'p str,
     /// Its statements (a module's are its lets).
     stmts: &'p [Stmt],
-    /// The bound params.
-    params: HashMap<&'p str, Value>,
+    /// The params.
+    params: Params<'p>,
     /// Every let of the document, scoped ones too: not yet compiled, or
     /// its slot.
     lets: HashMap<&'p str, LetRef<'p>>,
@@ -146,6 +175,36 @@ struct Instance<'p> {
     inherited: Vec<Rc<str>>,
     /// The document's map indexings and their value types.
     map_values: &'p [(Span, Ty)],
+    /// The document's reads of enum-typed inputs and fields.
+    enum_reads: &'p [(Span, String)],
+}
+
+/// The params of an instance: their values, and what each prints as in
+/// record texts.
+#[derive(Default)]
+struct Params<'p> {
+    /// The value of each bound param.
+    values: HashMap<&'p str, Value>,
+    /// The text of every param: its value's `constText`, or, for a param a
+    /// static compile left unbound, its own name or the text of the
+    /// argument that stands for it.
+    texts: HashMap<&'p str, Rc<str>>,
+}
+
+impl<'p> Params<'p> {
+    fn bind(&mut self, name: &'p str, value: Value) {
+        self.texts.insert(name, Rc::from(value.const_text()));
+        self.values.insert(name, value);
+    }
+
+    fn leave_unbound(&mut self, name: &'p str, text: Rc<str>) {
+        self.texts.insert(name, text);
+    }
+
+    /// Whether `name` is a param a static compile left unbound.
+    fn is_unbound(&self, name: &str) -> bool {
+        self.texts.contains_key(name) && !self.values.contains_key(name)
+    }
 }
 
 /// A let of an instance.
@@ -168,15 +227,17 @@ enum ImportRef<'p> {
 #[derive(Clone)]
 struct Site {
     position: Rc<str>,
+    /// `«document»:«line»`, as explain's chain prints it.
+    named: Rc<str>,
     line: u32,
     column: u32,
 }
 
 impl<'p> Compiler<'p> {
     /// The root's params: their defaults; a param without one has no value
-    /// in a compile for evaluation.
-    fn root_params(&mut self, root: usize) -> HashMap<&'p str, Value> {
-        let mut params = HashMap::new();
+    /// in a compile for evaluation, and stays unbound in a static one.
+    fn root_params(&mut self, root: usize) -> Params<'p> {
+        let mut params = Params::default();
         let Some(entry) = self.project.docs.get(root) else {
             return params;
         };
@@ -191,8 +252,9 @@ impl<'p> Compiler<'p> {
             .unwrap_or_default();
         for p in &exports.params {
             match &p.default {
-                Some(v) => {
-                    params.insert(p.name.as_str(), v.clone());
+                Some(v) => params.bind(p.name.as_str(), v.clone()),
+                None if self.mode == Mode::Static => {
+                    params.leave_unbound(p.name.as_str(), Rc::from(p.name.as_str()));
                 }
                 None => self.errors.push(
                     Diagnostic::error(p.span, format!("param `{}` has no value", p.name))
@@ -234,7 +296,7 @@ impl<'p> Compiler<'p> {
     fn instance(
         &mut self,
         doc: usize,
-        params: HashMap<&'p str, Value>,
+        params: Params<'p>,
         chain: Vec<Site>,
         inherited: Vec<Rc<str>>,
     ) -> Instance<'p> {
@@ -265,6 +327,7 @@ impl<'p> Compiler<'p> {
             chain,
             inherited,
             map_values: entry.map_or(&[], |e| e.facts.map_values.as_slice()),
+            enum_reads: entry.map_or(&[], |e| e.facts.enum_reads.as_slice()),
         }
     }
 
@@ -313,7 +376,7 @@ impl<'p> Compiler<'p> {
                 Stmt::Param(_) | Stmt::Let(_) => {}
                 Stmt::When(w) => {
                     let cond = self.expr(inst, &w.cond);
-                    conds.push(text::condition(inst.source, &w.cond, &inst.params));
+                    conds.push(text::of(inst.source, &w.cond, &inst.params.texts));
                     let (body, inner) = self.body(inst, &w.body, conds);
                     conds.pop();
                     let slot = self.conditions;
@@ -337,7 +400,10 @@ impl<'p> Compiler<'p> {
                         policy: inst.name.clone(),
                         position: Rc::from(position.join(" → ")),
                         path: path_of(&inst.chain, &own),
+                        sites: sites_of(&inst.chain, &own),
+                        conditions: conditions_of(inst, conds),
                         cond,
+                        check: text::of(inst.source, &a.cond, &inst.params.texts),
                         reads_outcome,
                     });
                     nodes.push(Node::Assert(self.asserts.len() - 1));
@@ -377,6 +443,7 @@ impl<'p> Compiler<'p> {
         let at = LineIndex::new(inst.source).position(offset);
         Site {
             position: Rc::from(crate::diag::position_text(inst.path, &inst.name, at).as_str()),
+            named: Rc::from(format!("{}:{}", inst.name, at.line)),
             line: u32::try_from(at.line).unwrap_or(u32::MAX),
             column: u32::try_from(at.column).unwrap_or(u32::MAX),
         }
@@ -396,9 +463,18 @@ impl<'p> Compiler<'p> {
             .position(|d| d.name == call.name.name)?;
         let def = kind.decisions.get(decision)?;
         let reason = call.args.iter().find(|a| a.name.name == "reason")?;
-        let crate::ast::ExprKind::Ident(reason) = &reason.value.kind else {
+        let ExprKind::Ident(reason) = &reason.value.kind else {
             return None;
         };
+        let payload_texts = call
+            .args
+            .iter()
+            .filter(|a| a.name.name != "reason")
+            .map(|a| {
+                let text = text::of(inst.source, &a.value, &inst.params.texts);
+                Rc::from(format!("{} = {text}", a.name.name))
+            })
+            .collect();
         let mut payload: Vec<(Rc<str>, PayloadArg)> = Vec::new();
         for field in &def.fields {
             let arg = match call.args.iter().find(|a| a.name.name == field.name) {
@@ -427,8 +503,6 @@ impl<'p> Compiler<'p> {
             .as_ref()
             .and_then(|r| r.iter().position(|x| x == reason))
             .unwrap_or(0);
-        let mut conditions = inst.inherited.clone();
-        conditions.extend(conds.iter().cloned());
         Some(Rule {
             decision,
             reason: Rc::from(reason.as_str()),
@@ -436,8 +510,10 @@ impl<'p> Compiler<'p> {
             policy: inst.name.clone(),
             position: own.position.clone(),
             chain: inst.chain.iter().map(|s| s.position.clone()).collect(),
-            conditions: Rc::from(conditions),
+            conditions: conditions_of(inst, conds),
             path: path_of(&inst.chain, &own),
+            sites: sites_of(&inst.chain, &own),
+            payload_texts,
             rank,
             rrank,
         })
@@ -445,7 +521,9 @@ impl<'p> Compiler<'p> {
 
     /// An invocation of policy `callee`: a new instance with its params
     /// bound by the arguments (computed in the caller's instance) or their
-    /// defaults.
+    /// defaults. An argument that reads a param a static compile left
+    /// unbound leaves the callee's param unbound too, standing for the
+    /// argument's text.
     fn invoke(
         &mut self,
         inst: &mut Instance<'p>,
@@ -455,20 +533,19 @@ impl<'p> Compiler<'p> {
     ) -> Option<Invocation> {
         let project = self.project;
         let exports = project.docs.get(callee)?.exports.as_ref()?;
-        let mut params = HashMap::new();
+        let mut params = Params::default();
         for p in &exports.params {
-            let value = match call.args.iter().find(|a| a.name.name == p.name) {
-                Some(arg) => {
-                    let ex = self.expr(inst, &arg.value);
-                    let kind = self.kind;
-                    let constants = self
-                        .constants
-                        .get_or_insert_with(|| Program::constants(kind));
-                    crate::eval::constant(&ex, constants)?
+            match call.args.iter().find(|a| a.name.name == p.name) {
+                Some(arg) if reads_unbound(inst, &arg.value) => {
+                    let text = text::of(inst.source, &arg.value, &inst.params.texts);
+                    params.leave_unbound(p.name.as_str(), text);
                 }
-                None => p.default.clone()?,
-            };
-            params.insert(p.name.as_str(), value);
+                Some(arg) => {
+                    let value = self.argument(inst, &exports.name, p, &arg.value)?;
+                    params.bind(p.name.as_str(), value);
+                }
+                None => params.bind(p.name.as_str(), p.default.clone()?),
+            }
         }
         let mut chain = inst.chain.clone();
         chain.push(self.position_of(inst, call.name.span.start));
@@ -478,6 +555,33 @@ impl<'p> Compiler<'p> {
         let stmts = callee_inst.stmts;
         let (body, work) = self.body(&mut callee_inst, stmts, &mut Vec::new());
         Some(Invocation { work, body })
+    }
+
+    /// The value of invocation argument `arg` for param `param` of policy
+    /// `callee`, computed in the caller's instance; a value outside the
+    /// param's bounds is an error at the argument.
+    fn argument(
+        &mut self,
+        inst: &mut Instance<'p>,
+        callee: &str,
+        param: &ParamSig,
+        arg: &'p Expr,
+    ) -> Option<Value> {
+        let ex = self.expr(inst, arg);
+        let kind = self.kind;
+        let constants = self
+            .constants
+            .get_or_insert_with(|| Program::constants(kind));
+        let value = crate::eval::constant(&ex, constants)?;
+        if let Some((message, help)) = bounds_violation(callee, param, &value) {
+            self.errors.push(
+                Diagnostic::error(arg.span, message)
+                    .with_help(help)
+                    .with_file(inst.path.to_owned())
+                    .with_document(inst.name.to_string()),
+            );
+        }
+        Some(value)
     }
 
     /// The slot of let `name` of `inst`, compiling it on first use.
@@ -502,7 +606,7 @@ impl<'p> Compiler<'p> {
     fn shared_let(&mut self, doc: usize, name: &str) -> Option<usize> {
         let mut inst = match self.shared.get_mut(doc).and_then(Option::take) {
             Some(inst) => inst,
-            None => self.instance(doc, HashMap::new(), Vec::new(), Vec::new()),
+            None => self.instance(doc, Params::default(), Vec::new(), Vec::new()),
         };
         let slot = self.let_slot(&mut inst, name);
         if let Some(place) = self.shared.get_mut(doc) {
@@ -523,6 +627,31 @@ fn collect_lets<'p>(stmts: &'p [Stmt], out: &mut HashMap<&'p str, LetRef<'p>>) {
             _ => {}
         }
     }
+}
+
+/// Whether `arg` reads a param of `inst` that a static compile left
+/// unbound.
+fn reads_unbound(inst: &Instance<'_>, arg: &Expr) -> bool {
+    text::any_node(arg, |e| match &e.kind {
+        ExprKind::Ident(name) => inst.params.is_unbound(name),
+        _ => false,
+    })
+}
+
+/// The texts of the conditions around a rule or assert: those inherited
+/// from the call sites, then `conds`, its own document's.
+fn conditions_of(inst: &Instance<'_>, conds: &[Rc<str>]) -> Rc<[Rc<str>]> {
+    inst.inherited.iter().chain(conds).cloned().collect()
+}
+
+/// The chain explain prints for a rule or assert: its chain's sites, then
+/// its own.
+fn sites_of(chain: &[Site], own: &Site) -> Rc<[Rc<str>]> {
+    chain
+        .iter()
+        .chain(std::iter::once(own))
+        .map(|s| s.named.clone())
+        .collect()
 }
 
 /// The call path of a rule or assert: its chain's sites, then its own.

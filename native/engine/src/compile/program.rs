@@ -55,6 +55,22 @@ impl Program {
             conflict: None,
         }
     }
+
+    /// The name of the kind's decision number `d`; empty for none.
+    pub fn decision_name(&self, d: usize) -> &str {
+        self.kind.decisions.get(d).map_or("", |d| d.name.as_str())
+    }
+
+    /// Where `at` is, as records print a position (language-policies
+    /// §8.4): `file:line:column`, with ` (document)` when the path doesn't
+    /// spell the document's name; `-` for a file the program doesn't have.
+    pub fn position(&self, at: &At) -> String {
+        let Some(file) = self.files.get(at.file) else {
+            return "-".to_owned();
+        };
+        let p = crate::source::LineIndex::new(&file.source).position(at.offset);
+        crate::diag::position_text(&file.path, &at.document, p)
+    }
 }
 
 /// A file whose documents were compiled.
@@ -156,6 +172,12 @@ pub struct Rule {
     /// Line and column of each call site, then of the constructor: the
     /// call path that orders candidates of equal rank (§7.4).
     pub path: Rc<[(u32, u32)]>,
+    /// `«document»:«line»` of each call site, then of the constructor: the
+    /// chain explain prints (tooling §5.1).
+    pub sites: Rc<[Rc<str>]>,
+    /// `«field» = «argument text»` for each payload argument written in the
+    /// constructor, in source order: what explain prints.
+    pub payload_texts: Vec<Rc<str>>,
     /// `rank(decision)`.
     pub rank: usize,
     /// `rrank(decision, reason)`.
@@ -182,8 +204,14 @@ pub struct AssertDef {
     pub position: Rc<str>,
     /// The call path, as for rules.
     pub path: Rc<[(u32, u32)]>,
+    /// The chain explain prints, as for rules.
+    pub sites: Rc<[Rc<str>]>,
+    /// The texts of every enclosing condition, call sites' first.
+    pub conditions: Rc<[Rc<str>]>,
     /// The condition.
     pub cond: Ex,
+    /// The condition's text.
+    pub check: Rc<str>,
     /// Whether it reads `outcome`: it runs after resolution.
     pub reads_outcome: bool,
 }
@@ -265,6 +293,9 @@ pub enum Ex {
     Field(Box<Ex>, Rc<str>),
     /// `x[i]`.
     Index(Box<IndexEx>),
+    /// An input or field of an enum type, whose value must be one the enum
+    /// declares.
+    EnumRead(Box<EnumRead>),
     /// `f(args)`: a host function, by number in the kind's functions.
     Call {
         /// The function.
@@ -332,6 +363,19 @@ pub struct Arith {
     /// The right operand.
     pub rhs: Box<Ex>,
     /// The expression as the overflow message renders it.
+    pub text: Rc<str>,
+    /// Where it is.
+    pub at: At,
+}
+
+/// A read of an enum-typed input or field, checked when it runs.
+#[derive(Debug)]
+pub struct EnumRead {
+    /// The read: an [`Ex::Input`] or an [`Ex::Field`].
+    pub read: Ex,
+    /// The enum, by number in the kind's enums.
+    pub enumeration: usize,
+    /// The read as the runtime error quotes it (`door.zone`).
     pub text: Rc<str>,
     /// Where it is.
     pub at: At,

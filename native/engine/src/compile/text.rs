@@ -1,47 +1,51 @@
-//! What records print about compiled code: condition texts
-//! (language-policies §6.4).
+//! What records print about compiled code: the texts of conditions,
+//! assert checks and payload arguments (language-policies §6.4).
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::ast::{Expr, ExprKind};
-use crate::value::Value;
 
-/// A condition's text: its source, every identifier that names a bound
-/// param replaced by the param's value (`constText`), every run of
-/// whitespace collapsed to one space.
-pub(super) fn condition(source: &str, cond: &Expr, params: &HashMap<&str, Value>) -> Rc<str> {
-    let mut replacements: Vec<(usize, usize, String)> = Vec::new();
-    if !params.is_empty() {
-        param_idents(cond, params, &mut replacements);
+/// The text of `e`: its source, every identifier that names a param
+/// replaced by the param's text (`texts`: its bound value's `constText`,
+/// or what stands for it when a static compile left it unbound), every
+/// run of whitespace collapsed to one space.
+pub(super) fn of(source: &str, e: &Expr, texts: &HashMap<&str, Rc<str>>) -> Rc<str> {
+    let mut replacements: Vec<(usize, usize, &str)> = Vec::new();
+    if !texts.is_empty() {
+        param_idents(e, texts, &mut replacements);
     }
     replacements.sort_by_key(|r| r.0);
     let mut text = String::new();
-    let mut at = cond.span.start;
+    let mut at = e.span.start;
     for (start, end, value) in replacements {
         text.push_str(source.get(at..start).unwrap_or_default());
-        text.push_str(&value);
+        text.push_str(value);
         at = end;
     }
-    text.push_str(source.get(at..cond.span.end).unwrap_or_default());
+    text.push_str(source.get(at..e.span.end).unwrap_or_default());
     Rc::from(collapse_whitespace(&text))
 }
 
-/// The identifiers of `e` spelled like a bound param, with the value's
-/// text: names, field names after `.` and map keys alike (the reference
+/// The identifiers of `e` spelled like a param, with the param's text:
+/// names, field names after `.` and map keys alike (the reference
 /// replaces by spelling).
-fn param_idents(e: &Expr, params: &HashMap<&str, Value>, out: &mut Vec<(usize, usize, String)>) {
+fn param_idents<'t>(
+    e: &Expr,
+    texts: &'t HashMap<&str, Rc<str>>,
+    out: &mut Vec<(usize, usize, &'t str)>,
+) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         match &e.kind {
             ExprKind::Ident(name) => {
-                if let Some(v) = params.get(name.as_str()) {
-                    out.push((e.span.start, e.span.end, v.const_text()));
+                if let Some(text) = texts.get(name.as_str()) {
+                    out.push((e.span.start, e.span.end, text));
                 }
             }
             ExprKind::Field { name, .. } => {
-                if let Some(v) = params.get(name.name.as_str()) {
-                    out.push((name.span.start, name.span.end, v.const_text()));
+                if let Some(text) = texts.get(name.name.as_str()) {
+                    out.push((name.span.start, name.span.end, text));
                 }
             }
             _ => {}
@@ -70,9 +74,14 @@ fn collapse_whitespace(text: &str) -> String {
 
 /// Whether `cond` reads `outcome`.
 pub(super) fn reads_outcome(cond: &Expr) -> bool {
-    let mut stack = vec![cond];
+    any_node(cond, |e| matches!(e.kind, ExprKind::Outcome))
+}
+
+/// Whether some node of `e`, `e` included, is one `wanted` accepts.
+pub(super) fn any_node(e: &Expr, wanted: impl Fn(&Expr) -> bool) -> bool {
+    let mut stack = vec![e];
     while let Some(e) = stack.pop() {
-        if matches!(e.kind, ExprKind::Outcome) {
+        if wanted(e) {
             return true;
         }
         stack.extend(e.children());

@@ -2,10 +2,9 @@
 //! text or the diagnostic (message, help, the source text it spans).
 
 use super::eval;
-use crate::ast::Document;
-use crate::kind::{Kind, load};
-use crate::parser::{parse_expr, parse_file};
-use crate::testing::param_type;
+use crate::kind::Kind;
+use crate::parser::parse_expr;
+use crate::testing::{load_kind, param_type};
 use crate::types::Ty;
 
 const KIND: &str = "kind K version 1
@@ -18,15 +17,7 @@ collect all
 
 /// The kind the table's types and enum values come from.
 fn kind() -> Kind {
-    let (file, problems) = parse_file("k.sigil", KIND);
-    assert!(problems.is_empty(), "{problems:?}");
-    let Some(Document::Kind(doc)) = file.docs.first() else {
-        panic!("no kind document");
-    };
-    let loaded = load(doc);
-    loaded
-        .kind
-        .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics))
+    load_kind(KIND)
 }
 
 /// `text` as a type of the kind, read the way a param's type is.

@@ -8,8 +8,8 @@
 //! Where things are:
 //!
 //! * [`Diagnostic`], [`Severity`] and [`sort`]: here.
-//! * [`nearest`] and [`did_you_mean`]: the product's only did-you-mean
-//!   (tooling §1.5), in `nearest.rs`.
+//! * [`nearest`], [`did_you_mean`] and [`declared_help`]: the product's
+//!   only did-you-mean (tooling §1.5), in `nearest.rs`.
 //! * [`merge_help`]: several pieces of advice in one help (tooling §1.6).
 //! * [`render`] / [`render_all`]: the plain text layout (tooling §2), in
 //!   `render.rs`; [`path_matches`] decides whether a document name is printed.
@@ -23,7 +23,7 @@ mod nearest;
 mod quote;
 mod render;
 
-pub use nearest::{did_you_mean, nearest};
+pub use nearest::{declared_help, did_you_mean, nearest};
 pub use quote::{go_quote, go_quote_bytes, push_go_quoted_char};
 pub use render::{path_matches, position_text, render, render_all};
 

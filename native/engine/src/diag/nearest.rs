@@ -45,6 +45,20 @@ where
     nearest(name, candidates).map(|c| format!("did you mean {}?", go_quote(c)))
 }
 
+/// The help for `name`, which isn't among `declared`: `did you mean
+/// "«near»"? declared: a, b`, the list alone without a near name, or `none
+/// are declared`.
+pub fn declared_help(name: &str, declared: &[&str]) -> String {
+    if declared.is_empty() {
+        return "none are declared".to_owned();
+    }
+    let list = format!("declared: {}", declared.join(", "));
+    match did_you_mean(name, declared.iter().copied()) {
+        Some(hint) => format!("{hint} {list}"),
+        None => list,
+    }
+}
+
 /// `s` lower-cased one code point at a time, like Go's `strings.ToLower`
 /// (no context-dependent rules such as a final sigma).
 fn lower_chars(s: &str) -> Vec<char> {

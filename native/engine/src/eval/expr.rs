@@ -8,7 +8,8 @@ use std::time::Instant;
 
 use super::values::{equal, lookup, member, order};
 use super::{Candidate, Host, Outcome, RuntimeError, Stop};
-use crate::compile::{Arith, At, Comparison, Ex, IndexEx, ListOp, Program, WhenNode};
+use crate::compile::{Arith, At, Comparison, EnumRead, Ex, IndexEx, ListOp, Program, WhenNode};
+use crate::diag::go_quote;
 use crate::value::{Timestamp, Value};
 
 /// How many loop steps run between two looks at the clock.
@@ -111,17 +112,16 @@ impl<'a> State<'a> {
             Outcome::Top(top) => {
                 for c in top.iter().filter_map(|&i| trace.get(i)) {
                     if let Some(rule) = program.rules.get(c.rule) {
-                        candidates.push((
-                            rule.decision,
-                            rule.reason.clone(),
-                            payload_struct(&c.payload),
-                        ));
+                        let value =
+                            candidate_struct(program, rule.decision, &rule.reason, &c.payload);
+                        candidates.push((rule.decision, rule.reason.clone(), value));
                     }
                 }
             }
             Outcome::Default => {
                 if let Some(d) = &program.default {
-                    candidates.push((d.decision, d.reason.clone(), payload_struct(&d.payload)));
+                    let value = candidate_struct(program, d.decision, &d.reason, &d.payload);
+                    candidates.push((d.decision, d.reason.clone(), value));
                 }
             }
             Outcome::Conflict | Outcome::Empty => {}
@@ -232,6 +232,7 @@ impl<'a> State<'a> {
                 _ => Value::Absent,
             }),
             Ex::Index(ix) => self.index(ix, base),
+            Ex::EnumRead(r) => self.enum_read(r, base),
             Ex::Call { function, args, at } => self.call(*function, args, at, base),
             Ex::Quantifier { any, range, body } => {
                 let Value::List(items) = self.eval(range, base)? else {
@@ -455,6 +456,31 @@ impl<'a> State<'a> {
         }
     }
 
+    /// An enum-typed read: a value its enum doesn't declare (the empty name
+    /// a missing key reads as) is a runtime error (language-core §7).
+    fn enum_read(&mut self, r: &EnumRead, base: usize) -> Eval<Value> {
+        let value = self.eval(&r.read, base)?;
+        let Value::Enum(name) = &value else {
+            return Ok(value);
+        };
+        let Some(def) = self.program.kind.enums.get(r.enumeration) else {
+            return Ok(value);
+        };
+        if def.values.iter().any(|v| **v == **name) {
+            return Ok(value);
+        }
+        Err(Stop::Error(Rc::new(RuntimeError {
+            at: r.at.clone(),
+            message: format!(
+                "{}: {} is not a value of {}",
+                r.text,
+                go_quote(name),
+                def.name
+            ),
+            help: Some(format!("{} declares: {}", def.name, def.values.join(", "))),
+        })))
+    }
+
     fn call(&mut self, function: usize, args: &[Ex], at: &At, base: usize) -> Eval<Value> {
         let mut values = Vec::with_capacity(args.len());
         for a in args {
@@ -476,9 +502,26 @@ impl<'a> State<'a> {
     }
 }
 
-/// A candidate's payload as the struct `outcome.d` reads.
-fn payload_struct(payload: &[(Rc<str>, Value)]) -> Value {
-    Value::Struct(payload.iter().cloned().collect())
+/// A candidate as `outcome.d` reads it (language-core §4.7): its payload
+/// fields, and `reason` as the decision value `d.r`.
+fn candidate_struct(
+    program: &Program,
+    decision: usize,
+    reason: &str,
+    payload: &[(Rc<str>, Value)],
+) -> Value {
+    let name = program
+        .kind
+        .decisions
+        .get(decision)
+        .map_or("", |d| d.name.as_str());
+    let mut fields: Vec<(Rc<str>, Value)> = payload.to_vec();
+    fields.push((
+        Rc::from("reason"),
+        Value::Decision(Rc::from(format!("{name}.{reason}"))),
+    ));
+    fields.sort_by(|a, b| a.0.cmp(&b.0));
+    Value::Struct(fields.into())
 }
 
 fn compare(c: Comparison, a: &Value, b: &Value) -> bool {

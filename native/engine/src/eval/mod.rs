@@ -14,6 +14,8 @@
 mod expr;
 mod host;
 mod resolve;
+#[cfg(test)]
+mod tests;
 mod values;
 
 use std::rc::Rc;

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::data::{Data, Syntax};
-use crate::diag::{did_you_mean, go_quote};
+use crate::diag::{declared_help, go_quote};
 use crate::kind::Kind;
 use crate::lexer::duration_nanos;
 use crate::types::Ty;
@@ -480,16 +480,7 @@ fn undecodable(path: &Path<'_>, ty: &Ty) -> DecodeError {
 /// A key that names nothing, at `path.key`, with the names it could have
 /// been.
 fn unknown_key(key: &str, path: &Path<'_>, what: String, declared: &[&str]) -> DecodeError {
-    let advice = if declared.is_empty() {
-        "none are declared".to_owned()
-    } else {
-        let list = format!("declared: {}", declared.join(", "));
-        match did_you_mean(key, declared.iter().copied()) {
-            Some(hint) => format!("{hint} {list}"),
-            None => list,
-        }
-    };
-    error(&Path::Field(path, key), what, advice)
+    error(&Path::Field(path, key), what, declared_help(key, declared))
 }
 
 #[cfg(test)]

@@ -3,11 +3,9 @@
 //! tooling §6.1.1, exactly.
 
 use super::*;
-use crate::ast::Document;
 use crate::data::parse_json;
 use crate::encode::write_value;
-use crate::kind::load;
-use crate::parser::parse_file;
+use crate::testing::load_kind;
 
 const KIND: &str = r#"kind Decode version 1
 
@@ -51,18 +49,6 @@ input severity: Severity
 decision allow { reason: ok }
 collect all
 "#;
-
-fn load_kind(text: &str) -> Kind {
-    let (file, problems) = parse_file("k.sigil", text);
-    assert!(problems.is_empty(), "{problems:?}");
-    let Some(Document::Kind(doc)) = file.docs.first() else {
-        panic!("no kind document");
-    };
-    let loaded = load(doc);
-    loaded
-        .kind
-        .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics))
-}
 
 fn kind() -> Kind {
     load_kind(KIND)

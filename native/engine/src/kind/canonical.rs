@@ -5,7 +5,7 @@
 //! Categories come in a fixed order, each in model order, so a kind file
 //! whose declarations are interleaved prints regrouped.
 
-use super::{Collect, DecisionDef, Kind, Outcome, OutcomeRef};
+use super::{Collect, DecisionDef, FnDef, Kind, Outcome, OutcomeRef};
 use crate::value::Value;
 
 impl Kind {
@@ -62,13 +62,7 @@ impl Kind {
                 .iter()
                 .map(|i| format!("input {}: {}", i.name, i.ty)),
         );
-        group(
-            out,
-            self.funcs.iter().map(|f| {
-                let params: Vec<String> = f.params.iter().map(ToString::to_string).collect();
-                format!("fn {}({}) -> {}", f.name, params.join(", "), f.result)
-            }),
-        );
+        group(out, self.funcs.iter().map(FnDef::signature));
         for d in &self.decisions {
             write_decision(out, d);
         }

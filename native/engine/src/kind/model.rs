@@ -88,6 +88,14 @@ pub struct FnDef {
     pub result: Ty,
 }
 
+impl FnDef {
+    /// `fn name(T, …) -> R`, as the kind declares it and helps quote it.
+    pub fn signature(&self) -> String {
+        let params: Vec<String> = self.params.iter().map(ToString::to_string).collect();
+        format!("fn {}({}) -> {}", self.name, params.join(", "), self.result)
+    }
+}
+
 /// `decision name { reason: a | b  field: T = c }`
 #[derive(Clone, Debug, PartialEq)]
 pub struct DecisionDef {

@@ -20,7 +20,7 @@ mod tests;
 
 pub use reach::{Reach, Site, reach};
 
-use crate::bundle::{NamedFile, Project, clean};
+use crate::bundle::{DocEntry, NamedFile, Project, clean};
 use crate::diag::{Diagnostic, did_you_mean, merge_help};
 use crate::source::Span;
 
@@ -259,25 +259,71 @@ pub fn violations(project: &Project, root: usize, name: &str) -> Vec<Diagnostic>
             })
             .collect();
     }
+    let help = format!(
+        "the host requires {name} for every {kind} policy; import it with `use {name}` and invoke it at the top level"
+    );
+    vec![at_header(project, doc, format!("{} doesn't invoke {name}", doc.name)).with_help(help)]
+}
+
+/// An error at the start of `doc`'s header.
+fn at_header(project: &Project, doc: &DocEntry, message: String) -> Diagnostic {
     let header = project
         .document(doc.at)
         .map(|d| d.span())
         .unwrap_or_default();
-    let help = format!(
-        "the host requires {name} for every {kind} policy; import it with `use {name}` and invoke it at the top level"
-    );
     let file = project
         .files
         .get(doc.at.0)
         .map(|f| f.path.clone())
         .unwrap_or_default();
-    vec![
-        Diagnostic::error(
-            Span::new(header.start, header.start),
-            format!("{} doesn't invoke {name}", doc.name),
-        )
-        .with_help(help)
+    Diagnostic::error(Span::new(header.start, header.start), message)
         .with_file(file)
-        .with_document(doc.name.clone()),
-    ]
+        .with_document(doc.name.clone())
+}
+
+/// Why a compile requirement (module-abi §6) isn't met by the trusted
+/// files: the refusal, and the definition outside them when there is one.
+#[derive(Debug)]
+pub struct Untrusted {
+    /// The request's failure; without help when it carries `definition`,
+    /// as the op gives every failure with diagnostics the same help.
+    pub refusal: Refusal,
+    /// The error at the definition among the other files.
+    pub definition: Option<Diagnostic>,
+}
+
+/// Compile's requirement `i` when trusted files were sent: `name` must be
+/// a policy defined among them (stricter than Go, which would accept the
+/// bundle's own copy).
+pub fn from_trusted_files(project: &Project, i: usize, name: &str) -> Result<(), Untrusted> {
+    let mut defined = project
+        .docs
+        .iter()
+        .filter(|d| d.is_policy && d.name == name);
+    let Some(first) = defined.next() else {
+        return Err(Untrusted {
+            refusal: Refusal {
+                message: format!(
+                    "{}: {name} is required, but the trusted files define no policy {name}",
+                    place(i)
+                ),
+                help: "send the document that defines it among trusted_files".to_owned(),
+            },
+            definition: None,
+        });
+    };
+    if first.trusted || defined.any(|d| d.trusted) {
+        return Ok(());
+    }
+    let message = format!("{name} must come from the trusted files, but it's defined here");
+    Err(Untrusted {
+        refusal: Refusal {
+            message: format!("{}: {name} isn't among the trusted files", place(i)),
+            // The op's help for failures that carry diagnostics.
+            help: String::new(),
+        },
+        definition: Some(at_header(project, first, message).with_help(
+            "the host reads a required policy only from its trusted source, as policy.From does; define it there, and remove this definition",
+        )),
+    })
 }

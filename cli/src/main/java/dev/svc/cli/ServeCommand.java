@@ -56,7 +56,13 @@ final class ServeCommand implements Callable<Integer> {
       Map.entry("--api-endpoint", ConfigKey.CLUSTER_INFO_API_ENDPOINT),
       Map.entry("--ca-data", ConfigKey.CLUSTER_INFO_CA_DATA),
       Map.entry("--insecure-skip-tls-verify", ConfigKey.CLUSTER_INFO_INSECURE_SKIP_TLS_VERIFY),
-      Map.entry("--labels", ConfigKey.CLUSTER_INFO_LABELS));
+      Map.entry("--labels", ConfigKey.CLUSTER_INFO_LABELS),
+      Map.entry("--engine-pool-size", ConfigKey.ENGINE_POOL_SIZE),
+      Map.entry("--eval-timeout", ConfigKey.ENGINE_EVAL_TIMEOUT),
+      Map.entry("--acquire-timeout", ConfigKey.ENGINE_ACQUIRE_TIMEOUT),
+      Map.entry("--policies-dir", ConfigKey.POLICIES_DIR),
+      Map.entry("--install", ConfigKey.POLICIES_INSTALL),
+      Map.entry("--policies-reload", ConfigKey.POLICIES_RELOAD));
 
   @Spec CommandSpec spec;
 
@@ -103,6 +109,30 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--labels", paramLabel = "<k=v,...>",
       description = "Labels shown to users (clusterInfo.labels).")
   String labels;
+
+  @Option(names = "--engine-pool-size", paramLabel = "<n>",
+      description = "Engine instances; 0 means one per processor (engine.poolSize).")
+  String enginePoolSize;
+
+  @Option(names = "--eval-timeout", paramLabel = "<duration>",
+      description = "Timeout of an evaluation that names none; 0 means none (engine.evalTimeout).")
+  String evalTimeout;
+
+  @Option(names = "--acquire-timeout", paramLabel = "<duration>",
+      description = "Wait for a free engine instance before answering 503 (engine.acquireTimeout).")
+  String acquireTimeout;
+
+  @Option(names = "--policies-dir", paramLabel = "<dir>",
+      description = "Directory of .sigil files of the configured policies (policies.dir).")
+  String policiesDir;
+
+  @Option(names = "--install", paramLabel = "<name=policy,...>",
+      description = "Policies to install from --policies-dir, comma-separated (policies.install).")
+  String install;
+
+  @Option(names = "--policies-reload", arity = "0..1", fallbackValue = "true", paramLabel = "<bool>",
+      description = "Install changed policy files again while serving (policies.reload).")
+  String policiesReload;
 
   @Override
   public Integer call() throws InterruptedException {

@@ -33,11 +33,13 @@ class ServeProcessIT {
   }
 
   @Test
-  void serve_answers_over_http_and_exits_0_on_sigterm() throws Exception {
+  void serve_with_the_dev_config_evaluates_access_main_over_http_and_exits_0_on_sigterm() throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process serve = new ProcessBuilder(java.toString(), "-Dsvc.cache.dir=" + System.getProperty("svc.cache.dir"),
-        "-jar", System.getProperty("svc.jar"), "serve", "--mesh-mode", "dev", "--port", "0",
-        "--health-port", String.valueOf(freePort()))
+        "-jar", Path.of(System.getProperty("svc.jar")).toAbsolutePath().toString(), "serve",
+        "--config", "conf/dev.yaml", "--port", "0", "--health-port", String.valueOf(freePort()))
+        // The development config names its policy directory relative to the repository root.
+        .directory(Path.of("..").toFile())
         .redirectErrorStream(true)
         .start();
     List<String> output = new CopyOnWriteArrayList<>();
@@ -63,6 +65,15 @@ class ServeProcessIT {
           HttpResponse.BodyHandlers.ofString());
       assertThat(answer.statusCode()).isEqualTo(200);
       assertThat(answer.body()).isEqualTo("{\"source\":\"policy a.b: K@1\\n\",\"formatted\":false}");
+      HttpResponse<String> decided = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create(url + "/api/v1/policies/access.main/eval"))
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString("{\"input\": {\"user\": {\"name\": \"ann\", \"teams\": [],"
+                  + " \"admin\": false}, \"action\": \"delete\", \"resource\": {\"name\": \"ledger\", \"team\": \"payments\"}}}"))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(decided.statusCode()).isEqualTo(200);
+      assertThat(decided.body()).startsWith("{\"policy\":\"access.main\",\"decision\":\"deny\",\"reason\":\"admin_only\",");
 
       serve.destroy();
       assertThat(serve.waitFor(60, TimeUnit.SECONDS)).as("stopped within the grace").isTrue();

@@ -11,6 +11,7 @@ import dev.svc.engine.internal.WasmError;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -47,14 +48,16 @@ public final class Engine implements AutoCloseable {
 
   private final Module module;
   private final Limits limits;
+  private final HostCalls hostCalls;
   private final long instance;
   private final ReentrantLock lock = new ReentrantLock();
   private volatile StoppedException stopped;
   private boolean closed; // guarded by lock
 
-  private Engine(Module module, Limits limits, long instance) {
+  private Engine(Module module, Limits limits, HostCalls hostCalls, long instance) {
     this.module = module;
     this.limits = limits;
+    this.hostCalls = hostCalls;
     this.instance = instance;
   }
 
@@ -89,9 +92,10 @@ public final class Engine implements AutoCloseable {
     Objects.requireNonNull(module, "module");
     Objects.requireNonNull(limits, "limits");
     long pre = module.acquire();
+    HostCalls hostCalls = new HostCalls();
     long instance;
     try {
-      instance = Native.instanceNew(pre, limits.maxMemory().orElse(-1), HostCalls::unregistered);
+      instance = Native.instanceNew(pre, limits.maxMemory().orElse(-1), hostCalls);
     } catch (WasmError e) {
       module.release();
       throw new StoppedException(
@@ -100,7 +104,7 @@ public final class Engine implements AutoCloseable {
       module.release();
       throw e;
     }
-    Engine engine = new Engine(module, limits, instance);
+    Engine engine = new Engine(module, limits, hostCalls, instance);
     try {
       engine.start();
     } catch (RuntimeException | Error e) {
@@ -223,6 +227,53 @@ public final class Engine implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs test files as {@code sigil test} does: every test file ({@code *_test.yaml} or {@code
+   * *_test.yml}) names a policy of {@code files} and lists cases, each an input and what evaluating
+   * the policy on it must give. Host functions are answered only by the test files' stubs. A test
+   * file that can't run and a case that fails are results, not exceptions.
+   *
+   * @param files the kind documents, policies and modules; may be empty (every test file then
+   *     reports that its policy is missing)
+   * @param testFiles the test files; at least one
+   * @param options data files for {@code input_file}, the cases to run, trusted files
+   * @return one result per test file, sorted by path
+   * @throws EngineException if the request can't be run: no test files, a test file not named like
+   *     one, a file without a path or with two sources under one path (in any of the four lists),
+   *     a path among both the files and the trusted files, a {@code run} that isn't a regular
+   *     expression; the instance works on
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   * @throws IllegalStateException if the engine is closed
+   */
+  public List<TestResult> test(List<SourceFile> files, List<SourceFile> testFiles, TestOptions options) {
+    Objects.requireNonNull(files, "files");
+    Objects.requireNonNull(testFiles, "testFiles");
+    Objects.requireNonNull(options, "options");
+    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "test");
+    putFiles(request, "files", files);
+    putFiles(request, "trusted_files", options.trustedFiles());
+    putFiles(request, "test_files", testFiles);
+    putFiles(request, "data_files", options.dataFiles());
+    options.run().ifPresent(run -> request.put("run", run));
+    return AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Tested.class).results();
+  }
+
+  // Empty lists are left out of the request, as the bindings spec asks.
+  private static void putFiles(ObjectNode request, String field, List<SourceFile> files) {
+    if (!files.isEmpty()) {
+      request.set(field, AbiCodec.MAPPER.valueToTree(files));
+    }
+  }
+
+  /** The body of the test op's answer. */
+  private record Tested(
+      @JsonProperty(value = "results", required = true) List<TestResult> results) {
+
+    Tested {
+      results = List.copyOf(results);
+    }
+  }
+
   /** The body of the format op's answer. */
   private record Formatted(
       @JsonProperty(value = "source", required = true) String source,
@@ -239,10 +290,12 @@ public final class Engine implements AutoCloseable {
    * the policy's {@link Policy#diagnostics()}.
    *
    * @param files the kind documents, policies and modules
-   * @param options which policy is the root, trusted files, required policies
+   * @param options which policy is the root, trusted files, required policies, host functions and
+   *     stubs
    * @return the compiled policy
    * @throws EngineException if nothing was compiled: no files, no root or several, errors in the
-   *     root or what it uses (as diagnostics), a requirement it breaks; the instance works on
+   *     root or what it uses (as diagnostics), a requirement it breaks, a host function or stub the
+   *     kind doesn't declare, a stub of the wrong type; the instance works on
    * @throws StoppedException if the instance is stopped, or stops during this call
    * @throws IllegalStateException if the engine is closed
    */
@@ -255,21 +308,90 @@ public final class Engine implements AutoCloseable {
     options.policy().ifPresent(p -> request.put("policy", p));
     ArrayNode require = request.putArray("require");
     options.required().forEach(p -> require.addObject().put("policy", p));
+    if (!options.functions().isEmpty()) {
+      request.set("functions", AbiCodec.MAPPER.valueToTree(options.functions().keySet()));
+    }
+    if (!options.stubs().isEmpty()) {
+      ObjectNode stubs = request.putObject("stubs");
+      options.stubs().forEach((function, stub) -> stubs.set(function, stub.toJson()));
+    }
     Policy.Compiled compiled =
         AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Policy.Compiled.class);
-    return new Policy(this, compiled.policy(), compiled.diagnostics(), compiled.handle());
+    return new Policy(this, compiled, options.functions());
   }
 
-  /** One eval request, under the evaluation's own hard deadline when it has a timeout. */
-  EvalResult evaluate(byte[] request, EvalOptions options) {
+  /**
+   * Explains the policies of {@code files} as {@code sigil explain} does: each compiled without
+   * evaluating anything and flattened into every decision rule and assert it can reach, invoked
+   * policies inlined. Problems in documents no explained policy uses don't stop it.
+   *
+   * @param files the kind documents, policies and modules
+   * @param options which policies to explain (every one outside the trusted files by default), and
+   *     trusted files
+   * @return one explanation per policy, sorted by name
+   * @throws EngineException if nothing was explained: no files, no policy or none matching, errors
+   *     in a policy to explain or what it uses, an invocation argument outside its param's bounds
+   *     (as diagnostics); the instance works on
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   * @throws IllegalStateException if the engine is closed
+   */
+  public List<Explanation> explain(List<SourceFile> files, ExplainOptions options) {
+    Objects.requireNonNull(files, "files");
+    Objects.requireNonNull(options, "options");
+    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "explain");
+    request.set("files", AbiCodec.MAPPER.valueToTree(files));
+    request.set("trusted_files", AbiCodec.MAPPER.valueToTree(options.trustedFiles()));
+    options.policy().ifPresent(p -> request.put("policy", p));
+    return explained(AbiCodec.encode(request));
+  }
+
+  /** One explain request: the explanations it answers, none when it answers none. */
+  List<Explanation> explained(byte[] request) {
+    return AbiCodec.decode(roundTrip(request), Explained.class).explanations();
+  }
+
+  /** The body of the explain op's answer. */
+  private record Explained(@JsonProperty("explanations") List<Explanation> explanations) {
+
+    Explained {
+      explanations = explanations == null ? List.of() : List.copyOf(explanations);
+    }
+  }
+
+  /**
+   * One eval request, under the evaluation's own hard deadline when it has a timeout and its fuel
+   * bound when it has one, with the policy's host functions answering the module's host calls while
+   * it runs.
+   */
+  EvalResult evaluate(byte[] request, EvalOptions options, Map<String, HostFunction> functions) {
+    return AbiCodec.evalResult(evaluateRaw(request, options, functions));
+  }
+
+  /** {@link #evaluate}, answering the module's response as it wrote it. */
+  byte[] evaluateRaw(byte[] request, EvalOptions options, Map<String, HostFunction> functions) {
     Optional<Duration> deadline =
         options.timeout().map(t -> t.plus(limits.grace())).or(limits::opDeadline);
-    return AbiCodec.evalResult(roundTrip(request, deadline));
+    if (options.fuel().isPresent() && !module.config().fuel()) {
+      throw new EngineException(
+          "a fuel limit needs a module built with fuel metering",
+          "load the module with ModuleConfig.defaults().withFuel(true)");
+    }
+    long fuel = options.fuel().orElse(Native.UNLIMITED_FUEL);
+    throwIfStopped();
+    lockOpen();
+    hostCalls.install(functions);
+    try {
+      throwIfStopped();
+      return callModule(request, deadline, fuel);
+    } finally {
+      hostCalls.clear();
+      lock.unlock();
+    }
   }
 
   /** Releases a handle unless the instance is gone, in which case it is gone with it. */
   void releaseQuietly(byte[] request) {
-    if (stopped != null) {
+    if (stopped != null || insideHostFunction()) {
       return;
     }
     lock.lock();
@@ -277,7 +399,7 @@ public final class Engine implements AutoCloseable {
       if (closed || stopped != null) {
         return;
       }
-      AbiCodec.decode(callModule(request, limits.opDeadline()), Released.class);
+      AbiCodec.decode(callModule(request, limits.opDeadline(), Native.UNLIMITED_FUEL), Released.class);
     } finally {
       lock.unlock();
     }
@@ -349,19 +471,23 @@ public final class Engine implements AutoCloseable {
     lockOpen();
     try {
       throwIfStopped();
-      return callModule(request, deadline);
+      return callModule(request, deadline, Native.UNLIMITED_FUEL);
     } finally {
       lock.unlock();
     }
   }
 
+  // Whether the calling thread is inside a host function of this instance: the evaluation's own
+  // thread holds the lock, and the stack helper thread runs host functions for a caller that holds it.
+  private boolean insideHostFunction() {
+    return lock.isHeldByCurrentThread() || hostCalls.runsOn(Thread.currentThread());
+  }
+
   // Takes the lock of an open instance for one operation; the caller unlocks. A host function that
-  // calls back into the instance running it is refused instead of meeting the bridge's busy guard.
-  // This sees only host functions on the calling thread: one the bridge runs on its stack helper
-  // thread would wait for the lock for ever, so host functions must not call back into their engine
-  // (today every host call is answered by HostCalls.unregistered, which doesn't).
+  // calls back into the instance running it is refused instead of meeting the bridge's busy guard,
+  // or, on the stack helper thread, waiting for a lock its own caller holds.
   private void lockOpen() {
-    if (lock.isHeldByCurrentThread()) {
+    if (insideHostFunction()) {
       throw new EngineException(
           "the module is busy: a host function can't call back into the instance that runs it",
           "use another instance for the nested call, or compute the value before the evaluation");
@@ -374,10 +500,10 @@ public final class Engine implements AutoCloseable {
   }
 
   // INVARIANT: runs under the lock on an open instance.
-  private byte[] callModule(byte[] request, Optional<Duration> deadline) {
+  private byte[] callModule(byte[] request, Optional<Duration> deadline, long fuel) {
     byte[] response;
     try {
-      response = underDeadline(deadline, ticks -> Native.call(instance, request, ticks, Native.UNLIMITED_FUEL));
+      response = underDeadline(deadline, ticks -> Native.call(instance, request, ticks, fuel));
     } catch (GuestTrap trap) {
       throw stoppedBy(trap, deadline);
     } catch (RuntimeException | Error e) {

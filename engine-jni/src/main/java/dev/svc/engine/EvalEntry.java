@@ -47,8 +47,8 @@ public record EvalEntry(
   public EvalEntry {
     Objects.requireNonNull(decision, "decision");
     Objects.requireNonNull(reason, "reason");
-    // Jackson reads an absent JsonNode as a JSON null: no payload either.
-    payload = payload == null ? Optional.empty() : payload.filter(node -> !node.isNull());
+    // Jackson reads an absent JsonNode as NullNode; the engine never writes a null payload.
+    payload = payload == null ? Optional.empty() : payload.filter(p -> !p.isNull());
     policy = policy == null ? Optional.empty() : policy;
     position = position == null ? Optional.empty() : position;
     chain = chain == null ? List.of() : List.copyOf(chain);

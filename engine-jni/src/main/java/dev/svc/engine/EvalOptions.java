@@ -3,6 +3,7 @@ package dev.svc.engine;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * How one evaluation runs.
@@ -13,32 +14,41 @@ import java.util.Optional;
  *     kind's fallback and the instance keeps working. Sent in whole milliseconds, rounded up. The
  *     instance's hard deadline for the call is this plus {@link Limits#grace()}. Empty: no deadline
  *     of its own (the operation deadline of {@link Limits} applies)
+ * @param fuel the most WebAssembly instructions the call may run, counted by wasmtime's fuel: a
+ *     call that uses it up is stopped with an {@link OutOfFuelException}, and so is its instance.
+ *     Needs a module loaded with {@link ModuleConfig#withFuel(boolean) fuel metering}. Empty: no
+ *     bound
  */
-public record EvalOptions(Optional<Duration> timeout) {
+public record EvalOptions(Optional<Duration> timeout, OptionalLong fuel) {
 
   /**
-   * Checks the timeout.
+   * Checks the timeout and the fuel.
    *
    * @param timeout the evaluation's own deadline
-   * @throws IllegalArgumentException if the timeout is zero or negative
+   * @param fuel the call's budget of instructions
+   * @throws IllegalArgumentException if the timeout or the fuel is zero or negative
    */
   public EvalOptions {
     Objects.requireNonNull(timeout, "timeout");
+    Objects.requireNonNull(fuel, "fuel");
     timeout.ifPresent(
         t -> {
           if (t.isNegative() || t.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, got " + t);
           }
         });
+    if (fuel.isPresent() && fuel.getAsLong() <= 0) {
+      throw new IllegalArgumentException("fuel must be positive, got " + fuel.getAsLong());
+    }
   }
 
   /**
-   * No deadline of its own.
+   * No deadline of its own, no fuel bound.
    *
    * @return the defaults
    */
   public static EvalOptions defaults() {
-    return new EvalOptions(Optional.empty());
+    return new EvalOptions(Optional.empty(), OptionalLong.empty());
   }
 
   /**
@@ -48,7 +58,19 @@ public record EvalOptions(Optional<Duration> timeout) {
    * @return the new options
    */
   public EvalOptions withTimeout(Duration timeout) {
-    return new EvalOptions(Optional.of(timeout));
+    return new EvalOptions(Optional.of(timeout), fuel);
+  }
+
+  /**
+   * A copy bounded by {@code fuel} instructions; the module must meter fuel
+   * ({@link ModuleConfig#withFuel(boolean)}).
+   *
+   * @param fuel how many WebAssembly instructions the call may run; positive
+   * @return the new options
+   * @throws IllegalArgumentException if {@code fuel} is zero or negative
+   */
+  public EvalOptions withFuel(long fuel) {
+    return new EvalOptions(timeout, OptionalLong.of(fuel));
   }
 
   /** The timeout in whole milliseconds, rounded up; 0 for none. */

@@ -1,5 +1,6 @@
 package dev.svc.engine;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
@@ -22,6 +23,9 @@ import java.util.Optional;
  *     nothing
  * @param trace every candidate, winners first
  * @param collect whether the kind collects every top candidate
+ * @param shape how the kind's results read, when the policy came from {@link
+ *     dev.svc.engine.kind.Kind#compile(Engine, List, dev.svc.engine.kind.KindCompileOptions)
+ *     Kind.compile}; not part of the eval record's JSON
  */
 public record EvalResult(
     @JsonProperty("payload") Optional<JsonNode> payload,
@@ -31,7 +35,8 @@ public record EvalResult(
     @JsonProperty("reason") Optional<String> reason,
     @JsonProperty(value = "outcome", required = true) List<EvalEntry> outcome,
     @JsonProperty(value = "trace", required = true) List<EvalEntry> trace,
-    @JsonProperty("collect") boolean collect) {
+    @JsonProperty("collect") boolean collect,
+    @JsonIgnore Optional<ResultShape> shape) {
 
   /**
    * Checks the required parts.
@@ -44,16 +49,30 @@ public record EvalResult(
    * @param outcome the outcome entries
    * @param trace the trace entries
    * @param collect whether the kind collects all
+   * @param shape how the kind's results read
    */
   public EvalResult {
     Objects.requireNonNull(policy, "policy");
-    // Jackson reads an absent JsonNode as a JSON null: no payload either.
-    payload = payload == null ? Optional.empty() : payload.filter(node -> !node.isNull());
+    // Jackson reads an absent JsonNode as NullNode; the engine never writes a null payload.
+    payload = payload == null ? Optional.empty() : payload.filter(p -> !p.isNull());
     error = error == null ? Optional.empty() : error;
     decision = decision == null ? Optional.empty() : decision;
     reason = reason == null ? Optional.empty() : reason;
     outcome = List.copyOf(outcome);
     trace = List.copyOf(trace);
+    shape = shape == null ? Optional.empty() : shape;
+  }
+
+  /**
+   * This result marked with the shape of its kind's results.
+   *
+   * @param shape how the kind's results read
+   * @return a copy with {@link #shape()} set
+   */
+  public EvalResult withShape(ResultShape shape) {
+    Objects.requireNonNull(shape, "shape");
+    return new EvalResult(
+        payload, error, policy, decision, reason, outcome, trace, collect, Optional.of(shape));
   }
 
   /**

@@ -1,22 +1,82 @@
 package dev.svc.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
+import dev.svc.engine.internal.HostCallHandler;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
-/** Answers the module's host calls ({@code engine.host_call}) with {@code {"result": …}} or {@code {"error": …}}. */
-final class HostCalls {
+/**
+ * One instance's answers to the module's host calls ({@code engine.host_call}, bindings.md §3):
+ * {@code {"result": …}} from the host functions of the policy being evaluated, or {@code {"error":
+ * …}}. The functions are installed only while an evaluation runs.
+ */
+final class HostCalls implements HostCallHandler {
 
-  private HostCalls() {}
+  // Written by the thread that holds the engine's lock; read by the thread the module runs on,
+  // which is that same thread or the stack helper it waits for.
+  private volatile Map<String, HostFunction> functions = Map.of();
+  private volatile Thread running;
 
-  /** The answer while no host functions are registered: each call names the function it missed. */
-  static byte[] unregistered(byte[] request) {
+  /** Installs {@code installed} for one evaluation; {@link #clear()} ends it. */
+  void install(Map<String, HostFunction> installed) {
+    functions = installed;
+  }
+
+  /** Ends an evaluation: no host function answers until the next {@link #install(Map)}. */
+  void clear() {
+    functions = Map.of();
+  }
+
+  /** Whether {@code thread} is running one of this instance's host functions right now. */
+  boolean runsOn(Thread thread) {
+    return running == thread;
+  }
+
+  @Override
+  public byte[] hostCall(byte[] request) {
+    JsonNode call;
     try {
-      JsonNode call = AbiCodec.MAPPER.readTree(request);
-      String function = call.path("function").asText("");
-      return AbiCodec.hostError("no host function " + function + " is registered");
+      call = AbiCodec.MAPPER.readTree(request);
     } catch (IOException e) {
       return AbiCodec.hostError("the module's host call isn't readable: " + e.getMessage());
     }
+    String name = call.path("function").asText("");
+    HostFunction function = functions.get(name);
+    if (function == null) {
+      return AbiCodec.hostError("no host function " + name + " is registered");
+    }
+    List<JsonNode> args = new ArrayList<>();
+    call.path("args").forEach(args::add);
+    return run(function, List.copyOf(args));
+  }
+
+  private byte[] run(HostFunction function, List<JsonNode> args) {
+    JsonNode result;
+    running = Thread.currentThread();
+    try {
+      result = function.call(args);
+    } catch (VirtualMachineError fatal) {
+      throw fatal;
+    } catch (Throwable e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      return AbiCodec.hostError(messageOf(e));
+    } finally {
+      running = null;
+    }
+    ObjectNode answer = AbiCodec.MAPPER.createObjectNode();
+    answer.set("result", result == null ? answer.nullNode() : result);
+    return AbiCodec.encode(answer);
+  }
+
+  // The engine's own exceptions give their message without the help Throwable.getMessage adds.
+  private static String messageOf(Throwable e) {
+    String message = e instanceof SvcException svc ? svc.message() : e.getMessage();
+    return message != null ? message : e.getClass().getName();
   }
 }

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -25,13 +27,16 @@ public final class Policy implements AutoCloseable {
   private final String name;
   private final List<Diagnostic> diagnostics;
   private final long handle;
+  private final Map<String, HostFunction> functions;
   private final AtomicBoolean released = new AtomicBoolean();
+  private volatile Optional<ResultShape> resultShape = Optional.empty();
 
-  Policy(Engine engine, String name, List<Diagnostic> diagnostics, long handle) {
+  Policy(Engine engine, Compiled compiled, Map<String, HostFunction> functions) {
     this.engine = engine;
-    this.name = name;
-    this.diagnostics = List.copyOf(diagnostics);
-    this.handle = handle;
+    this.name = compiled.policy();
+    this.diagnostics = List.copyOf(compiled.diagnostics());
+    this.handle = compiled.handle();
+    this.functions = Map.copyOf(functions);
   }
 
   /**
@@ -84,8 +89,74 @@ public final class Policy implements AutoCloseable {
    * @throws StoppedException if the instance is stopped, or stops during this call
    */
   public EvalResult evalWith(Object input, EvalOptions options) {
+    EvalResult result = engine.evaluate(evalRequest(input, options), options, functions);
+    return resultShape.map(result::withShape).orElse(result);
+  }
+
+  /**
+   * Evaluates one input and answers the eval record exactly as the engine wrote it (tooling spec
+   * §6.2: its key order, its omissions, its numbers), for a host that passes the record on as JSON
+   * without reading it, such as an HTTP server.
+   *
+   * @param input one key per input the kind declares
+   * @param options the evaluation's timeout and fuel
+   * @return the eval record's compact UTF-8 JSON object, without the response envelope
+   * @throws EngineException if the input doesn't fit the kind, or the policy was closed
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   */
+  public byte[] evalJson(Object input, EvalOptions options) {
+    return AbiCodec.body(engine.evaluateRaw(evalRequest(input, options), options, functions));
+  }
+
+  private byte[] evalRequest(Object input, EvalOptions options) {
     Objects.requireNonNull(options, "options");
-    return engine.evaluate(AbiCodec.evalRequest(handle, input, options.timeoutMillis()), options);
+    try {
+      return AbiCodec.evalRequest(handle, input, options.timeoutMillis());
+    } catch (IllegalArgumentException e) {
+      // An input Jackson can't write is the request's fault, refused before the module is asked.
+      throw new EngineException(
+          "the input can't be encoded as JSON: " + e.getMessage(),
+          "pass a JsonNode, a Map, or an object Jackson can serialize, with one key per input the"
+              + " kind declares",
+          e);
+    }
+  }
+
+  /**
+   * Marks every later result of this policy with {@code shape} ({@link EvalResult#shape()}), for
+   * the decision helpers of {@link dev.svc.engine.kind.Decision}. {@link
+   * dev.svc.engine.kind.Kind#compile(Engine, List, dev.svc.engine.kind.KindCompileOptions)
+   * Kind.compile} does it; do it yourself for a policy of a Java-defined kind compiled with {@link
+   * Engine#compile(List, CompileOptions)}, with the kind's {@code resultShape()}.
+   *
+   * @param shape how the results of the policy's kind read
+   * @return this policy
+   */
+  public Policy stampResults(ResultShape shape) {
+    resultShape = Optional.of(Objects.requireNonNull(shape, "shape"));
+    return this;
+  }
+
+  /**
+   * This policy flattened into every decision rule and assert it can reach, as the engine
+   * explained it when it compiled the policy; equal to what {@link Engine#explain(List,
+   * ExplainOptions)} answers for this policy of the same files.
+   *
+   * @return the explanation
+   * @throws EngineException if the policy was closed, or the engine answered no explanation (a bug
+   *     in the engine)
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   */
+  public Explanation explain() {
+    ObjectNode request =
+        AbiCodec.MAPPER.createObjectNode().put("op", "explain").put("handle", handle);
+    return engine.explained(AbiCodec.encode(request)).stream()
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new EngineException(
+                    "the module returned no explanation for policy " + name,
+                    "this is a bug in the engine; please report it"));
   }
 
   /**

@@ -8,12 +8,13 @@ import java.util.Objects;
  *
  * <p>Switch on the subtype rather than parsing text: {@link EngineException} means the engine refused
  * a request and the instance still works; {@link StoppedException} (and its subtypes) means the
- * instance is dead and must be rebuilt.
+ * instance is dead and must be rebuilt; {@link NoPolicyException} and {@link BusyException} come from
+ * a pool of instances, which works on.
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.
  */
 public abstract sealed class SvcException extends RuntimeException
-    permits EngineException, StoppedException {
+    permits EngineException, StoppedException, NoPolicyException, BusyException {
 
   private static final long serialVersionUID = 1L;
 
@@ -47,7 +48,7 @@ public abstract sealed class SvcException extends RuntimeException
   /**
    * Whether the instance that threw this can't be used again.
    *
-   * @return true for {@link StoppedException} and its subtypes, false for {@link EngineException}
+   * @return true for {@link StoppedException} and its subtypes, false for the others
    */
   public abstract boolean isStopped();
 

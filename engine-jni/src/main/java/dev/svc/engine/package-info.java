@@ -14,7 +14,10 @@
  *   <li>{@link dev.svc.engine.ModuleConfig} and {@link dev.svc.engine.Limits}: how a module is
  *       compiled and what bounds an instance's calls.
  *   <li>Records mirroring the engine's JSON: {@link dev.svc.engine.VersionInfo}, {@link
- *       dev.svc.engine.Diagnostic}.
+ *       dev.svc.engine.Diagnostic}, {@link dev.svc.engine.TestResult} and {@link
+ *       dev.svc.engine.TestCaseResult} (what {@link dev.svc.engine.Engine#test} answers).
+ *   <li>{@link dev.svc.engine.Stub} and {@link dev.svc.engine.StubCall}: host functions answered
+ *       by stubs, given to {@link dev.svc.engine.CompileOptions#withStub}.
  *   <li>{@link dev.svc.engine.Durations}: Sigil's duration syntax ({@code 1h30m}) to and from
  *       {@link java.time.Duration}.
  *   <li>{@link dev.svc.engine.kind}: kinds defined in Java ({@link

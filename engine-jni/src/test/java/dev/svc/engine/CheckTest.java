@@ -7,12 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@link Engine#check} over the real engine.wasm. */
-class CheckTest {
+class CheckTest extends EngineFixture {
 
   private static final SourceFile KIND =
       SourceFile.of(
@@ -29,18 +27,6 @@ class CheckTest {
 
           collect all
           """);
-
-  private Engine engine;
-
-  @BeforeEach
-  void start() {
-    engine = Engine.create(TestModules.engine());
-  }
-
-  @AfterEach
-  void stop() {
-    engine.close();
-  }
 
   private static SourceFile policy(String path, String body) {
     return SourceFile.of(path, "policy door.main: Door@1\n\n" + body);

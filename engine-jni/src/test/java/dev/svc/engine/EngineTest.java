@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.engine.internal.CallingThread;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -13,7 +11,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The engine instance over the real engine.wasm, through the real bridge and wasmtime. */
-class EngineTest {
+class EngineTest extends EngineFixture {
 
   private static final String DECODE_HELP =
       "\"help\":\"send one JSON object of an op and its fields, such as {\\\"op\\\": \\\"version\\\"}\"";
@@ -21,18 +19,6 @@ class EngineTest {
       "\"message\":\"the request isn't a JSON object of the fields an op takes: ";
 
   private static final long PAGE = 64 * 1024;
-
-  private Engine engine;
-
-  @BeforeEach
-  void start() {
-    engine = Engine.create(TestModules.engine());
-  }
-
-  @AfterEach
-  void stop() {
-    engine.close();
-  }
 
   @Test
   void versionReportsTheModulesOwnBuild() {

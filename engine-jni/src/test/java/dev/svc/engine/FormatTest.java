@@ -5,28 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.engine.internal.CallingThread;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@link Engine#format} over the real engine.wasm. */
-class FormatTest {
+class FormatTest extends EngineFixture {
 
   private static final String SYNTAX_HELP = "fix the syntax errors; fmt only formats files that parse";
-
-  private Engine engine;
-
-  @BeforeEach
-  void start() {
-    engine = Engine.create(TestModules.engine());
-  }
-
-  @AfterEach
-  void stop() {
-    engine.close();
-  }
 
   @Test
   void formatsToTheCanonicalStyle() {

@@ -1,5 +1,6 @@
 package dev.svc.engine;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
@@ -8,12 +9,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@link Engine#compile} and {@link Policy} over the real engine.wasm. */
-class PolicyTest {
+class PolicyTest extends EngineFixture {
 
   private static final SourceFile KIND =
       SourceFile.of(
@@ -54,16 +53,29 @@ class PolicyTest {
           }
           """);
 
-  private Engine engine;
+  /** Jackson refuses a bean without properties. */
+  static final class Opaque {}
 
-  @BeforeEach
-  void start() {
-    engine = Engine.create(TestModules.engine());
+  @Test
+  void anInputJacksonCannotWriteIsRefusedAndTheInstanceWorksOn() {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      assertThatThrownBy(() -> policy.eval(Map.of("floor", new Opaque())))
+          .isInstanceOf(EngineException.class)
+          .hasMessageStartingWith("the input can't be encoded as JSON: ");
+      assertThat(engine.stopped()).isEmpty();
+      assertThat(policy.eval(Map.of("floor", 3)).decision()).contains("allow");
+    }
   }
 
-  @AfterEach
-  void stop() {
-    engine.close();
+  @Test
+  void aDecisionWithoutPayloadFieldsHasNoPayload() {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      EvalResult denied = policy.eval(Map.of("floor", 9));
+
+      assertThat(denied.decision()).contains("deny");
+      assertThat(denied.payload()).isEmpty();
+      assertThat(denied.outcome()).singleElement().satisfies(e -> assertThat(e.payload()).isEmpty());
+    }
   }
 
   @Test
@@ -92,6 +104,37 @@ class PolicyTest {
       EvalResult fallback = policy.eval(Map.of());
       assertThat(fallback.reason()).contains("no_rule");
       assertThat(fallback.trace()).isEmpty();
+    }
+  }
+
+  @Test
+  void evalJsonIsTheRecordAsTheEngineWroteItWithoutTheEnvelope() {
+    // The engine escapes > as Go does; a record read and written again by Jackson wouldn't.
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      String ranked = new String(policy.evalJson(Map.of("floor", 7), EvalOptions.defaults()), UTF_8);
+
+      assertThat(ranked)
+          .isEqualTo(
+              "{\"policy\":\"door.main\",\"decision\":\"deny\",\"reason\":\"closed\","
+                  + "\"outcome\":[{\"decision\":\"deny\",\"reason\":\"closed\",\"policy\":\"door.main\","
+                  + "\"position\":\"door/main.sigil:8:3\"}],"
+                  + "\"trace\":[{\"decision\":\"deny\",\"reason\":\"closed\",\"policy\":\"door.main\","
+                  + "\"position\":\"door/main.sigil:8:3\",\"conditions\":[\"floor \\u003e 5\"],\"outcome\":true},"
+                  + "{\"payload\":{\"minutes\":7},\"decision\":\"allow\",\"reason\":\"member\","
+                  + "\"policy\":\"door.main\",\"position\":\"door/main.sigil:4:3\"}]}");
+      String raw =
+          engine.call("{\"op\":\"eval\",\"handle\":" + policy.handle() + ",\"input\":{\"floor\":7}}");
+      assertThat(raw).isEqualTo("{\"ok\":true," + ranked.substring(1));
+    }
+  }
+
+  @Test
+  void evalJsonRefusesAnInputThatDoesntFitLikeEval() {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      assertThatThrownBy(() -> policy.evalJson(Map.of("flor", 3), EvalOptions.defaults()))
+          .isInstanceOfSatisfying(
+              EngineException.class,
+              e -> assertThat(e.message()).isEqualTo("the input: flor: unknown input \"flor\""));
     }
   }
 

@@ -3,20 +3,26 @@ package dev.svc.server;
 import dev.svc.server.config.SvcConfig;
 import dev.svc.server.engine.EnginePool;
 import dev.svc.server.engine.EngineRoutes;
+import dev.svc.server.engine.PolicyCatalog;
+import dev.svc.server.engine.PolicyRoutes;
 import dev.svc.server.http.ApiErrors;
 import dev.svc.server.http.CallerAuthHandler;
 import dev.svc.server.http.HttpTimeouts;
 import dev.svc.server.mesh.Mesh;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
@@ -38,13 +44,15 @@ final class ApiVerticle extends VerticleBase {
   private final SvcConfig config;
   private final Mesh mesh;
   private final EnginePool engines;
+  private final PolicyCatalog catalog;
   private final Duration shutdownGrace;
   private HttpServer server;
 
-  ApiVerticle(SvcConfig config, Mesh mesh, EnginePool engines, Duration shutdownGrace) {
+  ApiVerticle(SvcConfig config, Mesh mesh, EnginePool engines, PolicyCatalog catalog, Duration shutdownGrace) {
     this.config = config;
     this.mesh = mesh;
     this.engines = engines;
+    this.catalog = catalog;
     this.shutdownGrace = shutdownGrace;
   }
 
@@ -53,10 +61,14 @@ final class ApiVerticle extends VerticleBase {
     HttpTimeouts timeouts = new HttpTimeouts(vertx, config.server());
     Router router = Router.router(vertx);
     router.route().handler(timeouts::startDeadlines);
-    new EngineRoutes(engines).mount(router, List.of(
+    List<Handler<RoutingContext>> guards = List.of(
         new CallerAuthHandler(mesh, config.mesh().capName()),
-        BodyHandler.create(false).setBodyLimit(BODY_LIMIT)));
-    ApiErrors errors = new ApiErrors(BODY_LIMIT, EngineRoutes.methods());
+        BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
+    new EngineRoutes(engines).mount(router, guards);
+    new PolicyRoutes(engines, catalog, config.engine().evalTimeout()).mount(router, guards);
+    Map<String, String> methods = new HashMap<>(EngineRoutes.methods());
+    methods.putAll(PolicyRoutes.methods());
+    ApiErrors errors = new ApiErrors(BODY_LIMIT, methods, config.api().retryAfterSeconds());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);
     router.errorHandler(405, errors);

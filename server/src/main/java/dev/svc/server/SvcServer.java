@@ -1,14 +1,17 @@
 package dev.svc.server;
 
 import dev.svc.server.config.SvcConfig;
+import dev.svc.server.engine.ConfigPolicies;
 import dev.svc.server.engine.EnginePool;
-import dev.svc.server.engine.FixedEnginePool;
+import dev.svc.server.engine.PolicyCatalog;
+import dev.svc.server.engine.SupervisedEngines;
 import dev.svc.server.health.HealthVerticle;
 import dev.svc.server.health.Readiness;
 import dev.svc.server.mesh.DevMesh;
 import dev.svc.server.mesh.Mesh;
 import dev.svc.server.mesh.MeshStatus;
 import dev.svc.server.telemetry.Telemetry;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -25,7 +28,7 @@ import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * {@code svc serve}: the server as one object. Starting it builds Vert.x with Micrometer metrics (and
@@ -49,18 +52,20 @@ public final class SvcServer {
 
   private final SvcConfig config;
   private final Mesh mesh;
-  private final Supplier<EnginePool> engineFactory;
+  private final Function<MeterRegistry, EnginePool> engineFactory;
+  private final PolicyCatalog catalog = new PolicyCatalog();
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Optional<Telemetry> telemetry;
   private final Vertx vertx;
   private volatile HealthVerticle health;
   private volatile String healthDeployment;
   private volatile EnginePool engines;
+  private volatile ConfigPolicies configured;
   private volatile ApiVerticle api;
   private volatile String apiDeployment;
   private Future<Void> stopped; // guarded by this
 
-  private SvcServer(SvcConfig config, Mesh mesh, Supplier<EnginePool> engineFactory) {
+  private SvcServer(SvcConfig config, Mesh mesh, Function<MeterRegistry, EnginePool> engineFactory) {
     this.config = config;
     this.mesh = mesh;
     this.engineFactory = engineFactory;
@@ -78,8 +83,8 @@ public final class SvcServer {
   }
 
   /**
-   * Starts the server {@code config} describes, on the mesh of {@code mesh.mode} with a fixed pool of
-   * one engine instance per processor.
+   * Starts the server {@code config} describes, on the mesh of {@code mesh.mode} with the supervisor's
+   * pool of {@code engine.poolSize} instances.
    *
    * @param config the validated configuration
    * @return completes with the running server; fails with a {@link StartException} (or the cause
@@ -91,8 +96,8 @@ public final class SvcServer {
           "mesh mode " + config.mesh().mode().name().toLowerCase(Locale.ROOT) + " isn't available yet",
           "set mesh.mode to dev (--mesh-mode dev) to run on this machine without a tailnet", null));
     }
-    int processors = Runtime.getRuntime().availableProcessors();
-    return create(config, new DevMesh(config.mesh()), () -> FixedEnginePool.start(processors)).start();
+    return create(config, new DevMesh(config.mesh()), registry -> SupervisedEngines.start(config.engine(), registry))
+        .start();
   }
 
   /**
@@ -101,10 +106,11 @@ public final class SvcServer {
    *
    * @param config the validated configuration
    * @param mesh where callers come from and who they are
-   * @param engines makes the engine pool, off the event loop; the server closes the pool when it stops
+   * @param engines makes the engine pool reporting to the server's registry, off the event loop; the
+   *     server closes the pool when it stops
    * @return the server; start it once
    */
-  public static SvcServer create(SvcConfig config, Mesh mesh, Supplier<EnginePool> engines) {
+  public static SvcServer create(SvcConfig config, Mesh mesh, Function<MeterRegistry, EnginePool> engines) {
     return new SvcServer(config, mesh, engines);
   }
 
@@ -121,11 +127,15 @@ public final class SvcServer {
         .compose(id -> {
           health = healthVerticle;
           healthDeployment = id;
-          return vertx.executeBlocking(engineFactory::get);
+          return vertx.executeBlocking(() -> engineFactory.apply(registry));
         })
         .compose(pool -> {
           engines = pool;
-          ApiVerticle apiVerticle = new ApiVerticle(config, mesh, pool, SHUTDOWN_GRACE);
+          configured = new ConfigPolicies(config.policies(), pool, catalog, registry);
+          return configured.start(vertx, ConfigPolicies.SCAN_PERIOD).map(pool);
+        })
+        .compose(pool -> {
+          ApiVerticle apiVerticle = new ApiVerticle(config, mesh, pool, catalog, SHUTDOWN_GRACE);
           return vertx.deployVerticle(apiVerticle).map(id -> {
             apiDeployment = id;
             api = apiVerticle;
@@ -148,6 +158,10 @@ public final class SvcServer {
     }
     if (api == null) {
       return new Readiness(false, "API listener not bound");
+    }
+    if (!configured.installed()) {
+      return new Readiness(false, "configured policies not installed: " + String.join(", ",
+          config.policies().install().keySet().stream().filter(name -> catalog.get(name).isEmpty()).toList()));
     }
     return new Readiness(true, status.reason());
   }
@@ -192,6 +206,9 @@ public final class SvcServer {
       // Completed after Vert.x is closed, so bound to no Vert.x context: its callbacks run on the
       // thread that completes it.
       CompletableFuture<Void> done = new CompletableFuture<>();
+      if (configured != null) {
+        configured.stop(vertx);
+      }
       undeploy(healthDeployment)
           .compose(v -> undeploy(apiDeployment))
           .compose(v -> engines == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {

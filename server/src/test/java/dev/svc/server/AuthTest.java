@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.svc.server.config.ConfigKey;
-import dev.svc.server.engine.FixedEnginePool;
 import dev.svc.server.mesh.Caller;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -38,7 +37,7 @@ class AuthTest {
   @BeforeAll
   static void start(Vertx vertx) {
     mesh = new FakeMesh(caller(List.of()));
-    server = await(SvcServer.create(TestServers.config(), mesh, () -> FixedEnginePool.start(1)).start());
+    server = await(SvcServer.create(TestServers.config(), mesh, TestServers::oneEngine).start());
     client = WebClient.create(vertx);
   }
 

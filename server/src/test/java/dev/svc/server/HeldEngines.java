@@ -1,27 +1,27 @@
 package dev.svc.server;
 
-import dev.svc.engine.Engine;
 import dev.svc.engine.Module;
 import dev.svc.server.engine.EnginePool;
+import dev.svc.supervisor.Pool;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
 
-/** An engine pool whose calls wait until the test lets them run, on a real engine. */
+/** An engine pool whose calls wait until the test lets them run, on a real pool of one instance. */
 final class HeldEngines implements EnginePool {
 
   private final Module module = Module.bundled();
-  private final Engine engine = Engine.create(module);
+  private final Pool pool = Pool.create(module, 1);
   private final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
 
   @Override
-  public <T> CompletionStage<T> submit(Function<Engine, T> operation) {
+  public <T> CompletionStage<T> submit(Function<Pool, T> operation) {
     CompletableFuture<T> result = new CompletableFuture<>();
     held.add(() -> {
       try {
-        result.complete(operation.apply(engine));
+        result.complete(operation.apply(pool));
       } catch (RuntimeException e) {
         result.completeExceptionally(e);
       }
@@ -43,7 +43,7 @@ final class HeldEngines implements EnginePool {
 
   @Override
   public void close() {
-    engine.close();
+    pool.close();
     module.close();
   }
 }

@@ -47,7 +47,7 @@ class LifecycleTest {
     FakeMesh mesh = new FakeMesh(granted());
     CountDownLatch enginesMayStart = new CountDownLatch(1);
     HeldEngines engines = new HeldEngines();
-    SvcServer server = SvcServer.create(TestServers.config(), mesh, () -> {
+    SvcServer server = SvcServer.create(TestServers.config(), mesh, registry -> {
       awaitLatch(enginesMayStart);
       return engines;
     });
@@ -73,7 +73,7 @@ class LifecycleTest {
   void a_stop_refuses_new_connections_and_lets_the_request_in_flight_finish(Vertx vertx) {
     WebClient client = WebClient.create(vertx);
     HeldEngines engines = new HeldEngines();
-    SvcServer server = await(SvcServer.create(TestServers.config(), new FakeMesh(granted()), () -> engines).start());
+    SvcServer server = await(SvcServer.create(TestServers.config(), new FakeMesh(granted()), registry -> engines).start());
     int port = server.apiPort();
     Future<HttpResponse<Buffer>> inFlight = client.post(port, "127.0.0.1", "/api/v1/format")
         .putHeader("Content-Type", "application/json").sendJsonObject(FORMAT);
@@ -99,7 +99,7 @@ class LifecycleTest {
 
   @Test
   void a_failed_start_stops_what_started_and_says_why() {
-    SvcServer server = SvcServer.create(TestServers.config(), new FakeMesh(granted()), () -> {
+    SvcServer server = SvcServer.create(TestServers.config(), new FakeMesh(granted()), registry -> {
       throw new IllegalStateException("no engine today");
     });
 

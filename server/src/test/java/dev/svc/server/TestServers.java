@@ -4,7 +4,17 @@ import dev.svc.server.config.ConfigKey;
 import dev.svc.server.config.ConfigLoader;
 import dev.svc.server.config.ConfigSources;
 import dev.svc.server.config.SvcConfig;
+import dev.svc.server.engine.EnginePool;
+import dev.svc.server.engine.SupervisedEngines;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +36,20 @@ final class TestServers {
     SvcConfig c = ConfigLoader.load(new ConfigSources(flags, Map.of(), Optional.empty(), List.of()));
     // The key's 0 means 8080; a record built by hand can ask for any free port.
     return new SvcConfig(c.debug(), c.mesh(), c.server(), new SvcConfig.Health(0), c.otel(), c.operator(), c.api(),
-        c.output(), c.clusterInfo());
+        c.output(), c.clusterInfo(), c.engine(), c.policies());
+  }
+
+  /** The supervised engines of a pool of one instance, reporting to {@code registry}. */
+  static EnginePool oneEngine(MeterRegistry registry) {
+    return SupervisedEngines.start(new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofSeconds(1)), registry);
+  }
+
+  /** Sends {@code body} (none when null) to the API on {@code port} and waits for the answer. */
+  static HttpResponse<Buffer> send(WebClient client, HttpMethod method, int port, String path, JsonObject body) {
+    HttpRequest<Buffer> request = client.request(method, port, "127.0.0.1", path);
+    return await(body == null
+        ? request.send()
+        : request.putHeader("Content-Type", "application/json").sendBuffer(body.toBuffer()));
   }
 
   static SvcConfig config() {

@@ -4,7 +4,6 @@ import static dev.svc.server.TestServers.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.server.config.ConfigKey;
-import dev.svc.server.engine.FixedEnginePool;
 import dev.svc.server.http.HttpTimeouts;
 import dev.svc.server.mesh.Caller;
 import dev.svc.server.mesh.GrantRule;
@@ -48,7 +47,7 @@ class TimeoutsTest {
 
   @Test
   void a_body_that_stalls_past_the_read_timeout_gets_408_and_the_connection_closes() throws IOException {
-    SvcServer server = await(SvcServer.create(TestServers.config(SHORT), granted(), () -> FixedEnginePool.start(1)).start());
+    SvcServer server = await(SvcServer.create(TestServers.config(SHORT), granted(), TestServers::oneEngine).start());
     try (Socket socket = new Socket("127.0.0.1", server.apiPort())) {
       socket.getOutputStream().write(("POST /api/v1/format HTTP/1.1\r\nHost: svc\r\nContent-Type: application/json\r\n"
           + "Content-Length: 100\r\n\r\n{\"source\":").getBytes(StandardCharsets.UTF_8));
@@ -65,7 +64,7 @@ class TimeoutsTest {
 
   @Test
   void a_connection_that_sends_no_headers_within_the_read_header_timeout_is_closed() throws IOException {
-    SvcServer server = await(SvcServer.create(TestServers.config(SHORT), granted(), () -> FixedEnginePool.start(1)).start());
+    SvcServer server = await(SvcServer.create(TestServers.config(SHORT), granted(), TestServers::oneEngine).start());
     try (Socket socket = new Socket("127.0.0.1", server.apiPort())) {
       socket.getOutputStream().write("POST /api/v1/format HTTP/1.1\r\nHost: svc\r\n".getBytes(StandardCharsets.UTF_8));
 
@@ -78,7 +77,7 @@ class TimeoutsTest {
   @Test
   void an_answer_not_ready_within_the_write_timeout_is_503(Vertx vertx) {
     HeldEngines engines = new HeldEngines();
-    SvcServer server = await(SvcServer.create(TestServers.config(SHORT), granted(), () -> engines).start());
+    SvcServer server = await(SvcServer.create(TestServers.config(SHORT), granted(), registry -> engines).start());
     try {
       HttpResponse<Buffer> response = await(WebClient.create(vertx).post(server.apiPort(), "127.0.0.1", "/api/v1/format")
           .putHeader("Content-Type", "application/json")

@@ -7,9 +7,11 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.svc.engine.Diagnostic;
 import dev.svc.engine.EngineException;
 import dev.svc.engine.EvalResult;
@@ -26,15 +28,24 @@ import java.util.List;
  */
 public final class AbiCodec {
 
-  /** The one mapper of the library: Optional-aware, lenient about fields it doesn't model. */
+  /**
+   * The one mapper of the library: Optional-aware, lenient about fields it doesn't model, and
+   * writing {@link java.time.Instant} and other dates as RFC 3339 text and {@link
+   * java.time.Duration} in Sigil syntax ({@code 1h30m}), as the engine reads and writes them.
+   */
   public static final ObjectMapper MAPPER =
       JsonMapper.builder()
           .addModule(new Jdk8Module())
+          .addModule(new JavaTimeModule())
+          .addModule(SigilDurations.module())
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .build();
 
   private static final String MISMATCH_HELP =
       "use the engine.wasm built from the same svc revision as this library";
+
+  private static final byte[] OK_TRUE = "\"ok\":true".getBytes(StandardCharsets.UTF_8);
 
   private AbiCodec() {}
 
@@ -95,6 +106,48 @@ public final class AbiCodec {
     return out.toByteArray();
   }
 
+  /**
+   * The op's body of a successful response as the module wrote it: the response without its
+   * envelope ({@code id} and {@code ok}, which the module writes first, module ABI §2.1).
+   *
+   * @throws EngineException with the module's message, help and diagnostics when it answered
+   *     {@code ok:false}, or when the response doesn't have the envelope this library expects
+   */
+  public static byte[] body(byte[] response) {
+    try {
+      if (!readOk(response)) {
+        throw failure(MAPPER.readTree(response));
+      }
+    } catch (IOException e) {
+      throw new EngineException("reading the module's response: " + e, MISMATCH_HELP, e);
+    }
+    int rest = indexAfter(response, OK_TRUE);
+    if (rest < 0) {
+      throw new EngineException("the module's response doesn't start with its envelope", MISMATCH_HELP);
+    }
+    if (rest < response.length && response[rest] == ',') {
+      rest++;
+    }
+    byte[] body = new byte[response.length - rest + 1];
+    body[0] = '{';
+    System.arraycopy(response, rest, body, 1, response.length - rest);
+    return body;
+  }
+
+  // The envelope is compact and comes first, so the first "ok":true is the envelope's.
+  private static int indexAfter(byte[] response, byte[] marker) {
+    outer:
+    for (int i = 0; i + marker.length <= response.length; i++) {
+      for (int j = 0; j < marker.length; j++) {
+        if (response[i + j] != marker[j]) {
+          continue outer;
+        }
+      }
+      return i + marker.length;
+    }
+    return -1;
+  }
+
   /** A host-call answer {@code {"error": message}}. */
   public static byte[] hostError(String message) {
     return encode(MAPPER.createObjectNode().put("error", message));
@@ -112,10 +165,10 @@ public final class AbiCodec {
   // The envelope puts `ok` first (after an optional numeric `id`), so a streaming read stops early;
   // the answers to this library's requests, which carry no id, start with it.
   private static boolean readOk(byte[] response) throws IOException {
-    if (startsWith(response, OK_TRUE)) {
+    if (startsWith(response, STARTS_OK)) {
       return true;
     }
-    if (startsWith(response, OK_FALSE)) {
+    if (startsWith(response, STARTS_FAILED)) {
       return false;
     }
     try (JsonParser parser = MAPPER.createParser(response)) {
@@ -137,8 +190,8 @@ public final class AbiCodec {
     throw new EngineException("the module's response has no ok field", MISMATCH_HELP);
   }
 
-  private static final byte[] OK_TRUE = "{\"ok\":true".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] OK_FALSE = "{\"ok\":false".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] STARTS_OK = "{\"ok\":true".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] STARTS_FAILED = "{\"ok\":false".getBytes(StandardCharsets.US_ASCII);
 
   private static boolean startsWith(byte[] bytes, byte[] prefix) {
     return bytes.length > prefix.length

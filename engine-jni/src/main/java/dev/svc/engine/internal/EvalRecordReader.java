@@ -128,7 +128,8 @@ final class EvalRecordReader {
     if (policy == null || outcome == null || trace == null) {
       throw UNEXPECTED;
     }
-    return new EvalResult(payload, error, policy, decision, reason, outcome, trace, collect);
+    return new EvalResult(
+        payload, error, policy, decision, reason, outcome, trace, collect, Optional.empty());
   }
 
   private EvalEntry entry() {

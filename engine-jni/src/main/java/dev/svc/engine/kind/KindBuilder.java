@@ -1,9 +1,13 @@
 package dev.svc.engine.kind;
 
 import dev.svc.engine.EngineException;
+import dev.svc.engine.HostFunction;
+import dev.svc.engine.ResultShape;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -275,7 +279,13 @@ public final class KindBuilder {
       throw new EngineException(
           message.toString(), "fix every problem listed; the kind can't be exported until then");
     }
-    return new Kind(name, version, written.text());
+    Map<String, HostFunction> implementations = new LinkedHashMap<>();
+    for (Function f : functions) {
+      f.decl().implementation().ifPresent(i -> implementations.put(f.name(), i));
+    }
+    boolean ranked = precedence != null && !precedence.isEmpty();
+    return new Kind(
+        name, version, written.text(), implementations, new ResultShape(collectAll, ranked));
   }
 
   private Draft draft() {

@@ -1,5 +1,6 @@
 package dev.svc.engine.kind;
 
+import dev.svc.engine.HostFunction;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,13 +20,24 @@ final class CoverageKinds {
     }
   }
 
+  /** AlertRouting's decision for an alert that pages someone. */
+  static final Decision PAGE =
+      Decision.of("page", "critical_alert", "sustained").field("oncall", Type.STRING);
+
+  /** AlertRouting's decision for an alert that goes to a channel, and its default. */
+  static final Decision NOTIFY =
+      Decision.of("notify", "routine", "unrouted").field("channel", Type.STRING, "#alerts");
+
   private CoverageKinds() {}
 
   static List<Case> all() {
     return List.of(alertRouting(), everything(), collecting(), minimal());
   }
 
-  /** Structs with an enum, a map and a duration; rankings; a defaulted payload field. */
+  /**
+   * Structs with an enum, a map and a duration; rankings; a defaulted payload field; a host
+   * function implemented in Java, which answers {@code oncall for «alert»}.
+   */
   static Case alertRouting() {
     Type.Enumeration severity = Type.enumeration("Severity", "critical", "warning", "info");
     Type.Structure alert =
@@ -36,21 +48,19 @@ final class CoverageKinds {
             .field("firing_for", Type.DURATION);
     Type.Structure team =
         Type.structure("Team").field("name", Type.STRING).field("channel", Type.STRING);
-    Decision page =
-        Decision.of("page", "critical_alert", "sustained").field("oncall", Type.STRING);
     Decision drop = Decision.of("drop", "silenced", "duplicate");
-    Decision notify =
-        Decision.of("notify", "routine", "unrouted").field("channel", Type.STRING, "#alerts");
+    HostFunction oncallFor = HostFunction.of(String.class, name -> "oncall for " + name);
     Kind kind =
         Kind.builder("AlertRouting")
             .version(1)
             .input("alert", alert)
             .input("teams", Type.list(team))
-            .function("oncall_for", new FnDecl(List.of(Type.STRING), Type.STRING))
-            .decisions(page, drop, notify)
-            .rankReasons(page)
+            .function(
+                "oncall_for", new FnDecl(List.of(Type.STRING), Type.STRING).implement(oncallFor))
+            .decisions(PAGE, drop, NOTIFY)
+            .rankReasons(PAGE)
             .rankOutcomes(drop.reason("duplicate"), drop.reason("silenced"))
-            .defaultOutcome(notify.reason("unrouted"))
+            .defaultOutcome(NOTIFY.reason("unrouted"))
             .build();
     String policy =
         """

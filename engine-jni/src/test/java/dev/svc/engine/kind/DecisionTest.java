@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@link Decision} and {@link Outcome}: the handles a kind is declared with. */
 class DecisionTest {
@@ -40,6 +42,32 @@ class DecisionTest {
         .isInstanceOfSatisfying(
             EngineException.class,
             e -> assertThat(e.help()).isEqualTo("notify declares: routine, unrouted"));
+  }
+
+  @ParameterizedTest(name = "\"{0}\" of ({1})")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "unroutd | routine unrouted | did you mean \"unrouted\"? d declares: routine, unrouted",
+        "zzzzzz  | routine unrouted | d declares: routine, unrouted",
+        "a       | b                | did you mean \"b\"? d declares: b",
+        "Unrouted| unrouted         | did you mean \"unrouted\"? d declares: unrouted",
+        "ä       | a                | did you mean \"a\"? d declares: a",
+        "cat     | bat hat          | did you mean \"bat\"? d declares: bat, hat",
+        "''      | ''               | 'd declares: '",
+      })
+  void theHelpSuggestsAReasonOnlyWhenOneIsClose(String name, String declared, String help) {
+    Decision d = Decision.of("d", declared.isEmpty() ? new String[0] : declared.split(" "));
+
+    assertThatThrownBy(() -> d.reason(name))
+        .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.help()).isEqualTo(help));
+  }
+
+  @Test
+  void tryReasonIsEmptyForAnUndeclaredReason() {
+    assertThat(NOTIFY.tryReason("routine")).contains(new Outcome("notify", "routine"));
+    assertThat(NOTIFY.tryReason("unroutd")).isEmpty();
+    assertThatThrownBy(() -> NOTIFY.tryReason(null)).hasMessage("reason");
   }
 
   @Test

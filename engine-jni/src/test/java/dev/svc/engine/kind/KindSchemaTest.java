@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.svc.engine.Engine;
 import dev.svc.engine.SourceFile;
-import dev.svc.engine.TestModules;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,9 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,22 +23,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@link Kind#schema()}: the kind file, byte for byte the canonical text of language-policies
  * §2.14 (bindings.md §13.4), and a file the engine accepts.
  */
+@ExtendWith(SharedEngine.class)
 class KindSchemaTest {
 
   private static final Path ROOT = Path.of(System.getProperty("svc.root", ".."));
   private static final Path ENGINE_GOLDENS = ROOT.resolve("native/engine/src/kind/testdata");
-
-  private static Engine engine;
-
-  @BeforeAll
-  static void start() {
-    engine = Engine.create(TestModules.engine());
-  }
-
-  @AfterAll
-  static void stop() {
-    engine.close();
-  }
 
   static List<CoverageKinds.Case> coverageKinds() {
     return CoverageKinds.all();
@@ -54,7 +41,7 @@ class KindSchemaTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("coverageKinds")
-  void theEngineChecksEachCoverageKindWithAPolicyCleanly(CoverageKinds.Case kind) {
+  void theEngineChecksEachCoverageKindWithAPolicyCleanly(CoverageKinds.Case kind, Engine engine) {
     SourceFile policy = SourceFile.of("policy.sigil", kind.policy());
 
     assertThat(kind.kind().check(engine)).isEmpty();
@@ -63,7 +50,7 @@ class KindSchemaTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("coverageKinds")
-  void theEngineFormatterLeavesEachKindFileAsItIs(CoverageKinds.Case kind) {
+  void theEngineFormatterLeavesEachKindFileAsItIs(CoverageKinds.Case kind, Engine engine) {
     assertThat(engine.format(kind.kind().schema())).isEqualTo(kind.kind().schema());
   }
 
@@ -157,7 +144,8 @@ class KindSchemaTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("exampleKinds")
-  void theSpecsPolicyExamplesCheckCleanlyAgainstTheBuiltKind(ExampleKinds.Case example) {
+  void theSpecsPolicyExamplesCheckCleanlyAgainstTheBuiltKind(
+      ExampleKinds.Case example, Engine engine) {
     Path scenario = specExamples().resolve("policies").resolve(example.scenario());
     SourceFile kindFile = example.kind().file();
     List<SourceFile> files = new ArrayList<>(List.of(kindFile));

@@ -66,6 +66,18 @@ public enum ConfigKey {
   OPERATOR_USER_PREFIX("operator.userPrefix", ConfigType.STRING, "svc-user-"),
   /** The value of {@code Retry-After}; 0 or less means 1. */
   API_RETRY_AFTER_SECONDS("api.retryAfterSeconds", ConfigType.INT, "1"),
+  /** How many engine instances serve the API; 0 means one per available processor. */
+  ENGINE_POOL_SIZE("engine.poolSize", ConfigType.INT, "0"),
+  /** The timeout of an evaluation that names none; 0 means none. */
+  ENGINE_EVAL_TIMEOUT("engine.evalTimeout", ConfigType.DURATION, "1s"),
+  /** How long a request waits for a free engine instance before it is answered 503. */
+  ENGINE_ACQUIRE_TIMEOUT("engine.acquireTimeout", ConfigType.DURATION, "1s"),
+  /** The directory of {@code .sigil} files the configured policies compile from; empty means none. */
+  POLICIES_DIR("policies.dir", ConfigType.STRING, ""),
+  /** The policies to install from {@code policies.dir}: {@code name=policy}, or a policy under its own name. */
+  POLICIES_INSTALL("policies.install", ConfigType.STRING_LIST, "[]"),
+  /** Whether changed files in {@code policies.dir} are compiled and installed again while serving. */
+  POLICIES_RELOAD("policies.reload", ConfigType.BOOL, "true"),
   /** The command line's colour theme. */
   OUTPUT_THEME("output.theme", ConfigType.STRING, "tokyo-night",
       "ascii", "dark", "dracula", "tokyo-night", "light", "notty", "markdown"),
@@ -106,6 +118,7 @@ public enum ConfigKey {
     STRING,
     DURATION,
     STRING_MAP,
+    STRING_LIST,
     GRANTS
   }
 

@@ -25,6 +25,7 @@ import java.util.Base64;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -169,7 +170,15 @@ public final class ConfigLoader {
                     string(ConfigKey.CONFIG_MAP_KEY_API_ENDPOINT),
                     string(ConfigKey.CONFIG_MAP_KEY_CA_DATA),
                     string(ConfigKey.CONFIG_MAP_KEY_INSECURE),
-                    string(ConfigKey.CONFIG_MAP_KEY_CLIENTCONFIG)))));
+                    string(ConfigKey.CONFIG_MAP_KEY_CLIENTCONFIG)))),
+        new SvcConfig.Engine(
+            count(ConfigKey.ENGINE_POOL_SIZE),
+            duration(ConfigKey.ENGINE_EVAL_TIMEOUT),
+            duration(ConfigKey.ENGINE_ACQUIRE_TIMEOUT)),
+        new SvcConfig.Policies(
+            Optional.of(string(ConfigKey.POLICIES_DIR)).filter(dir -> !dir.isEmpty()).map(Path::of),
+            installs(ConfigKey.POLICIES_INSTALL),
+            bool(ConfigKey.POLICIES_RELOAD)));
   }
 
   // ---- the config file
@@ -363,6 +372,46 @@ public final class ConfigLoader {
     return mapping;
   }
 
+  private int count(ConfigKey key) {
+    int number = integer(key);
+    if (number < 0) {
+      problems.add(new ConfigProblem(chosen.get(key).source(), key.key(), "`" + number + "` is negative",
+          "write 0 for one per available processor, or a positive number"));
+      return 0;
+    }
+    return number;
+  }
+
+  // `name=policy` serves the root policy under another name; a bare policy serves it under its own.
+  private Map<String, String> installs(ConfigKey key) {
+    String help = "list policies as [access.main, web=access.web], or as text access.main,web=access.web";
+    return read(key, value -> {
+      JsonNode list = value;
+      if (value.isTextual()) {
+        String text = value.textValue().strip();
+        list = text.startsWith("[") ? json(text, help) : JSON.valueToTree(
+            Arrays.stream(text.split(",")).map(String::strip).filter(entry -> !entry.isEmpty()).toList());
+      }
+      if (!list.isArray()) {
+        throw new Invalid("policies to install are a list, not " + describe(list), help);
+      }
+      Map<String, String> installs = new LinkedHashMap<>();
+      for (JsonNode item : list) {
+        String entry = scalar(item, "a policy name or name=policy");
+        int equals = entry.indexOf('=');
+        String name = (equals < 0 ? entry : entry.substring(0, equals)).strip();
+        String policy = (equals < 0 ? entry : entry.substring(equals + 1)).strip();
+        if (name.isEmpty() || policy.isEmpty()) {
+          throw new Invalid("`" + entry + "` names no policy", help);
+        }
+        if (installs.put(name, policy) != null) {
+          throw new Invalid("`" + name + "` is installed twice", "give each installed policy its own name");
+        }
+      }
+      return installs;
+    });
+  }
+
   private List<GrantRule> grants(ConfigKey key) {
     String help = "write grants as a list of objects such as {role: view, period: 1h, priority: 10}; role and"
         + " period are required";
@@ -455,6 +504,14 @@ public final class ConfigLoader {
             "make them agree, or write the endpoint as host:port and let otel.insecure choose");
       }
     });
+    SvcConfig.Policies policies = config.policies();
+    if (!policies.install().isEmpty() && policies.dir().isEmpty()) {
+      problem(ConfigKey.POLICIES_INSTALL, ConfigKey.POLICIES_DIR, "names policies, but no directory holds them",
+          "set policies.dir to the directory of their .sigil files");
+    }
+    policies.dir().filter(dir -> !Files.isDirectory(dir)).ifPresent(dir -> problems.add(new ConfigProblem(
+        chosen.get(ConfigKey.POLICIES_DIR).source(), ConfigKey.POLICIES_DIR.key(), "`" + dir + "` isn't a directory",
+        "give the directory of the .sigil files, such as conf/policies")));
     SvcConfig.ClusterInfo info = config.clusterInfo();
     if (!info.apiEndpoint().isEmpty() && info.configMapRef().enabled()) {
       problem(ConfigKey.CLUSTER_INFO_API_ENDPOINT, ConfigKey.CONFIG_MAP_ENABLED,

@@ -2,7 +2,10 @@ package dev.svc.server.config;
 
 import dev.svc.server.mesh.GrantRule;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +26,8 @@ import java.util.Optional;
  * @param api API answers
  * @param output the command line's output
  * @param clusterInfo the cluster connection details handed to users
+ * @param engine the policy engine's pool
+ * @param policies the policies installed from files at start-up
  */
 public record SvcConfig(
     boolean debug,
@@ -33,7 +38,9 @@ public record SvcConfig(
     Operator operator,
     Api api,
     Output output,
-    ClusterInfo clusterInfo) {
+    ClusterInfo clusterInfo,
+    Engine engine,
+    Policies policies) {
 
   /** How the server's node joins the tailnet ({@code mesh.mode}). */
   public enum MeshMode {
@@ -137,6 +144,47 @@ public record SvcConfig(
    * @param retryAfterSeconds the {@code Retry-After} value, at least 1
    */
   public record Api(int retryAfterSeconds) {}
+
+  /**
+   * The {@code engine.*} keys.
+   *
+   * @param poolSize how many engine instances serve the API; 0 means one per available processor
+   * @param evalTimeout the timeout of an evaluation that names none; zero means none
+   * @param acquireTimeout how long a request waits for a free instance before it is answered 503
+   */
+  public record Engine(int poolSize, Duration evalTimeout, Duration acquireTimeout) {
+
+    /**
+     * The number of instances the pool keeps.
+     *
+     * @return {@link #poolSize}, or the available processors when it is 0
+     */
+    public int instances() {
+      return poolSize > 0 ? poolSize : Runtime.getRuntime().availableProcessors();
+    }
+  }
+
+  /**
+   * The {@code policies.*} keys.
+   *
+   * @param dir the directory of {@code .sigil} files; empty when no policy comes from files
+   * @param install what to install: each name a policy is served under, with the root policy
+   *     compiled for it, in the order the key lists them
+   * @param reload whether changed files are compiled and installed again while serving
+   */
+  public record Policies(Optional<Path> dir, Map<String, String> install, boolean reload) {
+
+    /**
+     * Copies the install map, keeping its order.
+     *
+     * @param dir the directory of {@code .sigil} files
+     * @param install served name to root policy
+     * @param reload whether to reload
+     */
+    public Policies {
+      install = Collections.unmodifiableMap(new LinkedHashMap<>(install));
+    }
+  }
 
   /**
    * The {@code output.*} keys, read by the command line.

@@ -1,30 +1,29 @@
 package dev.svc.server.engine;
 
-import dev.svc.engine.Engine;
+import dev.svc.supervisor.Pool;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
- * Where the HTTP layer runs engine operations: never on the event loop that asked, always on an engine
- * instance no other call uses at the same time. {@link FixedEnginePool} is today's; the supervisor's
- * pool, which rebuilds stopped instances in the background and reinstalls their policies, takes its
- * place behind this interface.
+ * Where the HTTP layer runs engine operations: on the supervisor's {@link Pool}, never on the event
+ * loop that asked. {@link SupervisedEngines} is the server's; tests put one in that holds calls.
  *
  * <p><b>Thread safety:</b> implementations are thread-safe.
  */
 public interface EnginePool extends AutoCloseable {
 
   /**
-   * Runs {@code operation} on a free engine instance, off the calling thread.
+   * Runs {@code operation} with the pool on a thread that may block, off the calling thread.
    *
    * @param <T> the operation's result
-   * @param operation one or more calls on the instance; it must not keep the instance
+   * @param operation one or more calls on the pool, such as {@link Pool#evaluateJson} or
+   *     {@link Pool#withEngine}
    * @return completes with the operation's result, or with what it threw (such as an
-   *     {@link dev.svc.engine.EngineException}), on a thread of the pool
+   *     {@link dev.svc.engine.EngineException} or a {@link dev.svc.engine.BusyException})
    */
-  <T> CompletionStage<T> submit(Function<Engine, T> operation);
+  <T> CompletionStage<T> submit(Function<Pool, T> operation);
 
-  /** Lets the operations already submitted finish, then frees every instance. Idempotent. */
+  /** Lets the operations already submitted finish, then closes the pool. Idempotent. */
   @Override
   void close();
 }

@@ -3,12 +3,16 @@ package dev.svc.server.engine;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.svc.engine.CheckOptions;
 import dev.svc.engine.Diagnostic;
-import dev.svc.engine.Engine;
+import dev.svc.engine.ExplainOptions;
+import dev.svc.engine.Explanation;
 import dev.svc.engine.FormatOptions;
 import dev.svc.engine.LintLevel;
 import dev.svc.engine.SourceFile;
+import dev.svc.engine.TestOptions;
+import dev.svc.engine.TestResult;
 import dev.svc.server.http.ApiError;
 import dev.svc.server.http.ApiJson;
+import dev.svc.supervisor.Pool;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.Route;
@@ -21,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionException;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -32,7 +37,13 @@ import java.util.function.Function;
  *       {@code lints}; answers {@code {"diagnostics": [...]}}, errors and warnings alike.
  *   <li>{@code POST /api/v1/format}: {@code source} (required), {@code path}; answers
  *       {@code {"source": ..., "formatted": ...}}, {@code formatted} true when the source was canonical.
+ *   <li>{@code POST /api/v1/explain}: {@code files} (required), {@code trusted_files}, {@code policy};
+ *       answers {@code {"explanations": [...]}}.
+ *   <li>{@code POST /api/v1/test}: {@code files}, {@code test_files} (required), {@code trusted_files},
+ *       {@code data_files}, {@code run}; answers {@code {"results": [...]}}, a failed case being a result.
  * </ul>
+ *
+ * <p>Each runs on an instance of the supervisor's pool ({@link dev.svc.supervisor.Pool#withEngine}).
  *
  * <p>A body that doesn't fit is refused with 400 before any engine is asked; a request the engine refuses
  * (such as a source that doesn't parse) is 422 with the engine's message, help and diagnostics.
@@ -45,10 +56,16 @@ public final class EngineRoutes {
   public static final String CHECK = "/api/v1/check";
   /** The path of the format operation. */
   public static final String FORMAT = "/api/v1/format";
+  /** The path of the explain operation. */
+  public static final String EXPLAIN = "/api/v1/explain";
+  /** The path of the test operation. */
+  public static final String TEST = "/api/v1/test";
 
   private static final String CHECK_EXAMPLE =
       "{\"files\": [{\"path\": \"access/main.sigil\", \"source\": \"...\"}]}";
   private static final String FORMAT_EXAMPLE = "{\"source\": \"...\", \"path\": \"access/main.sigil\"}";
+  private static final String TEST_EXAMPLE =
+      "{\"files\": [...], \"test_files\": [{\"path\": \"access/main_test.yaml\", \"source\": \"...\"}]}";
 
   /** A file of a request body. */
   record FileBody(@JsonProperty("path") String path, @JsonProperty("source") String source) {}
@@ -68,6 +85,26 @@ public final class EngineRoutes {
 
   /** The answer of {@code POST /api/v1/format}. */
   record FormatResult(@JsonProperty("source") String source, @JsonProperty("formatted") boolean formatted) {}
+
+  /** The body of {@code POST /api/v1/explain}. */
+  record ExplainRequest(
+      @JsonProperty("files") List<FileBody> files,
+      @JsonProperty("trusted_files") List<FileBody> trustedFiles,
+      @JsonProperty("policy") String policy) {}
+
+  /** The answer of {@code POST /api/v1/explain}. */
+  record ExplainResult(@JsonProperty("explanations") List<Explanation> explanations) {}
+
+  /** The body of {@code POST /api/v1/test}. */
+  record TestRequest(
+      @JsonProperty("files") List<FileBody> files,
+      @JsonProperty("trusted_files") List<FileBody> trustedFiles,
+      @JsonProperty("test_files") List<FileBody> testFiles,
+      @JsonProperty("data_files") List<FileBody> dataFiles,
+      @JsonProperty("run") String run) {}
+
+  /** The answer of {@code POST /api/v1/test}. */
+  record TestAnswer(@JsonProperty("results") List<TestResult> results) {}
 
   private final EnginePool engines;
 
@@ -91,9 +128,12 @@ public final class EngineRoutes {
   public void mount(Router router, List<Handler<RoutingContext>> guards) {
     guarded(router.post(CHECK), guards).handler(this::check);
     guarded(router.post(FORMAT), guards).handler(this::format);
+    guarded(router.post(EXPLAIN), guards).handler(this::explain);
+    guarded(router.post(TEST), guards).handler(this::test);
   }
 
-  private static Route guarded(Route route, List<Handler<RoutingContext>> guards) {
+  /** {@code route} behind {@code guards}, in order. */
+  static Route guarded(Route route, List<Handler<RoutingContext>> guards) {
     guards.forEach(route::handler);
     return route;
   }
@@ -104,7 +144,7 @@ public final class EngineRoutes {
    * @return path to its methods, as an {@code Allow} header writes them
    */
   public static Map<String, String> methods() {
-    return Map.of(CHECK, "POST", FORMAT, "POST");
+    return Map.of(CHECK, "POST", FORMAT, "POST", EXPLAIN, "POST", TEST, "POST");
   }
 
   private void check(RoutingContext ctx) {
@@ -122,7 +162,27 @@ public final class EngineRoutes {
       options = options.withLint(lint.getKey(), lint.getValue());
     }
     CheckOptions checked = options;
-    run(ctx, engine -> new CheckResult(engine.check(files, checked)));
+    run(ctx, engines, pool -> pool.withEngine(engine -> new CheckResult(engine.check(files, checked))));
+  }
+
+  private void explain(RoutingContext ctx) {
+    ExplainRequest body = ApiJson.read(ctx, ExplainRequest.class, CHECK_EXAMPLE);
+    List<SourceFile> files = sourceFiles(body.files(), "files", "file");
+    ExplainOptions options = ExplainOptions.defaults()
+        .withTrustedFiles(sourceFiles(body.trustedFiles(), "trusted_files", "trusted file"));
+    ExplainOptions chosen = body.policy() == null ? options : options.withPolicy(body.policy());
+    run(ctx, engines, pool -> pool.withEngine(engine -> new ExplainResult(engine.explain(files, chosen))));
+  }
+
+  private void test(RoutingContext ctx) {
+    TestRequest body = ApiJson.read(ctx, TestRequest.class, TEST_EXAMPLE);
+    List<SourceFile> files = sourceFiles(body.files(), "files", "file");
+    List<SourceFile> testFiles = sourceFiles(body.testFiles(), "test_files", "test file");
+    TestOptions options = TestOptions.defaults()
+        .withTrustedFiles(sourceFiles(body.trustedFiles(), "trusted_files", "trusted file"))
+        .withDataFiles(sourceFiles(body.dataFiles(), "data_files", "data file"));
+    TestOptions chosen = body.run() == null ? options : options.withRun(body.run());
+    run(ctx, engines, pool -> pool.withEngine(engine -> new TestAnswer(engine.test(files, testFiles, chosen))));
   }
 
   private void format(RoutingContext ctx) {
@@ -132,18 +192,30 @@ public final class EngineRoutes {
           "send " + FORMAT_EXAMPLE + "; the path, which diagnostics name, is optional");
     }
     FormatOptions options = body.path() == null ? FormatOptions.defaults() : FormatOptions.defaults().withPath(body.path());
-    run(ctx, engine -> {
+    run(ctx, engines, pool -> pool.withEngine(engine -> {
       String formatted = engine.format(body.source(), options);
       return new FormatResult(formatted, formatted.equals(body.source()));
-    });
+    }));
   }
 
-  private <T> void run(RoutingContext ctx, Function<Engine, T> operation) {
+  /**
+   * Runs {@code operation} on {@code engines} and answers 200 with its result as JSON, or fails
+   * {@code ctx} with what it threw, for the API's failure handler to answer.
+   */
+  static <T> void run(RoutingContext ctx, EnginePool engines, Function<Pool, T> operation) {
+    respond(ctx, engines, operation, (done, result) -> ApiJson.write(done, 200, result));
+  }
+
+  /**
+   * Runs {@code operation} on {@code engines} and answers with {@code answer}, on the request's
+   * context, unless a write timeout answered already; or fails {@code ctx} with what it threw.
+   */
+  static <T> void respond(RoutingContext ctx, EnginePool engines, Function<Pool, T> operation,
+      BiConsumer<RoutingContext, T> answer) {
     Future.fromCompletionStage(engines.submit(operation), ctx.vertx().getOrCreateContext())
         .onSuccess(result -> {
-          // A write timeout may have answered already.
           if (!ctx.response().ended()) {
-            ApiJson.write(ctx, 200, result);
+            answer.accept(ctx, result);
           }
         })
         .onFailure(failure -> ctx.fail(failure instanceof CompletionException && failure.getCause() != null
@@ -152,7 +224,7 @@ public final class EngineRoutes {
   }
 
   // The engine's own messages for a file without a path, numbered from 1 as it numbers them.
-  private static List<SourceFile> sourceFiles(List<FileBody> bodies, String field, String noun) {
+  static List<SourceFile> sourceFiles(List<FileBody> bodies, String field, String noun) {
     if (bodies == null) {
       return List.of();
     }

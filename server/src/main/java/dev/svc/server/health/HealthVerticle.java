@@ -65,7 +65,8 @@ public final class HealthVerticle extends VerticleBase {
       ApiJson.write(ctx, now.ready() ? 200 : 503, new Status(now.ready() ? "ready" : "not ready", now.reason()));
     });
     router.get("/metrics").handler(PrometheusScrapingHandler.create(registry));
-    ApiErrors errors = new ApiErrors(0, Map.of("/healthz", "GET", "/ready", "GET", "/metrics", "GET"));
+    // Nothing here is ever busy: the Retry-After of a 503 is unused.
+    ApiErrors errors = new ApiErrors(0, Map.of("/healthz", "GET", "/ready", "GET", "/metrics", "GET"), 1);
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);
     router.errorHandler(405, errors);

@@ -2,9 +2,12 @@ package dev.svc.server.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.svc.engine.BusyException;
 import dev.svc.engine.Diagnostic;
 import dev.svc.engine.EngineException;
+import dev.svc.engine.NoPolicyException;
 import dev.svc.engine.StoppedException;
+import dev.svc.engine.TimeoutException;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
@@ -24,7 +27,11 @@ import java.util.Map;
  *   <tr><th>Failure</th><th>Status</th></tr>
  *   <tr><td>{@link ApiError}</td><td>its own</td></tr>
  *   <tr><td>{@link EngineException}: the engine refused the request</td><td>422</td></tr>
- *   <tr><td>{@link StoppedException}: the engine instance stopped</td><td>500</td></tr>
+ *   <tr><td>{@link NoPolicyException}: nothing is installed under the name</td><td>404</td></tr>
+ *   <tr><td>{@link BusyException}: every engine instance stayed busy</td><td>503, with {@code Retry-After}</td></tr>
+ *   <tr><td>{@link TimeoutException}: the call ran past its hard deadline and its instance was stopped
+ *       (the supervisor builds a new one)</td><td>504</td></tr>
+ *   <tr><td>{@link StoppedException}: the engine instance stopped otherwise (a trap, memory)</td><td>500</td></tr>
  *   <tr><td>no route, wrong method, body too large</td><td>404, 405 (with {@code Allow}), 413</td></tr>
  *   <tr><td>anything else: a bug in svc, logged</td><td>500</td></tr>
  * </table>
@@ -46,16 +53,19 @@ public final class ApiErrors implements Handler<RoutingContext> {
 
   private final long bodyLimit;
   private final Map<String, String> allowedMethods;
+  private final int retryAfterSeconds;
 
   /**
    * The error answers of a router.
    *
    * @param bodyLimit the most bytes a request body may have, to name in the answer of 413
    * @param allowedMethods path to the methods its routes take, for the {@code Allow} header of 405
+   * @param retryAfterSeconds the {@code Retry-After} of a 503
    */
-  public ApiErrors(long bodyLimit, Map<String, String> allowedMethods) {
+  public ApiErrors(long bodyLimit, Map<String, String> allowedMethods, int retryAfterSeconds) {
     this.bodyLimit = bodyLimit;
     this.allowedMethods = Map.copyOf(allowedMethods);
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   @Override
@@ -73,6 +83,14 @@ public final class ApiErrors implements Handler<RoutingContext> {
       answer(ctx, e.status(), e.getMessage(), e.help(), List.of());
     } else if (failure instanceof EngineException e) {
       answer(ctx, 422, e.message(), e.help(), e.diagnostics());
+    } else if (failure instanceof NoPolicyException e) {
+      answer(ctx, 404, e.message(), e.help(), List.of());
+    } else if (failure instanceof BusyException e) {
+      ctx.response().putHeader("Retry-After", Integer.toString(retryAfterSeconds));
+      answer(ctx, 503, e.message(), e.help(), List.of());
+    } else if (failure instanceof TimeoutException e) {
+      LOG.log(Level.WARNING, "an engine call ran past its hard deadline while handling " + ctx.request().path());
+      answer(ctx, 504, e.message(), e.help(), List.of());
     } else if (failure instanceof StoppedException e) {
       LOG.log(Level.WARNING, "an engine instance stopped while handling " + ctx.request().path() + ": " + e.getMessage());
       answer(ctx, 500, e.message(), e.help(), List.of());

@@ -1,0 +1,72 @@
+package dev.svc.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.engine.CompileOptions;
+import dev.svc.engine.Engine;
+import dev.svc.engine.EvalResult;
+import dev.svc.engine.Module;
+import dev.svc.engine.Policy;
+import dev.svc.engine.SourceFile;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A benchmark of {@code policy.eval} from Java through JNI on one compiled policy: each subclass
+ * compiles its policy in its own {@code @Setup} with {@link #start} and checks that it evaluates as
+ * the benchmark means, so a broken policy fails the run instead of timing an error.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public abstract class OnePolicy {
+
+  /** The module of the engine. */
+  protected Module module;
+  /** The one instance. */
+  protected Engine engine;
+  /** The compiled policy. */
+  protected Policy policy;
+  /** The input every evaluation reads. */
+  protected JsonNode input;
+
+  /**
+   * Starts an instance, compiles {@code files} and reads {@code inputJson}.
+   *
+   * @return the first evaluation, for the subclass to check
+   */
+  protected EvalResult start(List<SourceFile> files, CompileOptions options, String inputJson)
+      throws Exception {
+    module = Module.bundled();
+    engine = Engine.create(module);
+    policy = engine.compile(files, options);
+    input = new ObjectMapper().readTree(inputJson);
+    return policy.eval(input);
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() {
+    policy.close();
+    engine.close();
+    module.close();
+  }
+
+  @Benchmark
+  public EvalResult eval() {
+    return policy.eval(input);
+  }
+}

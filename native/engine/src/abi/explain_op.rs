@@ -1,0 +1,99 @@
+//! The `explain` op (module-abi §4.5): the explanation compile stored under
+//! a handle, or the explanations of the policies of files. Both ways write
+//! the same record, so explaining one policy by its handle, by its files
+//! and by a pattern selecting it answer byte for byte alike.
+
+use super::error::EngineError;
+use super::ops::load_project;
+use super::policy_ops::{
+    FIX_HELP, own_policies, unless_broken, with_diagnostics, with_explanation,
+};
+use super::request::Request;
+use super::response::{Json, Success};
+use crate::bundle::Project;
+use crate::diag::go_quote;
+use crate::explain::Explanation;
+
+/// §4.5: by `handle`, or by `files` (with `trusted_files` and a `policy`
+/// pattern), not both.
+pub(crate) fn explain(request: &Request<'_>) -> Result<Success, EngineError> {
+    let mut body = Json::body();
+    if request.handle != 0 {
+        if !request.files.is_empty() {
+            return Err(EngineError::rejected(
+                "explain takes a handle or files, not both".to_owned(),
+                "explain a compiled policy by its handle, or the policies of files".to_owned(),
+            ));
+        }
+        with_explanation(request.handle, |e| {
+            super::explain_record::write(&mut body, [e]);
+        })?;
+    } else {
+        let project = load_project(request, &[])?;
+        let explanations = explain_files(&project, &request.policy)?;
+        super::explain_record::write(&mut body, &explanations);
+    }
+    Ok(Success::Explained(body.into_members()))
+}
+
+/// The explanations of the roots `pattern` picks, each compiled statically
+/// in the scope of what it uses: errors in documents no root uses don't
+/// stop them.
+fn explain_files(project: &Project, pattern: &str) -> Result<Vec<Explanation>, EngineError> {
+    let roots = roots(project, pattern).map_err(|e| unless_broken(project, e, "explained"))?;
+    let names: Vec<&str> = roots
+        .iter()
+        .filter_map(|&i| project.docs.get(i).map(|d| d.name.as_str()))
+        .collect();
+    let scope = project
+        .scope(&names)
+        .map_err(|e| EngineError::rejected(e.message, e.help))?;
+    let errors = project.errors_in(&scope);
+    if !errors.is_empty() {
+        return Err(with_diagnostics(
+            "the policies to explain don't check, so nothing was explained".to_owned(),
+            FIX_HELP,
+            project,
+            errors,
+        ));
+    }
+    roots
+        .iter()
+        .zip(&names)
+        .map(|(&root, name)| {
+            crate::explain::explain(project, root).map_err(|diagnostics| {
+                with_diagnostics(
+                    format!("policy {name} doesn't compile, so it wasn't explained"),
+                    FIX_HELP,
+                    project,
+                    diagnostics,
+                )
+            })
+        })
+        .collect()
+}
+
+/// The policies to explain, sorted by name: every one outside the trusted
+/// files, or those `pattern` matches.
+fn roots(project: &Project, pattern: &str) -> Result<Vec<usize>, EngineError> {
+    let mut roots = own_policies(project);
+    if !pattern.is_empty() {
+        let matched = project.matching(&[pattern]);
+        roots.retain(|i| matched.contains(i));
+    }
+    roots.sort_by(|&a, &b| {
+        let name = |i: usize| project.docs.get(i).map(|d| d.name.as_str());
+        name(a).cmp(&name(b))
+    });
+    match (roots.is_empty(), pattern) {
+        (false, _) => Ok(roots),
+        (true, "") => Err(EngineError::rejected(
+            "the bundle holds no policies".to_owned(),
+            "send a file that holds one".to_owned(),
+        )),
+        (true, pattern) => Err(EngineError::rejected(
+            format!("no policy matches {}", go_quote(pattern)),
+            project.defines_help(),
+        )),
+    }
+}

@@ -1,0 +1,184 @@
+//! The `test` op (module-abi §4.7): test files run as `sigil test` runs
+//! them against the request's files, one TestResult record per test file
+//! in path order (tooling §7.6). The op fails only for what the command
+//! line couldn't have sent: a `run` that isn't a regular expression, files
+//! without paths or given twice with two sources, no test files, a test
+//! file not named like one. A test file that can't run and a failing case
+//! are results.
+
+use std::collections::BTreeMap;
+
+use super::error::EngineError;
+use super::eval_record::strings;
+use super::ops::inputs;
+use super::request::{File, Request};
+use super::response::{Json, Success};
+use crate::bundle::{Project, clean, named_files};
+use crate::pattern::Regex;
+use crate::testrun::{CaseResult, TestResult, run_test_file};
+
+/// The help of a test or data file without a path.
+const PATH_HELP: &str = "give every file a path, such as checkout/alerts_test.yaml; a case's input_file is relative to its test file's";
+
+/// The suffixes that make a file a test file (a product rule).
+const TEST_SUFFIXES: [&str; 2] = ["_test.yaml", "_test.yml"];
+
+/// §4.7: runs every test file and answers their records.
+pub(crate) fn test(request: &Request<'_>) -> Result<Success, EngineError> {
+    let filter = run_filter(&request.run)?;
+    let mut claimed = Claimed::reserving(&request.files, &request.trusted_files);
+    let mut tests = claimed.claim(&request.test_files, "test file")?;
+    if tests.is_empty() {
+        return Err(EngineError::rejected(
+            "the request holds no test files".to_owned(),
+            r#"send the test files as "test_files": [{"path": "checkout/alerts_test.yaml", "source": "..."}]"#.to_owned(),
+        ));
+    }
+    if let Some((path, _)) = tests
+        .iter()
+        .find(|(path, _)| !TEST_SUFFIXES.iter().any(|s| path.ends_with(s)))
+    {
+        return Err(EngineError::rejected(
+            format!("the test file {path} isn't named like one"),
+            "a test file's name ends in _test.yaml or _test.yml; send other files a case reads as data_files".to_owned(),
+        ));
+    }
+    let data: BTreeMap<String, String> = claimed
+        .claim(&request.data_files, "data file")?
+        .into_iter()
+        .map(|(path, source)| (path, source.to_owned()))
+        .collect();
+    let files = named_files(&inputs(&request.files), &inputs(&request.trusted_files))
+        .map_err(|e| EngineError::rejected(e.message, e.help))?;
+    let project = Project::load(files);
+    tests.sort_by(|a, b| a.0.cmp(&b.0));
+    let select = |name: &str| {
+        filter
+            .as_ref()
+            .is_none_or(|re| re.is_match(name.as_bytes()))
+    };
+    let mut body = Json::body();
+    body.member("results");
+    body.raw("[");
+    for (i, (path, source)) in tests.iter().enumerate() {
+        if i > 0 {
+            body.raw(",");
+        }
+        write_result(
+            &mut body,
+            &run_test_file(&project, path, source, &data, &select),
+        );
+    }
+    body.raw("]");
+    Ok(Success::Test(body.into_members()))
+}
+
+/// `run` compiled; `None` when it is empty (every case runs).
+fn run_filter(run: &str) -> Result<Option<Regex>, EngineError> {
+    if run.is_empty() {
+        return Ok(None);
+    }
+    Regex::new(run.as_bytes()).map(Some).map_err(|e| {
+        EngineError::rejected(
+            format!("run isn't a valid regular expression: {e}"),
+            "run takes a Go regular expression matched against case names".to_owned(),
+        )
+    })
+}
+
+/// The cleaned paths given so far, with their sources: a path may come
+/// again with the same source (it is read once), never with another.
+struct Claimed<'r> {
+    paths: Vec<(String, &'r str)>,
+}
+
+impl<'r> Claimed<'r> {
+    /// The paths of `files` and `trusted` (those that have one) reserved
+    /// first, the first source of each kept; their own problems are
+    /// reported after the test and data files'.
+    fn reserving(files: &'r [File<'_>], trusted: &'r [File<'_>]) -> Self {
+        let mut claimed = Claimed { paths: Vec::new() };
+        for file in files.iter().chain(trusted).filter(|f| !f.path.is_empty()) {
+            let path = clean(&file.path);
+            if !claimed.paths.iter().any(|(p, _)| *p == path) {
+                claimed.paths.push((path, &file.source));
+            }
+        }
+        claimed
+    }
+
+    /// The files of one list under their cleaned paths, each once;
+    /// `what` names the list's files in failures (`test file 2 has no
+    /// path`).
+    fn claim(
+        &mut self,
+        list: &'r [File<'_>],
+        what: &str,
+    ) -> Result<Vec<(String, &'r str)>, EngineError> {
+        let mut out: Vec<(String, &'r str)> = Vec::new();
+        for (i, file) in list.iter().enumerate() {
+            if file.path.is_empty() {
+                return Err(EngineError::rejected(
+                    format!("{what} {} has no path", i.saturating_add(1)),
+                    PATH_HELP.to_owned(),
+                ));
+            }
+            let path = clean(&file.path);
+            let source: &str = &file.source;
+            if self.paths.iter().any(|(p, s)| *p == path && *s != source) {
+                return Err(EngineError::rejected(
+                    format!("{path} is given twice, with two sources"),
+                    "send each file once".to_owned(),
+                ));
+            }
+            if out.iter().any(|(p, _)| *p == path) {
+                continue;
+            }
+            self.paths.push((path.clone(), source));
+            out.push((path, source));
+        }
+        Ok(out)
+    }
+}
+
+/// A TestResult record: `file`, `policy`, `error` (when the file couldn't
+/// run), `cases` (never null).
+fn write_result(json: &mut Json, result: &TestResult) {
+    json.raw("{\"file\":");
+    json.string(&result.file);
+    json.member("policy");
+    json.string(&result.policy);
+    if let Some(error) = &result.error {
+        json.member("error");
+        json.string(error);
+    }
+    json.member("cases");
+    json.raw("[");
+    for (i, case) in result.cases.iter().enumerate() {
+        if i > 0 {
+            json.raw(",");
+        }
+        write_case(json, case);
+    }
+    json.raw("]}");
+}
+
+/// A CaseResult record: `name`, `error` and `failures` when there are
+/// some, `line`, `passed`.
+fn write_case(json: &mut Json, case: &CaseResult) {
+    json.raw("{\"name\":");
+    json.string(&case.name);
+    if let Some(error) = &case.error {
+        json.member("error");
+        json.string(error);
+    }
+    if !case.failures.is_empty() {
+        json.member("failures");
+        strings(json, &case.failures);
+    }
+    json.member("line");
+    json.raw(&case.line.to_string());
+    json.member("passed");
+    json.raw(if case.passed() { "true" } else { "false" });
+    json.raw("}");
+}

@@ -1,0 +1,219 @@
+package dev.svc.server.engine;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.svc.engine.CompileOptions;
+import dev.svc.engine.Diagnostic;
+import dev.svc.engine.EvalOptions;
+import dev.svc.engine.Explanation;
+import dev.svc.engine.NoPolicyException;
+import dev.svc.engine.Policy;
+import dev.svc.engine.SourceFile;
+import dev.svc.server.http.ApiError;
+import dev.svc.server.http.ApiJson;
+import dev.svc.supervisor.Pool;
+import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The named policies of the server's pool over HTTP. Bodies use the engine's field names (module ABI
+ * §4) without {@code op}:
+ *
+ * <ul>
+ *   <li>{@code PUT /api/v1/policies/{name}}: {@code files} (required), {@code trusted_files},
+ *       {@code policy} (the root, when the files hold several), {@code require}; compiles into every
+ *       instance and answers {@code {name, policy, diagnostics}}, 201 when new, 200 when it replaced
+ *       one. The engine's refusal is 422 with its message, help and diagnostics.
+ *   <li>{@code GET /api/v1/policies}: {@code {"policies": [...]}}, sorted by name, each with its
+ *       {@code source} ({@code api} or {@code config}) and a configured one's {@code reload_failure}.
+ *   <li>{@code GET /api/v1/policies/{name}}: the entry with the policy's {@code explanation}.
+ *   <li>{@code DELETE /api/v1/policies/{name}}: 204.
+ *   <li>{@code POST /api/v1/policies/{name}/eval}: {@code input} (required), {@code timeout_ms}
+ *       (optional, positive; default {@code engine.evalTimeout}); answers the eval record exactly as
+ *       the engine wrote it (tooling spec §6.2). A failed evaluation is a record with {@code error},
+ *       answered 200.
+ * </ul>
+ *
+ * <p>A name nothing is installed under is 404, its help listing the installed names.
+ *
+ * <p><b>Thread safety:</b> immutable and thread-safe.
+ */
+public final class PolicyRoutes {
+
+  /** The path of the policy list. */
+  public static final String POLICIES = "/api/v1/policies";
+  /** The path of one policy. */
+  public static final String POLICY = POLICIES + "/:name";
+  /** The path of a policy's evaluations. */
+  public static final String EVAL = POLICY + "/eval";
+
+  private static final String INSTALL_EXAMPLE =
+      "{\"files\": [{\"path\": \"access/main.sigil\", \"source\": \"...\"}], \"policy\": \"access.main\"}";
+  private static final String EVAL_EXAMPLE = "{\"input\": {...}, \"timeout_ms\": 100}";
+
+  /** The body of {@code PUT /api/v1/policies/{name}}. */
+  record InstallRequest(
+      @JsonProperty("files") List<EngineRoutes.FileBody> files,
+      @JsonProperty("trusted_files") List<EngineRoutes.FileBody> trustedFiles,
+      @JsonProperty("policy") String policy,
+      @JsonProperty("require") List<String> require) {}
+
+  /** The answer of a successful install. */
+  record InstallResult(
+      @JsonProperty("name") String name,
+      @JsonProperty("policy") String policy,
+      @JsonProperty("diagnostics") List<Diagnostic> diagnostics) {}
+
+  /** The answer of {@code GET /api/v1/policies}. */
+  record ListResult(@JsonProperty("policies") List<PolicyCatalog.Entry> policies) {}
+
+  /** The answer of {@code GET /api/v1/policies/{name}}. */
+  @JsonInclude(JsonInclude.Include.NON_ABSENT)
+  record PolicyResult(
+      @JsonProperty("name") String name,
+      @JsonProperty("policy") String policy,
+      @JsonProperty("diagnostics") List<Diagnostic> diagnostics,
+      @JsonProperty("source") PolicyCatalog.Source source,
+      @JsonProperty("reload_failure") Optional<String> reloadFailure,
+      @JsonProperty("explanation") Explanation explanation) {}
+
+  /** The body of {@code POST /api/v1/policies/{name}/eval}. */
+  record EvalRequest(@JsonProperty("input") JsonNode input, @JsonProperty("timeout_ms") Long timeoutMs) {}
+
+  private final EnginePool engines;
+  private final PolicyCatalog catalog;
+  private final Duration evalTimeout;
+
+  /**
+   * The routes over {@code engines}' pool.
+   *
+   * @param engines where the operations run
+   * @param catalog the installed policies
+   * @param evalTimeout the timeout of an evaluation that names none; zero for none
+   */
+  public PolicyRoutes(EnginePool engines, PolicyCatalog catalog, Duration evalTimeout) {
+    this.engines = engines;
+    this.catalog = catalog;
+    this.evalTimeout = evalTimeout;
+  }
+
+  /**
+   * Adds the routes to {@code router}, each behind {@code guards}.
+   *
+   * @param router the API's router
+   * @param guards the handlers every request passes first, in order
+   */
+  public void mount(Router router, List<Handler<RoutingContext>> guards) {
+    EngineRoutes.guarded(router.get(POLICIES), guards).handler(this::list);
+    EngineRoutes.guarded(router.put(POLICY), guards).handler(this::install);
+    EngineRoutes.guarded(router.get(POLICY), guards).handler(this::get);
+    EngineRoutes.guarded(router.delete(POLICY), guards).handler(this::delete);
+    EngineRoutes.guarded(router.post(EVAL), guards).handler(this::eval);
+  }
+
+  /**
+   * The fixed paths of the routes and the methods they take, for the answers to a wrong path or method.
+   *
+   * @return path to its methods, as an {@code Allow} header writes them
+   */
+  public static Map<String, String> methods() {
+    return Map.of(POLICIES, "GET");
+  }
+
+  private void list(RoutingContext ctx) {
+    ApiJson.write(ctx, 200, new ListResult(catalog.list()));
+  }
+
+  private void install(RoutingContext ctx) {
+    String name = ctx.pathParam("name");
+    InstallRequest body = ApiJson.read(ctx, InstallRequest.class, INSTALL_EXAMPLE);
+    List<SourceFile> files = EngineRoutes.sourceFiles(body.files(), "files", "file");
+    if (files.isEmpty()) {
+      throw new ApiError(400, "install needs files", "send " + INSTALL_EXAMPLE);
+    }
+    CompileOptions options = CompileOptions.defaults()
+        .withTrustedFiles(EngineRoutes.sourceFiles(body.trustedFiles(), "trusted_files", "trusted file"));
+    if (body.policy() != null) {
+      options = options.withPolicy(body.policy());
+    }
+    for (String required : Objects.requireNonNullElse(body.require(), List.<String>of())) {
+      if (required == null) {
+        throw new ApiError(400, "`require` holds null", "write required policy names as strings, such as \"base.audit\"");
+      }
+      options = options.withRequired(required);
+    }
+    CompileOptions compile = options;
+    EngineRoutes.respond(ctx, engines,
+        pool -> catalog.install(pool, name, files, compile, PolicyCatalog.Source.API),
+        (done, installed) -> ApiJson.write(done, installed.replaced() ? 200 : 201, new InstallResult(
+            name, installed.entry().policy(), installed.entry().diagnostics())));
+  }
+
+  private void get(RoutingContext ctx) {
+    String name = ctx.pathParam("name");
+    PolicyCatalog.Entry entry = catalog.get(name).orElseThrow(() -> unknown(name));
+    EngineRoutes.run(ctx, engines, pool -> new PolicyResult(entry.name(), entry.policy(), entry.diagnostics(),
+        entry.source(), entry.reloadFailure(), pool.withPolicy(name, Policy::explain)));
+  }
+
+  private void delete(RoutingContext ctx) {
+    String name = ctx.pathParam("name");
+    EngineRoutes.respond(ctx, engines, pool -> catalog.remove(pool, name), (done, removed) -> {
+      if (removed) {
+        done.response().setStatusCode(204).end();
+      } else {
+        done.fail(unknown(name));
+      }
+    });
+  }
+
+  private void eval(RoutingContext ctx) {
+    String name = ctx.pathParam("name");
+    EvalRequest body = ApiJson.read(ctx, EvalRequest.class, EVAL_EXAMPLE);
+    if (body.input() == null || body.input().isNull()) {
+      throw new ApiError(400, "eval needs an input", "send " + EVAL_EXAMPLE + "; timeout_ms is optional");
+    }
+    EvalOptions options = evalOptions(body.timeoutMs());
+    EngineRoutes.respond(ctx, engines, pool -> evaluate(pool, name, body.input(), options),
+        (done, record) -> done.response()
+            .setStatusCode(200)
+            .putHeader(HttpHeaders.CONTENT_TYPE, "application/json; charset=utf-8")
+            .end(Buffer.buffer(record)));
+  }
+
+  private byte[] evaluate(Pool pool, String name, JsonNode input, EvalOptions options) {
+    try {
+      return pool.evaluateJson(name, input, options);
+    } catch (NoPolicyException e) {
+      throw unknown(name);
+    }
+  }
+
+  private EvalOptions evalOptions(Long timeoutMs) {
+    if (timeoutMs == null) {
+      return evalTimeout.isZero() ? EvalOptions.defaults() : EvalOptions.defaults().withTimeout(evalTimeout);
+    }
+    if (timeoutMs <= 0) {
+      throw new ApiError(400, "`timeout_ms` is " + timeoutMs + ", not a positive number of milliseconds",
+          "leave it out for the server's default, or give a positive whole number such as 100");
+    }
+    return EvalOptions.defaults().withTimeout(Duration.ofMillis(timeoutMs));
+  }
+
+  private ApiError unknown(String name) {
+    List<String> names = catalog.names();
+    return new ApiError(404, "no policy is installed under `" + name + "`",
+        names.isEmpty()
+            ? "install one with PUT " + POLICIES + "/" + name
+            : "the installed policies are " + String.join(", ", names));
+  }
+}

@@ -1,0 +1,244 @@
+package dev.svc.server;
+
+import static dev.svc.server.TestServers.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.engine.BusyException;
+import dev.svc.server.config.ConfigKey;
+import dev.svc.server.engine.EnginePool;
+import dev.svc.server.mesh.DevMesh;
+import dev.svc.supervisor.Pool;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.junit5.VertxExtension;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The policies API of a real server (dev mesh, supervised pool) on free ports. */
+@ExtendWith(VertxExtension.class)
+class PolicyApiTest {
+
+  private static final Path CONF = Path.of("../conf/policies");
+  private static final JsonObject KIND = file("kind.sigil");
+  private static final JsonObject MAIN = file("access/main.sigil");
+  private static final JsonObject MEMBER_READS = new JsonObject()
+      .put("user", new JsonObject().put("name", "ann").put("teams", new JsonArray().add("payments")).put("admin", false))
+      .put("action", "read")
+      .put("resource", new JsonObject().put("name", "ledger").put("team", "payments"));
+
+  private static SvcServer server;
+  private static WebClient client;
+
+  @BeforeAll
+  static void start(Vertx vertx) {
+    server = await(SvcServer.start(TestServers.config()));
+    client = WebClient.create(vertx);
+  }
+
+  @AfterAll
+  static void stop() {
+    await(server.stop());
+  }
+
+  static JsonObject file(String path) {
+    try {
+      return new JsonObject().put("path", path).put("source", Files.readString(CONF.resolve(path)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static JsonObject install(JsonObject... files) {
+    JsonArray list = new JsonArray();
+    for (JsonObject file : files) {
+      list.add(file);
+    }
+    return new JsonObject().put("files", list);
+  }
+
+  private static HttpResponse<Buffer> send(HttpMethod method, String path, JsonObject body) {
+    return TestServers.send(client, method, server.apiPort(), path, body);
+  }
+
+  private static void assertError(HttpResponse<Buffer> response, int status, String message, String help) {
+    assertThat(response.statusCode()).isEqualTo(status);
+    assertThat(response.bodyAsJsonObject().getString("message")).isEqualTo(message);
+    assertThat(response.bodyAsJsonObject().getString("help")).isEqualTo(help);
+  }
+
+  @Test
+  void installing_is_201_when_new_and_200_when_it_replaces() {
+    HttpResponse<Buffer> created = send(HttpMethod.PUT, "/api/v1/policies/put-twice", install(KIND, MAIN));
+    HttpResponse<Buffer> replaced = send(HttpMethod.PUT, "/api/v1/policies/put-twice", install(KIND, MAIN));
+
+    assertThat(created.statusCode()).isEqualTo(201);
+    assertThat(created.bodyAsJsonObject()).isEqualTo(new JsonObject()
+        .put("name", "put-twice").put("policy", "access.main").put("diagnostics", new JsonArray()));
+    assertThat(replaced.statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void a_policy_the_engine_refuses_is_422_with_its_diagnostics_and_changes_nothing() {
+    JsonObject broken = new JsonObject().put("path", "access/main.sigil")
+        .put("source", MAIN.getString("source").replace("user.admin {", "user.admn {"));
+
+    HttpResponse<Buffer> refused = send(HttpMethod.PUT, "/api/v1/policies/broken", install(KIND, broken));
+
+    assertThat(refused.statusCode()).isEqualTo(422);
+    assertThat(refused.bodyAsJsonObject().getJsonArray("diagnostics")).isNotEmpty();
+    assertThat(send(HttpMethod.GET, "/api/v1/policies/broken", null).statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void an_evaluation_answers_the_record_exactly_as_the_engine_wrote_it() {
+    send(HttpMethod.PUT, "/api/v1/policies/eval-me", install(KIND, MAIN));
+
+    HttpResponse<Buffer> answer =
+        send(HttpMethod.POST, "/api/v1/policies/eval-me/eval", new JsonObject().put("input", MEMBER_READS));
+
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.getHeader("Content-Type")).isEqualTo("application/json; charset=utf-8");
+    assertThat(answer.bodyAsString()).isEqualTo("{\"payload\":{\"audit\":false},\"policy\":\"access.main\","
+        + "\"decision\":\"allow\",\"reason\":\"team_member\",\"outcome\":[{\"payload\":{\"audit\":false},"
+        + "\"decision\":\"allow\",\"reason\":\"team_member\",\"policy\":\"access.main\","
+        + "\"position\":\"access/main.sigil:14:3\"}],\"trace\":[{\"payload\":{\"audit\":false},"
+        + "\"decision\":\"allow\",\"reason\":\"team_member\",\"policy\":\"access.main\","
+        + "\"position\":\"access/main.sigil:14:3\",\"conditions\":[\"member and action != delete\"],"
+        + "\"outcome\":true}]}");
+  }
+
+  @Test
+  void an_evaluation_asks_for_an_input_and_a_positive_timeout() {
+    send(HttpMethod.PUT, "/api/v1/policies/strict", install(KIND, MAIN));
+
+    assertError(send(HttpMethod.POST, "/api/v1/policies/strict/eval", new JsonObject()), 400,
+        "eval needs an input", "send {\"input\": {...}, \"timeout_ms\": 100}; timeout_ms is optional");
+    assertError(send(HttpMethod.POST, "/api/v1/policies/strict/eval",
+            new JsonObject().put("input", MEMBER_READS).put("timeout_ms", 0)), 400,
+        "`timeout_ms` is 0, not a positive number of milliseconds",
+        "leave it out for the server's default, or give a positive whole number such as 100");
+    assertError(send(HttpMethod.POST, "/api/v1/policies/strict/eval",
+            new JsonObject().put("input", MEMBER_READS).put("timeoutMs", 5)), 400,
+        "unknown field `timeoutMs`", "the fields are `input`, `timeout_ms`");
+    assertThat(send(HttpMethod.POST, "/api/v1/policies/strict/eval",
+        new JsonObject().put("input", new JsonObject().put("actor", 1))).statusCode()).isEqualTo(422);
+  }
+
+  @Test
+  void an_unknown_policy_is_404_naming_the_installed_ones() {
+    send(HttpMethod.PUT, "/api/v1/policies/known", install(KIND, MAIN));
+
+    HttpResponse<Buffer> eval =
+        send(HttpMethod.POST, "/api/v1/policies/unknown/eval", new JsonObject().put("input", MEMBER_READS));
+    HttpResponse<Buffer> delete = send(HttpMethod.DELETE, "/api/v1/policies/unknown", null);
+
+    assertThat(eval.statusCode()).isEqualTo(404);
+    assertThat(eval.bodyAsJsonObject().getString("message")).isEqualTo("no policy is installed under `unknown`");
+    assertThat(eval.bodyAsJsonObject().getString("help")).startsWith("the installed policies are ").contains("known");
+    assertThat(delete.statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void the_list_is_sorted_with_sources_and_a_policy_shows_its_explanation() {
+    send(HttpMethod.PUT, "/api/v1/policies/list-b", install(KIND, MAIN));
+    send(HttpMethod.PUT, "/api/v1/policies/list-a", install(KIND, MAIN));
+
+    JsonArray listed = send(HttpMethod.GET, "/api/v1/policies", null).bodyAsJsonObject().getJsonArray("policies");
+    JsonObject one = send(HttpMethod.GET, "/api/v1/policies/list-a", null).bodyAsJsonObject();
+
+    assertThat(listed.stream().map(p -> ((JsonObject) p).getString("name")).toList())
+        .isSorted().contains("list-a", "list-b");
+    assertThat(listed.stream().map(p -> ((JsonObject) p).getString("source")).distinct().toList())
+        .containsExactly("api");
+    assertThat(one.getString("policy")).isEqualTo("access.main");
+    assertThat(one.getJsonObject("explanation").getString("policy")).isEqualTo("access.main");
+  }
+
+  @Test
+  void a_deleted_policy_is_gone() {
+    send(HttpMethod.PUT, "/api/v1/policies/short-lived", install(KIND, MAIN));
+
+    HttpResponse<Buffer> deleted = send(HttpMethod.DELETE, "/api/v1/policies/short-lived", null);
+
+    assertThat(deleted.statusCode()).isEqualTo(204);
+    assertThat(send(HttpMethod.POST, "/api/v1/policies/short-lived/eval",
+        new JsonObject().put("input", MEMBER_READS)).statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void explain_and_test_run_without_installing() {
+    JsonObject testFile = new JsonObject().put("path", "access/main_test.yaml").put("source",
+        "policy: access.main\ncases:\n  - name: members read\n    input:\n      user: {name: ann, teams: [payments], admin: false}\n"
+            + "      action: read\n      resource: {name: ledger, team: payments}\n"
+            + "    expect: {decision: allow, reason: team_member}\n");
+
+    HttpResponse<Buffer> explained = send(HttpMethod.POST, "/api/v1/explain", install(KIND, MAIN));
+    HttpResponse<Buffer> tested =
+        send(HttpMethod.POST, "/api/v1/test", install(KIND, MAIN).put("test_files", new JsonArray().add(testFile)));
+
+    assertThat(explained.statusCode()).isEqualTo(200);
+    assertThat(explained.bodyAsJsonObject().getJsonArray("explanations").getJsonObject(0).getString("policy"))
+        .isEqualTo("access.main");
+    assertThat(tested.statusCode()).isEqualTo(200);
+    assertThat(tested.bodyAsJsonObject().getJsonArray("results").getJsonObject(0)
+        .getJsonArray("cases").getJsonObject(0).getBoolean("passed")).isTrue();
+  }
+
+  @Test
+  void the_metrics_count_evaluations_by_policy_and_failures_by_kind() {
+    send(HttpMethod.PUT, "/api/v1/policies/counted", install(KIND, MAIN));
+    send(HttpMethod.POST, "/api/v1/policies/counted/eval", new JsonObject().put("input", MEMBER_READS));
+    send(HttpMethod.POST, "/api/v1/policies/counted/eval", new JsonObject().put("input", new JsonObject().put("x", 1)));
+
+    String metrics = await(client.get(server.healthPort(), "127.0.0.1", "/metrics").send()).bodyAsString();
+
+    assertThat(metrics)
+        .contains("svc_pool_evaluations_seconds_count{policy=\"counted\"} 1")
+        .contains("svc_pool_failures_total{kind=\"refused\",policy=\"counted\"} 1")
+        .contains("svc_pool_instances{state=\"idle\"}")
+        .contains("svc_pool_acquire_seconds_count");
+  }
+
+  @Test
+  void a_busy_pool_is_503_with_retry_after(Vertx vertx) {
+    EnginePool busy = new EnginePool() {
+      @Override
+      public <T> CompletionStage<T> submit(Function<Pool, T> operation) {
+        return CompletableFuture.failedFuture(new BusyException(Duration.ofSeconds(1)));
+      }
+
+      @Override
+      public void close() {}
+    };
+    SvcServer saturated = await(SvcServer.create(
+        TestServers.config(Map.of(ConfigKey.API_RETRY_AFTER_SECONDS, "7")),
+        new DevMesh(TestServers.config().mesh()), registry -> busy).start());
+    try {
+      HttpResponse<Buffer> answer = TestServers.send(WebClient.create(vertx), HttpMethod.POST, saturated.apiPort(),
+          "/api/v1/format", new JsonObject().put("source", "policy a.b: K@1\n"));
+
+      assertThat(answer.statusCode()).isEqualTo(503);
+      assertThat(answer.getHeader("Retry-After")).isEqualTo("7");
+      assertThat(answer.bodyAsJsonObject().getString("message"))
+          .isEqualTo("every instance of the pool stayed busy for 1000 ms");
+    } finally {
+      await(saturated.stop());
+    }
+  }
+}

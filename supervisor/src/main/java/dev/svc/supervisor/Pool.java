@@ -1,0 +1,508 @@
+package dev.svc.supervisor;
+
+import dev.svc.engine.BusyException;
+import dev.svc.engine.CompileOptions;
+import dev.svc.engine.Diagnostic;
+import dev.svc.engine.Engine;
+import dev.svc.engine.EngineException;
+import dev.svc.engine.EvalOptions;
+import dev.svc.engine.EvalResult;
+import dev.svc.engine.Explanation;
+import dev.svc.engine.Module;
+import dev.svc.engine.NoPolicyException;
+import dev.svc.engine.Policy;
+import dev.svc.engine.SourceFile;
+import dev.svc.engine.StoppedException;
+import dev.svc.engine.SvcException;
+import dev.svc.supervisor.internal.GuardedListener;
+import dev.svc.supervisor.internal.PoolThreads;
+import dev.svc.supervisor.internal.Rebuilder;
+import dev.svc.supervisor.internal.Recipes;
+import dev.svc.supervisor.internal.Slot;
+import dev.svc.supervisor.internal.Slots;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * A fixed number of engine instances of one {@link Module}, the same policies installed in each, and
+ * a supervisor that replaces an instance that stopped. Each call runs on a free instance, so calls
+ * run in parallel up to the pool's size.
+ *
+ * <pre>{@code
+ * try (Pool pool = Pool.create(module, 4)) {
+ *   pool.compile("refunds", files, CompileOptions.defaults());
+ *   EvalResult result = pool.evaluate("refunds", Map.of("amount", 40), EvalOptions.defaults());
+ * }
+ * }</pre>
+ *
+ * <p><b>Installing:</b> a policy is installed under a name as a {@link Recipe}, which the pool runs in
+ * one instance first (its failure is the caller's, and changes nothing), then in the others one at a
+ * time while the rest serve. Meanwhile a call may see the old policy or the new one, never a
+ * half-installed one.
+ *
+ * <p><b>Supervision:</b> a call that stops its instance (a trap, a hard deadline, fuel, memory)
+ * throws that {@link StoppedException} at once. A background thread ({@code svc-pool-rebuild-N})
+ * then builds a fresh instance and runs every installed recipe in it again, including installs and
+ * removals made meanwhile, while the pool serves with one instance fewer; a fresh instance that
+ * fails is retried after a growing pause. {@link #stats()} counts the replaced instances.
+ *
+ * <p><b>Lifecycle:</b> the caller owns the module and closes it after the pool. {@link #close()}
+ * ends the pool's threads and frees its instances; a pool left open doesn't keep the JVM alive.
+ *
+ * <p><b>Thread safety:</b> thread-safe. Share one pool between all threads that use it.
+ */
+public final class Pool implements AutoCloseable {
+
+  private final PoolOptions options;
+  private final PoolListener listener;
+  private final Recipes recipes = new Recipes();
+  private final Slots slots;
+  private final Rebuilder rebuilder;
+  // Installs and removals one at a time, each with its roll-out.
+  private final ReentrantLock installs = new ReentrantLock();
+  private final PoolThreads executorThreads = new PoolThreads("svc-pool-exec-");
+  private final ExecutorService executor;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private Pool(Module module, PoolOptions options, List<Slot> all) {
+    this.options = options;
+    this.listener = new GuardedListener(options.listener());
+    this.slots = new Slots(all);
+    this.rebuilder = new Rebuilder(module, options.limits(), recipes, slots, listener);
+    this.executor = Executors.newFixedThreadPool(options.size(), executorThreads);
+  }
+
+  /**
+   * A pool of {@code size} instances with the default {@link PoolOptions} otherwise.
+   *
+   * @param module what the instances start from; the caller closes it after the pool
+   * @param size how many instances; at least 1
+   * @return the pool, with every instance started; the caller closes it
+   * @throws IllegalArgumentException if {@code size} is below 1
+   * @throws SvcException if an instance can't start (see {@link Engine#create(Module,
+   *     dev.svc.engine.Limits)})
+   */
+  public static Pool create(Module module, int size) {
+    return create(module, PoolOptions.builder().size(size).build());
+  }
+
+  /**
+   * A pool set up by {@code options}. Starts every instance before returning.
+   *
+   * @param module what the instances start from; the caller closes it after the pool
+   * @param options size, instance limits, acquire timeout, listener
+   * @return the pool; the caller closes it
+   * @throws SvcException if an instance can't start (see {@link Engine#create(Module,
+   *     dev.svc.engine.Limits)})
+   * @throws IllegalStateException if {@code module} is closed
+   */
+  public static Pool create(Module module, PoolOptions options) {
+    Objects.requireNonNull(module, "module");
+    Objects.requireNonNull(options, "options");
+    List<Slot> all = new ArrayList<>(options.size());
+    try {
+      for (int id = 0; id < options.size(); id++) {
+        all.add(new Slot(id, Engine.create(module, options.limits())));
+      }
+    } catch (RuntimeException | Error e) {
+      all.forEach(Slot::retire);
+      throw e;
+    }
+    Pool pool = new Pool(module, options, all);
+    pool.listener.attached(pool::stats);
+    return pool;
+  }
+
+  /**
+   * Installs a policy under {@code name} in every instance, replacing the one installed under that
+   * name before. Runs {@code recipe} in one instance first: if it fails there, the pool is unchanged
+   * and the failure is the caller's. Then runs it in each other instance, one at a time, waiting for
+   * each to be free while the others serve; an instance that fails it there (or is being rebuilt)
+   * tries again before its next call. Every instance built later runs it too. Installs and removals
+   * happen one at a time.
+   *
+   * @param name the name calls use, such as the policy's own name
+   * @param recipe compiles the policy in a given instance, the same way every time
+   * @return the diagnostics of the policy compiled in the first instance: problems in files it
+   *     doesn't use
+   * @throws EngineException if the recipe's compile was refused, such as a policy that doesn't check
+   * @throws StoppedException if the instance stopped while compiling (it is replaced)
+   * @throws IllegalStateException if the pool is closed
+   * @throws CancellationException if the thread is interrupted while waiting for an instance
+   * @throws RuntimeException whatever else the recipe throws; the instance it ran in is replaced,
+   *     since its state is unknown
+   */
+  public List<Diagnostic> install(String name, Recipe recipe) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(recipe, "recipe");
+    installs.lock();
+    try {
+      Slot first = slots.take(Optional.empty());
+      Policy policy =
+          leased(first, slot -> {
+            catchUp(slot);
+            Policy built = slot.build(recipe);
+            long before = recipes.generation();
+            Recipes.Installed installed = recipes.put(name, recipe);
+            slot.adopt(name, installed.id(), built, before, recipes.generation());
+            return built;
+          });
+      rollOut(first.id());
+      return policy.diagnostics();
+    } finally {
+      installs.unlock();
+    }
+  }
+
+  /**
+   * Installs the policy that {@code files} compile to under {@code name}: {@link #install} with a
+   * recipe calling {@link Engine#compile}.
+   *
+   * @param name the name calls use
+   * @param files the kind documents, policies and modules
+   * @param options which policy is the root, trusted files, required policies
+   * @return the diagnostics of the compiled policy: problems in files it doesn't use
+   * @throws EngineException if nothing was compiled: errors in the root or what it uses (as
+   *     diagnostics), no root or several, a requirement it breaks
+   * @throws StoppedException if the instance stopped while compiling (it is replaced)
+   * @throws IllegalStateException if the pool is closed
+   * @throws CancellationException if the thread is interrupted while waiting for an instance
+   */
+  public List<Diagnostic> compile(String name, List<SourceFile> files, CompileOptions options) {
+    List<SourceFile> copied = List.copyOf(Objects.requireNonNull(files, "files"));
+    Objects.requireNonNull(options, "options");
+    return install(name, engine -> engine.compile(copied, options));
+  }
+
+  /**
+   * Removes the policy installed under {@code name} from every instance, one at a time as each is
+   * free.
+   *
+   * @param name the name it is installed under
+   * @return whether a policy was installed under that name
+   * @throws IllegalStateException if the pool is closed
+   * @throws CancellationException if the thread is interrupted while waiting for an instance
+   */
+  public boolean remove(String name) {
+    Objects.requireNonNull(name, "name");
+    installs.lock();
+    try {
+      if (slots.isClosed()) {
+        throw Slots.closedError();
+      }
+      if (!recipes.remove(name)) {
+        return false;
+      }
+      rollOut(-1);
+      return true;
+    } finally {
+      installs.unlock();
+    }
+  }
+
+  /**
+   * The names policies are installed under.
+   *
+   * @return the names, sorted, unmodifiable
+   */
+  public List<String> names() {
+    return recipes.names();
+  }
+
+  /**
+   * Evaluates one input with the policy installed under {@code name}, with default
+   * {@link EvalOptions}; see {@link #evaluate(String, Object, EvalOptions)}.
+   *
+   * @param name the name the policy is installed under
+   * @param input one key per input the kind declares
+   * @return the eval record
+   * @throws NoPolicyException if nothing is installed under {@code name}
+   * @throws BusyException if no instance was free within the acquire timeout
+   * @throws EngineException if the input doesn't fit the kind
+   * @throws StoppedException if the evaluation stopped its instance (it is replaced)
+   * @throws IllegalStateException if the pool is closed
+   * @throws CancellationException if the thread is interrupted while waiting for an instance
+   */
+  public EvalResult evaluate(String name, Object input) {
+    return evaluate(name, input, EvalOptions.defaults());
+  }
+
+  /**
+   * Evaluates one input with the policy installed under {@code name}, on a free instance, waiting up
+   * to the acquire timeout for one.
+   *
+   * @param name the name the policy is installed under
+   * @param input one key per input the kind declares
+   * @param options the evaluation's timeout and fuel
+   * @return the eval record; a failed evaluation is a result with {@link EvalResult#error()} set
+   * @throws NoPolicyException if nothing is installed under {@code name}
+   * @throws BusyException if no instance was free within the acquire timeout
+   * @throws EngineException if the input doesn't fit the kind, or the recipe of {@code name} failed
+   *     in this instance (its error)
+   * @throws StoppedException if the evaluation stopped its instance: a
+   *     {@link dev.svc.engine.TimeoutException} past its hard deadline, an
+   *     {@link dev.svc.engine.OutOfFuelException}, or a trap or memory exhaustion. The instance is
+   *     replaced in the background; the next call works
+   * @throws IllegalStateException if the pool is closed
+   * @throws CancellationException if the thread is interrupted while waiting for an instance
+   */
+  public EvalResult evaluate(String name, Object input, EvalOptions options) {
+    Objects.requireNonNull(options, "options");
+    return evaluated(name, policy -> policy.evalWith(input, options));
+  }
+
+  /**
+   * {@link #evaluate(String, Object, EvalOptions)}, answering the eval record exactly as the engine
+   * wrote it ({@link Policy#evalJson}), for a host that passes it on as JSON.
+   *
+   * @param name the name the policy is installed under
+   * @param input one key per input the kind declares
+   * @param options the evaluation's timeout and fuel
+   * @return the eval record's compact UTF-8 JSON
+   * @throws NoPolicyException if nothing is installed under {@code name}
+   * @throws BusyException if no instance was free within the acquire timeout
+   * @throws EngineException if the input doesn't fit the kind, or the recipe of {@code name} failed
+   *     in this instance (its error)
+   * @throws StoppedException if the evaluation stopped its instance (it is replaced)
+   * @throws IllegalStateException if the pool is closed
+   * @throws CancellationException if the thread is interrupted while waiting for an instance
+   */
+  public byte[] evaluateJson(String name, Object input, EvalOptions options) {
+    Objects.requireNonNull(options, "options");
+    return evaluated(name, policy -> policy.evalJson(input, options));
+  }
+
+  // One evaluation, reported to the listener with the time it ran when it returned.
+  private <T> T evaluated(String name, Function<Policy, T> evaluation) {
+    return withPolicy(
+        name,
+        policy -> {
+          long start = System.nanoTime();
+          T result = evaluation.apply(policy);
+          listener.evaluated(name, since(start));
+          return result;
+        });
+  }
+
+  /**
+   * The explanation of the policy installed under {@code name}, computed when it was compiled.
+   *
+   * @param name the name the policy is installed under
+   * @return its explanation
+   * @throws NoPolicyException if nothing is installed under {@code name}
+   * @throws BusyException if no instance was free within the acquire timeout
+   * @throws IllegalStateException if the pool is closed
+   */
+  public Explanation explain(String name) {
+    return withPolicy(name, Policy::explain);
+  }
+
+  /**
+   * Runs {@code fn} on a free instance that no other call uses until {@code fn} returns, waiting up to
+   * the acquire timeout for one: for the engine's operations that need no installed policy, such as
+   * {@link Engine#check}, {@link Engine#format}, {@link Engine#explain} and {@link Engine#test}.
+   *
+   * <p>{@code fn} must not keep or close the engine, keep a policy it compiles there open after it
+   * returns, or install into or remove from this pool. An exception from {@code fn} that isn't an
+   * engine error ({@link SvcException}) leaves the instance in an unknown state, so it is replaced
+   * like a stopped one.
+   *
+   * @param <T> what {@code fn} returns
+   * @param fn what to do with the instance
+   * @return what {@code fn} returned
+   * @throws BusyException if no instance was free within the acquire timeout
+   * @throws IllegalStateException if the pool is closed
+   * @throws CancellationException if the thread is interrupted while waiting for an instance
+   */
+  public <T> T withEngine(Function<Engine, T> fn) {
+    Objects.requireNonNull(fn, "fn");
+    return leased(lease(), slot -> fn.apply(slot.engine()));
+  }
+
+  /**
+   * Runs {@code fn} with the policy installed under {@code name}, on a free instance that no other
+   * call uses until {@code fn} returns, waiting up to the acquire timeout for one. Use it for what
+   * {@link #evaluate} doesn't cover, such as several evaluations on one instance.
+   *
+   * <p>{@code fn} must not keep the policy, close it, or install into or remove from this pool (the
+   * instance it holds may be the one an install waits for). An exception from {@code fn} that isn't
+   * an engine error ({@link SvcException}) leaves the instance in an unknown state, so it is replaced
+   * like a stopped one.
+   *
+   * @param <T> what {@code fn} returns
+   * @param name the name the policy is installed under
+   * @param fn what to do with the policy
+   * @return what {@code fn} returned
+   * @throws NoPolicyException if nothing is installed under {@code name}
+   * @throws BusyException if no instance was free within the acquire timeout
+   * @throws EngineException if the recipe of {@code name} failed in this instance (its error)
+   * @throws IllegalStateException if the pool is closed
+   * @throws CancellationException if the thread is interrupted while waiting for an instance
+   */
+  public <T> T withPolicy(String name, Function<Policy, T> fn) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(fn, "fn");
+    try {
+      // Unknown now is unknown: no instance needs to be taken from other callers to say so.
+      if (!recipes.contains(name)) {
+        throw new NoPolicyException(name);
+      }
+      Slot slot = lease();
+      return leased(slot, s -> {
+        catchUp(s);
+        return fn.apply(s.policy(name));
+      });
+    } catch (RuntimeException | Error e) {
+      listener.failed(name, FailureKind.of(e));
+      throw e;
+    }
+  }
+
+  /**
+   * {@link #evaluate(String, Object, EvalOptions)} on one of the pool's own threads
+   * ({@code svc-pool-exec-N}); the calling thread doesn't wait.
+   *
+   * @param name the name the policy is installed under
+   * @param input one key per input the kind declares
+   * @param options the evaluation's timeout and fuel
+   * @return completes with the eval record, or exceptionally with what {@code evaluate} throws
+   *     (an {@link IllegalStateException} if the pool is closed)
+   */
+  public CompletableFuture<EvalResult> evaluateAsync(String name, Object input, EvalOptions options) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(options, "options");
+    return submit(() -> evaluate(name, input, options));
+  }
+
+  /**
+   * {@link #compile} on one of the pool's own threads ({@code svc-pool-exec-N}); the calling thread
+   * doesn't wait.
+   *
+   * @param name the name calls use
+   * @param files the kind documents, policies and modules
+   * @param options which policy is the root, trusted files, required policies
+   * @return completes with the compiled policy's diagnostics, or exceptionally with what
+   *     {@code compile} throws (an {@link IllegalStateException} if the pool is closed)
+   */
+  public CompletableFuture<List<Diagnostic>> compileAsync(
+      String name, List<SourceFile> files, CompileOptions options) {
+    Objects.requireNonNull(name, "name");
+    List<SourceFile> copied = List.copyOf(Objects.requireNonNull(files, "files"));
+    Objects.requireNonNull(options, "options");
+    return submit(() -> compile(name, copied, options));
+  }
+
+  /**
+   * The pool's state now.
+   *
+   * @return sizes and counters; after {@link #close()}, every instance counts as busy
+   */
+  public PoolStats stats() {
+    return slots.stats(recipes.size());
+  }
+
+  /**
+   * The policies that rebuilds left out because they stopped three fresh instances in a row. An
+   * instance rebuilt without one answers calls on its name with that failure. Installing the name
+   * again or removing it takes it off this list.
+   *
+   * @return policy name to the text of the last failure, sorted by name, unmodifiable
+   */
+  public Map<String, String> rebuildFailures() {
+    return recipes.skipped();
+  }
+
+  /**
+   * Closes the pool: calls waiting for an instance fail, later calls throw
+   * {@link IllegalStateException}, rebuilds under way stop, and the instances are freed (each busy
+   * one when its call ends). Waits until the pool's threads have ended, which includes the async
+   * calls already submitted. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    slots.close().forEach(Slot::retire);
+    executor.shutdown();
+    rebuilder.close();
+    executorThreads.awaitEnd();
+    listener.closed();
+  }
+
+  /**
+   * A leased slot's work, after which the slot goes back into service, or to a rebuild if its
+   * instance stopped or the work failed outside the engine, leaving the instance in an unknown state.
+   */
+  private <T> T leased(Slot slot, Function<Slot, T> work) {
+    boolean broken = true;
+    try {
+      T result = work.apply(slot);
+      broken = false;
+      return result;
+    } catch (SvcException e) {
+      broken = false;
+      throw e;
+    } finally {
+      if (broken || slot.stopped()) {
+        rebuilder.rebuild(slot);
+      } else {
+        slots.giveBack(slot);
+      }
+    }
+  }
+
+  private Slot lease() {
+    long start = System.nanoTime();
+    try {
+      return slots.take(options.acquireTimeout());
+    } finally {
+      listener.waited(since(start));
+    }
+  }
+
+  // The fast path is one volatile read: nothing was installed or removed since the slot last synced.
+  private void catchUp(Slot slot) {
+    Recipes.Snapshot now = recipes.snapshot();
+    if (!slot.isCurrent(now.generation())) {
+      slot.sync(now, Map.of());
+    }
+  }
+
+  // Brings every slot but skip to the current recipes, one at a time as each is free.
+  private void rollOut(int skip) {
+    for (int id = 0; id < options.size(); id++) {
+      if (id != skip) {
+        slots.takeWhenIdle(id).ifPresent(slot -> leased(slot, s -> {
+          catchUp(s);
+          return null;
+        }));
+      }
+    }
+  }
+
+  private <T> CompletableFuture<T> submit(Supplier<T> task) {
+    try {
+      return CompletableFuture.supplyAsync(task, executor);
+    } catch (RejectedExecutionException e) {
+      return CompletableFuture.failedFuture(Slots.closedError());
+    }
+  }
+
+  private static Duration since(long start) {
+    return Duration.ofNanos(System.nanoTime() - start);
+  }
+}

@@ -1,0 +1,76 @@
+package dev.svc.supervisor;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * What a {@link Pool} reports as it works, for metrics and logs. Every method does nothing unless
+ * overridden. {@link dev.svc.supervisor.micrometer.MicrometerPoolListener} records it all in a
+ * Micrometer registry.
+ *
+ * <p>The pool calls these methods on the threads doing the work, callers' threads and its own, so
+ * keep them short. An exception a method throws is logged and otherwise ignored: it never fails a
+ * call or a rebuild.
+ *
+ * <p><b>Thread safety:</b> implementations must be thread-safe.
+ */
+public interface PoolListener {
+
+  /**
+   * The listener that does nothing.
+   *
+   * @return a listener without effects
+   */
+  static PoolListener none() {
+    return new PoolListener() {};
+  }
+
+  /**
+   * The pool started and will report to this listener; {@code stats} reads its state at any time
+   * until it is {@link #closed()}, for gauges.
+   *
+   * @param stats reads the pool's {@link Pool#stats()}
+   */
+  default void attached(Supplier<PoolStats> stats) {}
+
+  /**
+   * A caller waited for a free instance, successfully or not.
+   *
+   * @param waited from asking for an instance to getting one, or to giving up
+   */
+  default void waited(Duration waited) {}
+
+  /**
+   * An evaluation returned its result.
+   *
+   * @param policy the name the policy is installed under
+   * @param took how long the evaluation ran on its instance, without the wait for the instance
+   */
+  default void evaluated(String policy, Duration took) {}
+
+  /**
+   * A call on a policy (an evaluation, or a function given to {@link Pool#withPolicy}) failed.
+   *
+   * @param policy the name the caller asked for
+   * @param kind what kind of error the caller got
+   */
+  default void failed(String policy, FailureKind kind) {}
+
+  /**
+   * A stopped instance is back in service, with every installed policy.
+   *
+   * @param took from the moment the pool saw it stopped to its return, pauses between tries included
+   */
+  default void rebuilt(Duration took) {}
+
+  /**
+   * One try at rebuilding a stopped instance failed: the fresh instance didn't start, or a policy
+   * stopped it while being reinstalled. The pool pauses and tries again.
+   *
+   * @param cause why the try failed
+   */
+  default void rebuildFailed(Throwable cause) {}
+
+  /** The pool closed; {@link #attached} stats are no longer worth reading. */
+  default void closed() {}
+}

@@ -1,0 +1,53 @@
+package dev.svc.supervisor.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.svc.engine.EvalOptions;
+import dev.svc.engine.NoPolicyException;
+import dev.svc.engine.OutOfFuelException;
+import dev.svc.supervisor.Fixtures;
+import dev.svc.supervisor.Pool;
+import dev.svc.supervisor.PoolOptions;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@link MicrometerPoolListener}: the pool's reports as Micrometer meters. */
+class MicrometerPoolListenerTest {
+
+  @Test
+  void evaluationsFailuresRebuildsWaitsAndInstancesBecomeMeters() {
+    MeterRegistry registry = new SimpleMeterRegistry();
+    MicrometerPoolListener listener = new MicrometerPoolListener(registry, Tags.of("pool", "desks"));
+    try (Pool pool = Pool.create(Fixtures.fueled(), PoolOptions.builder().size(2).listener(listener).build())) {
+      Fixtures.installRefund(pool, "desk");
+
+      pool.evaluate("desk", Fixtures.refund(40, "web"));
+      pool.evaluate("desk", Fixtures.refund(400, "web"));
+      assertThatThrownBy(() -> pool.evaluate("nope", Map.of())).isInstanceOf(NoPolicyException.class);
+      assertThatThrownBy(
+              () -> pool.evaluate("desk", Fixtures.refund(40, "web"), EvalOptions.defaults().withFuel(100)))
+          .isInstanceOf(OutOfFuelException.class);
+      await().until(() -> registry.get("svc.pool.rebuilds").timer().count() == 1);
+
+      assertThat(registry.get("svc.pool.evaluations").tags("pool", "desks", "policy", "desk").timer().count())
+          .isEqualTo(2);
+      assertThat(registry.get("svc.pool.failures").tags("policy", "nope", "kind", "no_policy").counter().count())
+          .isEqualTo(1);
+      assertThat(registry.get("svc.pool.failures").tags("policy", "desk", "kind", "out_of_fuel").counter().count())
+          .isEqualTo(1);
+      assertThat(registry.get("svc.pool.acquire").timer().count())
+          .as("an unknown name takes no instance")
+          .isEqualTo(3);
+      assertThat(registry.get("svc.pool.rebuild.failures").counter().count()).isZero();
+      assertThat(registry.get("svc.pool.instances").tags("state", "idle").gauge().value()).isEqualTo(2);
+      assertThat(registry.get("svc.pool.instances").tags("state", "busy").gauge().value()).isZero();
+      assertThat(registry.get("svc.pool.instances").tags("state", "rebuilding").gauge().value()).isZero();
+    }
+    assertThat(registry.find("svc.pool.instances").gauges()).as("removed when the pool closed").isEmpty();
+  }
+}
