@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Reads the module's answer to an eval, {@code {"ok":true, «eval record»}}, straight from its
@@ -119,8 +120,8 @@ final class EvalRecordReader {
         case POLICY -> policy = string();
         case DECISION -> decision = Optional.of(string());
         case REASON -> reason = Optional.of(string());
-        case OUTCOME -> outcome = entries();
-        case TRACE -> trace = entries();
+        case OUTCOME -> outcome = list(this::entry);
+        case TRACE -> trace = list(this::entry);
         case COLLECT -> collect = bool();
         default -> value();
       }
@@ -149,8 +150,8 @@ final class EvalRecordReader {
           case REASON -> reason = string();
           case POLICY -> policy = Optional.of(string());
           case POSITION -> position = Optional.of(string());
-          case CHAIN -> chain = strings();
-          case CONDITIONS -> conditions = strings();
+          case CHAIN -> chain = list(this::string);
+          case CONDITIONS -> conditions = list(this::string);
           case OUTCOME -> outcome = bool();
           default -> value();
         }
@@ -176,8 +177,8 @@ final class EvalRecordReader {
           case PHASE -> phase = Optional.of(string());
           case MESSAGE -> message = string();
           case HELP -> help = string();
-          case ASSERTS -> asserts = values();
-          case CANDIDATES -> candidates = entries();
+          case ASSERTS -> asserts = list(this::value);
+          case CANDIDATES -> candidates = list(this::entry);
           default -> value();
         }
       } while (next('}'));
@@ -188,31 +189,12 @@ final class EvalRecordReader {
     return new EvalError(kind, phase, message, help, asserts, candidates);
   }
 
-  private List<EvalEntry> entries() {
-    List<EvalEntry> out = new ArrayList<>();
+  /** A list of what {@code element} reads, in turn. */
+  private <T> List<T> list(Supplier<T> element) {
+    List<T> out = new ArrayList<>();
     if (open('[', ']')) {
       do {
-        out.add(entry());
-      } while (next(']'));
-    }
-    return out;
-  }
-
-  private List<String> strings() {
-    List<String> out = new ArrayList<>();
-    if (open('[', ']')) {
-      do {
-        out.add(string());
-      } while (next(']'));
-    }
-    return out;
-  }
-
-  private List<JsonNode> values() {
-    List<JsonNode> out = new ArrayList<>();
-    if (open('[', ']')) {
-      do {
-        out.add(value());
+        out.add(element.get());
       } while (next(']'));
     }
     return out;
@@ -254,11 +236,7 @@ final class EvalRecordReader {
 
   private ArrayNode array() {
     ArrayNode out = NODES.arrayNode();
-    if (open('[', ']')) {
-      do {
-        out.add(value());
-      } while (next(']'));
-    }
+    out.addAll(list(this::value));
     return out;
   }
 
