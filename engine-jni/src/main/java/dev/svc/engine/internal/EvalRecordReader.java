@@ -306,13 +306,13 @@ final class EvalRecordReader {
     if (length < 2) {
       return UNKNOWN;
     }
-    // Length and first two bytes tell the names apart; the rest is checked once.
+    // Length and first two bytes tell most names apart before the rest is compared.
     byte first = in[start];
     byte second = in[start + 1];
     for (int i = 0; i < NAMES.length; i++) {
       byte[] name = NAMES[i];
-      if (name.length == length && name[0] == first && name[1] == second) {
-        return sameBytes(name, start) ? i : UNKNOWN;
+      if (name.length == length && name[0] == first && name[1] == second && sameBytes(name, start)) {
+        return i;
       }
     }
     return UNKNOWN;
