@@ -95,7 +95,10 @@ fn time(rules: usize, per_round: u32) {
         black_box(request::decode(&checked).is_ok());
     });
     let input = ns_per_op(per_round, || {
-        black_box(crate::input::decode_json_input(black_box(INPUT.as_bytes()), &program.kind));
+        black_box(crate::input::decode_json_input(
+            black_box(INPUT.as_bytes()),
+            &program.kind,
+        ));
     });
     let evaluate = ns_per_op(per_round, || {
         black_box(crate::eval::evaluate(
