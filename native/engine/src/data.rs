@@ -40,12 +40,26 @@ pub enum Data {
 /// moving out of its variants; `std::mem::take` the vector instead.)
 impl Drop for Data {
     fn drop(&mut self) {
+        if !has_containers(self) {
+            // Only scalars inside (most objects): they drop without nesting.
+            return;
+        }
         let mut pending = Vec::new();
         take_children(self, &mut pending);
         while let Some(mut child) = pending.pop() {
             // Emptied before it drops, so its own drop finds nothing.
             take_children(&mut child, &mut pending);
         }
+    }
+}
+
+/// Whether `data` holds lists or objects.
+fn has_containers(data: &Data) -> bool {
+    let is_container = |d: &Data| matches!(d, Data::List(_) | Data::Object(_));
+    match data {
+        Data::List(items) => items.iter().any(is_container),
+        Data::Object(members) => members.iter().any(|(_, v)| is_container(v)),
+        _ => false,
     }
 }
 

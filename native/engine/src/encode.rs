@@ -241,37 +241,31 @@ impl Digits {
 /// `\u0026`, U+2028 and U+2029 as `\u2028` and `\u2029`, each byte of
 /// invalid UTF-8 as `\ufffd`; everything else as it is.
 pub fn write_string(bytes: &[u8], out: &mut String) {
-    push_json_string(bytes, &mut |piece| out.push_str(piece));
-}
-
-/// [`write_string`] for text known to be UTF-8, for any sink of text,
-/// given the pieces in order.
-pub(crate) fn push_json_str(text: &str, push: &mut impl FnMut(&str)) {
-    push("\"");
-    push_escaped(text, push);
-    push("\"");
-}
-
-/// [`write_string`] for any sink of text, given the pieces in order.
-fn push_json_string(bytes: &[u8], push: &mut impl FnMut(&str)) {
-    push("\"");
+    out.push('"');
     let mut rest = bytes;
     loop {
         match std::str::from_utf8(rest) {
             Ok(text) => {
-                push_escaped(text, push);
+                push_escaped(text, out);
                 break;
             }
             Err(error) => {
                 let (valid, invalid) = rest.split_at(error.valid_up_to());
-                push_escaped(std::str::from_utf8(valid).unwrap_or_default(), push);
+                push_escaped(std::str::from_utf8(valid).unwrap_or_default(), out);
                 // One replacement per byte, as Go decodes invalid UTF-8.
-                push("\\ufffd");
+                out.push_str("\\ufffd");
                 rest = invalid.get(1..).unwrap_or_default();
             }
         }
     }
-    push("\"");
+    out.push('"');
+}
+
+/// [`write_string`] for text known to be UTF-8.
+pub(crate) fn write_str(text: &str, out: &mut String) {
+    out.push('"');
+    push_escaped(text, out);
+    out.push('"');
 }
 
 /// Pushes valid text with the characters that need it escaped. Only a
@@ -279,7 +273,7 @@ fn push_json_string(bytes: &[u8], push: &mut impl FnMut(&str)) {
 /// backslash, a control, an HTML-sensitive byte, or a non-ASCII byte,
 /// which may start U+2028 or U+2029); the runs between are pushed as they
 /// are.
-fn push_escaped(text: &str, push: &mut impl FnMut(&str)) {
+fn push_escaped(text: &str, out: &mut String) {
     let bytes = text.as_bytes();
     let mut plain_from = 0;
     let mut next = 0;
@@ -293,11 +287,11 @@ fn push_escaped(text: &str, push: &mut impl FnMut(&str)) {
         let Some(escaped) = escape(c) else {
             continue;
         };
-        push(text.get(plain_from..at).unwrap_or_default());
-        push(escaped);
+        out.push_str(text.get(plain_from..at).unwrap_or_default());
+        out.push_str(escaped);
         plain_from = next;
     }
-    push(text.get(plain_from..).unwrap_or_default());
+    out.push_str(text.get(plain_from..).unwrap_or_default());
 }
 
 /// The escape Go's encoder writes for `c`, if it escapes it.

@@ -58,13 +58,13 @@ impl Writer<'_> {
             self.error(json, error);
         }
         json.member("policy");
-        json.string(&self.program.policy);
+        json.name(&self.program.policy);
         if collect_one {
             if let Some((_, decision, reason)) = &single {
                 json.member("decision");
-                json.string(decision);
+                json.name(decision);
                 json.member("reason");
-                json.string(reason);
+                json.name(reason);
             }
         }
         json.member("outcome");
@@ -153,9 +153,9 @@ impl Writer<'_> {
         } else {
             ",\"decision\":"
         });
-        json.string(decision);
+        json.name(decision);
         json.member("reason");
-        json.string(reason);
+        json.name(reason);
         json.raw("}");
     }
 
@@ -173,11 +173,11 @@ impl Writer<'_> {
             json.raw(",");
         }
         json.raw("\"decision\":");
-        json.string(decision);
+        json.name(decision);
         json.member("reason");
-        json.string(&rule.reason);
+        json.name(&rule.reason);
         json.member("policy");
-        json.string(&rule.policy);
+        json.name(&rule.policy);
         json.member("position");
         json.string(&rule.position);
         if shown.chain && !rule.chain.is_empty() {
@@ -335,7 +335,7 @@ fn write_payload(json: &mut Json, payload: &[(Rc<str>, Value)]) {
         if i > 0 {
             json.raw(",");
         }
-        json.string(name);
+        json.name(name);
         json.raw(":");
         write_value(json, value);
     }

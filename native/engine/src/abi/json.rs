@@ -527,13 +527,31 @@ impl<'a> Cursor<'a> {
 /// Go decodes it: escapes resolved, each byte of invalid UTF-8 and each lone
 /// UTF-16 surrogate replaced by U+FFFD. Borrows when nothing changes.
 pub(crate) fn unquote(raw: &[u8]) -> Cow<'_, str> {
+    let Ok(valid) = std::str::from_utf8(raw) else {
+        return Cow::Owned(unquote_lossy(raw));
+    };
     // In a checked string a quote comes after a backslash, so a run that
     // reaches the end has no escape.
     if plain_run::<QUOTES>(raw, 0) == raw.len() {
-        if let Ok(text) = std::str::from_utf8(raw) {
-            return Cow::Borrowed(text);
-        }
+        return Cow::Borrowed(valid);
     }
+    // Valid as a whole, so valid between escapes (which are ASCII): the
+    // runs are sliced, not checked again.
+    let mut out = String::with_capacity(raw.len());
+    let mut at = 0;
+    while at < raw.len() {
+        let end = at + plain_run::<QUOTES>(raw, at);
+        out.push_str(valid.get(at..end).unwrap_or_default());
+        let Some(rest) = raw.get(end..).filter(|rest| !rest.is_empty()) else {
+            break;
+        };
+        at = end + rest.len() - push_escape(&mut out, rest).len();
+    }
+    Cow::Owned(out)
+}
+
+/// [`unquote`] of a string that isn't valid UTF-8.
+fn unquote_lossy(raw: &[u8]) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut rest = raw;
     while !rest.is_empty() {
@@ -545,7 +563,7 @@ pub(crate) fn unquote(raw: &[u8]) -> Cow<'_, str> {
             rest = push_escape(&mut out, rest);
         }
     }
-    Cow::Owned(out)
+    out
 }
 
 /// Appends `bytes`, replacing each byte that isn't part of valid UTF-8 by

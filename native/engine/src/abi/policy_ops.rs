@@ -352,6 +352,9 @@ pub(crate) fn eval(request: &Request<'_>) -> Result<Success, EngineError> {
 /// `the input: «decoder message»`.
 fn decode_input(input: &[u8], program: &Program) -> Result<Vec<Value>, EngineError> {
     const ADVICE: &str = "the input is a JSON object with one key per input the kind declares";
+    if let Some(values) = crate::input::decode_json_input(input, &program.kind) {
+        return Ok(values);
+    }
     // Checked with the request it came in.
     let data = crate::data::parse_checked_json(input);
     crate::input::decode_input(&data, crate::data::Syntax::Json, &program.kind).map_err(|e| {

@@ -2,6 +2,7 @@
 //! conditions memoised per evaluation, runtime errors with their exact
 //! messages, and the deadline polled every 256 loop steps.
 
+use std::borrow::Cow;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -190,13 +191,13 @@ impl<'a> State<'a> {
                 Ok(Value::Bool(a != self.truth(b, base)?))
             }
             Ex::Compare(c, a, b) => {
-                let a = self.eval(a, base)?;
-                let b = self.eval(b, base)?;
+                let a = self.operand(a, base)?;
+                let b = self.operand(b, base)?;
                 Ok(Value::Bool(compare(*c, &a, &b)))
             }
             Ex::In { negated, lhs, rhs } => {
-                let x = self.eval(lhs, base)?;
-                let y = self.eval(rhs, base)?;
+                let x = self.operand(lhs, base)?;
+                let y = self.operand(rhs, base)?;
                 Ok(Value::Bool(self.contains(&x, &y)? != *negated))
             }
             Ex::ListOp(op, a, b) => {
@@ -264,6 +265,23 @@ impl<'a> State<'a> {
                 }
                 Ok(Value::List(Rc::from(kept)))
             }
+        }
+    }
+
+    /// The value of an operand: a literal or an input by reference (most
+    /// operands are one, and a clone would count a reference up and down),
+    /// anything else evaluated.
+    fn operand<'v>(&mut self, ex: &'v Ex, base: usize) -> Eval<Cow<'v, Value>>
+    where
+        'a: 'v,
+    {
+        let inputs: &'v [Value] = self.inputs;
+        match ex {
+            Ex::Lit(v) => Ok(Cow::Borrowed(v)),
+            Ex::Input(i) => Ok(inputs
+                .get(*i)
+                .map_or(Cow::Owned(Value::Absent), Cow::Borrowed)),
+            _ => self.eval(ex, base).map(Cow::Owned),
         }
     }
 
@@ -386,30 +404,32 @@ impl<'a> State<'a> {
     }
 
     fn arith(&mut self, a: &Arith, base: usize) -> Eval<Value> {
-        let l = self.eval(&a.lhs, base)?;
-        let r = self.eval(&a.rhs, base)?;
+        let l = self.operand(&a.lhs, base)?;
+        let r = self.operand(&a.rhs, base)?;
         let overflow = |what: &str| fail(&a.at, format!("{what} overflow in `{}`", a.text));
-        match (l, r, a.minus) {
-            (Value::Int(x), Value::Int(y), minus) => match minus {
+        match (l.as_ref(), r.as_ref(), a.minus) {
+            (&Value::Int(x), &Value::Int(y), minus) => match minus {
                 false => x.checked_add(y),
                 true => x.checked_sub(y),
             }
             .map(Value::Int)
             .ok_or_else(|| overflow("integer")),
-            (Value::Duration(x), Value::Duration(y), minus) => match minus {
+            (&Value::Duration(x), &Value::Duration(y), minus) => match minus {
                 false => x.checked_add(y),
                 true => x.checked_sub(y),
             }
             .map(Value::Duration)
             .ok_or_else(|| overflow("duration")),
-            (Value::Float(x), Value::Float(y), minus) => {
+            (&Value::Float(x), &Value::Float(y), minus) => {
                 Ok(Value::Float(if minus { x - y } else { x + y }))
             }
-            (Value::Timestamp(t), Value::Duration(d), minus) => {
+            (&Value::Timestamp(t), &Value::Duration(d), minus) => {
                 let d = if minus { d.saturating_neg() } else { d };
                 Ok(Value::Timestamp(shift(t, d)))
             }
-            (Value::Timestamp(x), Value::Timestamp(y), true) => Ok(Value::Duration(between(x, y))),
+            (&Value::Timestamp(x), &Value::Timestamp(y), true) => {
+                Ok(Value::Duration(between(x, y)))
+            }
             _ => Ok(Value::Absent),
         }
     }

@@ -19,9 +19,11 @@
 
 mod number;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::abi::json::{Cursor, Kind as JsonKind};
 use crate::data::{Data, Syntax};
 use crate::diag::{declared_help, go_quote};
 use crate::kind::Kind;
@@ -76,6 +78,81 @@ pub fn decode_input(data: &Data, syntax: Syntax, kind: &Kind) -> Result<Vec<Valu
         .zip(values)
         .map(|(input, value)| value.unwrap_or_else(|| zero_value(&input.ty, kind)))
         .collect())
+}
+
+/// Decodes an eval input straight from its checked JSON when it is an
+/// object whose every member is an input of the kind holding a scalar that
+/// fits its type, as most inputs are: the values [`decode_input`] gives for
+/// it, without building the document first. `None` when anything needs the
+/// full decoder (a list, map or struct, a key unknown or given twice, a
+/// value that doesn't fit), which then also reports what is wrong.
+pub fn decode_json_input(checked: &[u8], kind: &Kind) -> Option<Vec<Value>> {
+    let mut cursor = Cursor::new(checked);
+    if cursor.kind() != JsonKind::Object {
+        return None;
+    }
+    cursor.enter();
+    let mut values: Vec<Option<Value>> = vec![None; kind.inputs.len()];
+    while let Some(key) = cursor.next_key() {
+        let (input, slot) = kind
+            .inputs
+            .iter()
+            .zip(values.iter_mut())
+            .find(|(input, _)| input.name == *key)?;
+        if slot.is_some() {
+            return None;
+        }
+        let scalar = match cursor.kind() {
+            JsonKind::String => Scalar::String(cursor.string()),
+            JsonKind::Number => Scalar::Number(std::str::from_utf8(cursor.raw_value()).ok()?),
+            JsonKind::Bool => Scalar::Bool(cursor.raw_value() == b"true"),
+            JsonKind::Null => {
+                cursor.raw_value();
+                Scalar::Null
+            }
+            JsonKind::Array | JsonKind::Object => return None,
+        };
+        *slot = Some(scalar_fit(&input.ty, scalar, kind)?);
+    }
+    Some(
+        kind.inputs
+            .iter()
+            .zip(values)
+            .map(|(input, value)| value.unwrap_or_else(|| zero_value(&input.ty, kind)))
+            .collect(),
+    )
+}
+
+/// A JSON scalar as written.
+enum Scalar<'a> {
+    Bool(bool),
+    /// The number's text.
+    Number(&'a str),
+    String(Cow<'a, str>),
+    Null,
+}
+
+/// The value of `scalar` as a `ty` of JSON data when it fits without a
+/// problem: what the full decoder gives for it; `None` when the full
+/// decoder must look.
+fn scalar_fit(ty: &Ty, scalar: Scalar<'_>, kind: &Kind) -> Option<Value> {
+    match (ty, scalar) {
+        (Ty::Optional(_), Scalar::Null) => Some(Value::Absent),
+        (Ty::Optional(inner), scalar) => scalar_fit(inner, scalar, kind),
+        (Ty::Bool, Scalar::Bool(b)) => Some(Value::Bool(b)),
+        (Ty::String, Scalar::String(s)) => Some(Value::String(Rc::from(s.as_bytes()))),
+        (Ty::Int, Scalar::Number(text)) => go_int(text).map(Value::Int),
+        (Ty::Float, Scalar::Number(text)) => go_float(text).map(Value::Float),
+        (Ty::Duration, Scalar::String(text)) if !text.is_empty() => {
+            duration_nanos(&text).ok().map(Value::Duration)
+        }
+        (Ty::Timestamp, Scalar::String(text)) => parse_rfc3339(&text).map(Value::Timestamp),
+        (Ty::Enum(name), Scalar::String(text)) => kind
+            .enum_def(name)
+            .filter(|def| def.declares(&text))
+            .map(|_| Value::Enum(Rc::from(&*text))),
+        _ => None,
+    }
 }
 
 /// Decodes one value of type `ty`, named `path` in errors (`result` for a

@@ -524,3 +524,89 @@ fn deep_data_fails_at_the_depth_of_the_type() {
         "order.tags[0][0]: expected a string, found a list"
     );
 }
+
+const SCALARS: &str = r#"kind Scalars version 1
+
+enum Zone: lobby | lab | vault
+
+type Pair {
+  a: int
+}
+
+input n: int
+input f: float
+input b: bool
+input s: string
+input d: duration
+input t: timestamp
+input z: Zone
+input o: ?int
+input p: Pair
+
+decision allow { reason: ok }
+collect all
+"#;
+
+/// A random member value: every JSON kind, fitting or not.
+fn random_value(rng: &mut crate::testing::Rng) -> &'static str {
+    const VALUES: &[&str] = &[
+        "7",
+        "-0",
+        "1.5",
+        "1e3",
+        "9223372036854775808",
+        "true",
+        "false",
+        "null",
+        "\"x\"",
+        "\"\"",
+        "\"lab\"",
+        "\"attic\"",
+        "\"1h30m\"",
+        "\"1x\"",
+        "\"2026-09-28T14:00:00Z\"",
+        "\"a\\\"b\\u00e9\"",
+        "[1]",
+        "{}",
+        "{\"a\":2}",
+    ];
+    VALUES[rng.below(VALUES.len())]
+}
+
+/// The fast path of eval inputs gives exactly what the full decoder gives,
+/// or leaves the input to it: never a value the full decoder refuses.
+#[test]
+fn the_fast_path_agrees_with_the_full_decoder() {
+    let kind = load_kind(SCALARS);
+    let names = ["n", "f", "b", "s", "d", "t", "z", "o", "p", "q"];
+    let mut rng = crate::testing::Rng(0x1a2b_3c4d);
+    let mut fast = 0;
+    for _ in 0..5000 {
+        let members: Vec<(&str, &str)> = (0..rng.below(6))
+            .map(|_| (names[rng.below(names.len())], random_value(&mut rng)))
+            .collect();
+        let listed: Vec<String> = members
+            .iter()
+            .map(|(k, v)| format!("\"{k}\":{v}"))
+            .collect();
+        let text = format!("{{{}}}", listed.join(","));
+        let full = decode_input(&parse_json(text.as_bytes()).unwrap(), Syntax::Json, &kind);
+        // What the fast path may leave to the full decoder although it succeeds.
+        let container = members.iter().any(|(_, v)| v.starts_with(['[', '{']));
+        let repeated = members
+            .iter()
+            .enumerate()
+            .any(|(i, (k, _))| members[..i].iter().any(|(earlier, _)| earlier == k));
+        match decode_json_input(text.as_bytes(), &kind) {
+            Some(values) => {
+                fast += 1;
+                assert_eq!(Ok(values), full, "{text}");
+            }
+            None => assert!(
+                full.is_err() || container || repeated,
+                "{text}: the fast path left a plain input to the full decoder"
+            ),
+        }
+    }
+    assert!(fast > 500, "only {fast} inputs took the fast path");
+}

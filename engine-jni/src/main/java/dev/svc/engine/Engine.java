@@ -364,7 +364,7 @@ public final class Engine implements AutoCloseable {
    * it runs.
    */
   EvalResult evaluate(byte[] request, EvalOptions options, Map<String, HostFunction> functions) {
-    return AbiCodec.decode(evaluateRaw(request, options, functions), EvalResult.class);
+    return AbiCodec.evalResult(evaluateRaw(request, options, functions));
   }
 
   /** {@link #evaluate}, answering the module's response as it wrote it. */

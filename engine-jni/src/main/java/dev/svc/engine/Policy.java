@@ -1,7 +1,6 @@
 package dev.svc.engine;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
 import java.util.List;
@@ -111,13 +110,16 @@ public final class Policy implements AutoCloseable {
 
   private byte[] evalRequest(Object input, EvalOptions options) {
     Objects.requireNonNull(options, "options");
-    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "eval").put("handle", handle);
-    request.set("input", inputTree(input));
-    long timeout = options.timeoutMillis();
-    if (timeout > 0) {
-      request.put("timeout_ms", timeout);
+    try {
+      return AbiCodec.evalRequest(handle, input, options.timeoutMillis());
+    } catch (IllegalArgumentException e) {
+      // An input Jackson can't write is the request's fault, refused before the module is asked.
+      throw new EngineException(
+          "the input can't be encoded as JSON: " + e.getMessage(),
+          "pass a JsonNode, a Map, or an object Jackson can serialize, with one key per input the"
+              + " kind declares",
+          e);
     }
-    return AbiCodec.encode(request);
   }
 
   /**
@@ -160,19 +162,6 @@ public final class Policy implements AutoCloseable {
   /**
    * Releases the handle; later calls do nothing. A stopped or closed engine has dropped it already.
    */
-  // An input Jackson can't write is the request's fault, refused before the module is asked.
-  private static JsonNode inputTree(Object input) {
-    try {
-      return AbiCodec.MAPPER.valueToTree(input);
-    } catch (IllegalArgumentException e) {
-      throw new EngineException(
-          "the input can't be encoded as JSON: " + e.getMessage(),
-          "pass a JsonNode, a Map, or an object Jackson can serialize, with one key per input the"
-              + " kind declares",
-          e);
-    }
-  }
-
   @Override
   public void close() {
     if (released.getAndSet(true)) {

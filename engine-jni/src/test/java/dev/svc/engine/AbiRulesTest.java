@@ -75,6 +75,37 @@ class AbiRulesTest {
     assertThat(negative).isNotZero().isNotIn(first, second);
   }
 
+  /**
+   * A compiled policy outlives the request that made it, so the module's allocator frees block by
+   * block: compiling, evaluating and releasing again and again reuses the same memory.
+   */
+  @Test
+  void memoryStaysFlatOverCompileEvalReleaseCycles() {
+    String compile =
+        "{\"op\":\"compile\",\"files\":[{\"path\":\"kind.sigil\",\"source\":\"kind Door version 1\\n\\n"
+            + "input floor: int\\n\\ndecision allow {\\n  reason: member\\n}\\n\\ncollect all\\n\"},"
+            + "{\"path\":\"door/main.sigil\",\"source\":\"policy door.main: Door@1\\n\\n"
+            + "when floor > 1 {\\n  allow(reason: member)\\n}\\n\"}]}";
+    for (int i = 0; i < 200; i++) {
+      compileEvalRelease(compile);
+    }
+    long warm = raw.memorySize();
+    for (int i = 0; i < 10_000; i++) {
+      compileEvalRelease(compile);
+    }
+
+    assertThat(raw.memorySize()).isEqualTo(warm);
+  }
+
+  private void compileEvalRelease(String compile) {
+    String compiled = raw.call(compile);
+    assertThat(compiled).startsWith("{\"ok\":true,");
+    String handle = compiled.substring(compiled.lastIndexOf(':') + 1, compiled.length() - 1);
+    String eval = raw.call("{\"op\":\"eval\",\"handle\":" + handle + ",\"input\":{\"floor\":3}}");
+    assertThat(eval).contains("\"decision\":\"allow\"");
+    assertThat(raw.call("{\"op\":\"release\",\"handle\":" + handle + "}")).isEqualTo("{\"ok\":true}");
+  }
+
   @Test
   void memoryStaysFlatWhenTheHostFreesEveryBuffer() {
     for (int i = 0; i < 1_000; i++) {

@@ -1,5 +1,6 @@
 package dev.svc.engine.internal;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
@@ -13,9 +14,12 @@ import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.svc.engine.Diagnostic;
 import dev.svc.engine.EngineException;
+import dev.svc.engine.EvalResult;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -64,6 +68,42 @@ public final class AbiCodec {
     } catch (IOException e) {
       throw new EngineException("reading the module's response: " + e, MISMATCH_HELP, e);
     }
+  }
+
+  /**
+   * The eval record of the module's answer to an eval: read straight from the bytes when it is an ok
+   * record ({@link EvalRecordReader}), else as {@link #decode} reads it.
+   *
+   * @throws EngineException as {@link #decode} does
+   */
+  public static EvalResult evalResult(byte[] response) {
+    EvalResult result = EvalRecordReader.read(response);
+    return result != null ? result : decode(response, EvalResult.class);
+  }
+
+  /**
+   * An eval request, {@code {"op":"eval","handle":…,"input":…}} with {@code "timeout_ms"} when it
+   * is positive, written in one pass: the input is serialized where it goes rather than made a tree
+   * first.
+   *
+   * @throws IllegalArgumentException when Jackson can't serialize {@code input}
+   */
+  public static byte[] evalRequest(long handle, Object input, long timeoutMillis) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+    try (JsonGenerator json = MAPPER.createGenerator(out)) {
+      json.writeStartObject();
+      json.writeStringField("op", "eval");
+      json.writeNumberField("handle", handle);
+      json.writeFieldName("input");
+      MAPPER.writeValue(json, input);
+      if (timeoutMillis > 0) {
+        json.writeNumberField("timeout_ms", timeoutMillis);
+      }
+      json.writeEndObject();
+    } catch (IOException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    return out.toByteArray();
   }
 
   /**
@@ -122,8 +162,15 @@ public final class AbiCodec {
     }
   }
 
-  // The envelope puts `ok` first (after an optional numeric `id`), so a streaming read stops early.
+  // The envelope puts `ok` first (after an optional numeric `id`), so a streaming read stops early;
+  // the answers to this library's requests, which carry no id, start with it.
   private static boolean readOk(byte[] response) throws IOException {
+    if (startsWith(response, STARTS_OK)) {
+      return true;
+    }
+    if (startsWith(response, STARTS_FAILED)) {
+      return false;
+    }
     try (JsonParser parser = MAPPER.createParser(response)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new EngineException("the module's response isn't a JSON object", MISMATCH_HELP);
@@ -141,6 +188,14 @@ public final class AbiCodec {
       }
     }
     throw new EngineException("the module's response has no ok field", MISMATCH_HELP);
+  }
+
+  private static final byte[] STARTS_OK = "{\"ok\":true".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] STARTS_FAILED = "{\"ok\":false".getBytes(StandardCharsets.US_ASCII);
+
+  private static boolean startsWith(byte[] bytes, byte[] prefix) {
+    return bytes.length > prefix.length
+        && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
   }
 
   private static EngineException failure(JsonNode response) throws JsonProcessingException {
