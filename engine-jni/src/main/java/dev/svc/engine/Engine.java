@@ -306,8 +306,7 @@ public final class Engine implements AutoCloseable {
     request.set("files", AbiCodec.MAPPER.valueToTree(files));
     request.set("trusted_files", AbiCodec.MAPPER.valueToTree(options.trustedFiles()));
     options.policy().ifPresent(p -> request.put("policy", p));
-    ArrayNode require = request.putArray("require");
-    options.required().forEach(p -> require.addObject().put("policy", p));
+    request.set("require", AbiCodec.MAPPER.valueToTree(options.required()));
     if (!options.functions().isEmpty()) {
       request.set("functions", AbiCodec.MAPPER.valueToTree(options.functions().keySet()));
     }
