@@ -369,8 +369,7 @@ public final class Engine implements AutoCloseable {
 
   /** {@link #evaluate}, answering the module's response as it wrote it. */
   byte[] evaluateRaw(byte[] request, EvalOptions options, Map<String, HostFunction> functions) {
-    Optional<Duration> deadline =
-        options.timeout().map(t -> t.plus(limits.grace())).or(limits::opDeadline);
+    Optional<Duration> deadline = options.hardDeadline(limits.grace()).or(limits::opDeadline);
     if (options.fuel().isPresent() && !module.config().fuel()) {
       throw new EngineException(
           "a fuel limit needs a module built with fuel metering",
