@@ -110,6 +110,7 @@ public final class Policy implements AutoCloseable {
 
   private byte[] evalRequest(Object input, EvalOptions options) {
     Objects.requireNonNull(options, "options");
+    requireOpen();
     try {
       return AbiCodec.evalRequest(handle, input, options.timeoutMillis());
     } catch (IllegalArgumentException e) {
@@ -148,6 +149,7 @@ public final class Policy implements AutoCloseable {
    * @throws StoppedException if the instance is stopped, or stops during this call
    */
   public Explanation explain() {
+    requireOpen();
     ObjectNode request =
         AbiCodec.MAPPER.createObjectNode().put("op", "explain").put("handle", handle);
     return engine.explained(AbiCodec.encode(request)).stream()
@@ -170,6 +172,13 @@ public final class Policy implements AutoCloseable {
     ObjectNode request =
         AbiCodec.MAPPER.createObjectNode().put("op", "release").put("handle", handle);
     engine.releaseQuietly(AbiCodec.encode(request));
+  }
+
+  // A closed policy's handle is gone, or belongs to a newer policy once the counter wraps.
+  private void requireOpen() {
+    if (released.get()) {
+      throw new EngineException("policy " + name + " was released", "compile it again to evaluate it");
+    }
   }
 
   /** The body of the compile op's answer. */

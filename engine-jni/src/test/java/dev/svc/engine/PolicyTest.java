@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /** {@link Engine#compile} and {@link Policy} over the real engine.wasm. */
@@ -185,10 +186,23 @@ class PolicyTest extends EngineFixture {
     Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults());
     policy.close();
     policy.close();
-    assertThatThrownBy(() -> policy.eval(Map.of("floor", 3)))
-        .isInstanceOfSatisfying(
-            EngineException.class,
-            e -> assertThat(e.message()).startsWith("no compiled policy has handle"));
+    for (ThrowingCallable use :
+        List.<ThrowingCallable>of(
+            () -> policy.eval(Map.of("floor", 3)),
+            () -> policy.evalWith(Map.of("floor", 3), EvalOptions.defaults()),
+            () -> policy.evalJson(Map.of("floor", 3), EvalOptions.defaults()),
+            policy::explain)) {
+      assertThatThrownBy(use)
+          .isInstanceOfSatisfying(
+              EngineException.class,
+              e -> {
+                assertThat(e.message()).isEqualTo("policy door.main was released");
+                assertThat(e.help()).isEqualTo("compile it again to evaluate it");
+              });
+    }
+    assertThat(engine.call("{\"op\":\"eval\",\"handle\":" + policy.handle() + ",\"input\":{}}"))
+        .as("the handle is gone from the engine")
+        .contains("no compiled policy has handle");
     try (Policy next = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
       assertThat(next.handle()).isGreaterThan(policy.handle());
     }
