@@ -1,7 +1,7 @@
 package dev.svc.engine;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -16,19 +16,20 @@ import java.util.Optional;
  * @param phase for {@code assertion}: {@code input} or {@code outcome}
  * @param message what happened
  * @param help what to do
- * @param asserts for {@code assertion}: the failed asserts, as the record writes them
+ * @param asserts for {@code assertion}: the failed asserts, in the order they failed
  * @param candidates for {@code conflict}: the conflicting candidates
  */
+@JsonInclude(JsonInclude.Include.NON_ABSENT)
 public record EvalError(
     @JsonProperty(value = "kind", required = true) String kind,
     @JsonProperty("phase") Optional<String> phase,
     @JsonProperty(value = "message", required = true) String message,
     @JsonProperty(value = "help", required = true) String help,
-    @JsonProperty("asserts") List<JsonNode> asserts,
-    @JsonProperty("candidates") List<EvalEntry> candidates) {
+    @JsonProperty("asserts") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<FailedAssert> asserts,
+    @JsonProperty("candidates") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<EvalEntry> candidates) {
 
   /**
-   * Checks the required parts; absent lists become empty.
+   * Checks the required parts; absent parts become empty.
    *
    * @param kind the kind of failure
    * @param phase the assert phase

@@ -1,6 +1,7 @@
 package dev.svc.engine;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
@@ -27,6 +28,7 @@ import java.util.Optional;
  *     dev.svc.engine.kind.Kind#compile(Engine, List, dev.svc.engine.kind.KindCompileOptions)
  *     Kind.compile}; not part of the eval record's JSON
  */
+@JsonInclude(JsonInclude.Include.NON_ABSENT)
 public record EvalResult(
     @JsonProperty("payload") Optional<JsonNode> payload,
     @JsonProperty("error") Optional<EvalError> error,
@@ -35,7 +37,7 @@ public record EvalResult(
     @JsonProperty("reason") Optional<String> reason,
     @JsonProperty(value = "outcome", required = true) List<EvalEntry> outcome,
     @JsonProperty(value = "trace", required = true) List<EvalEntry> trace,
-    @JsonProperty("collect") boolean collect,
+    @JsonProperty("collect") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean collect,
     @JsonIgnore Optional<ResultShape> shape) {
 
   /**

@@ -1,5 +1,6 @@
 package dev.svc.engine.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -7,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.EvalEntry;
 import dev.svc.engine.EvalError;
 import dev.svc.engine.EvalResult;
+import dev.svc.engine.FailedAssert;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,7 +19,7 @@ import java.util.function.Supplier;
 /**
  * Reads the module's answer to an eval, {@code {"ok":true, «eval record»}}, straight from its
  * bytes into an {@link EvalResult}: the same records Jackson binds from the same JSON (payloads
- * and asserts as the trees {@code readTree} builds), at a fraction of the cost. An evaluation is
+ * as the trees {@code readTree} builds), at a fraction of the cost. An evaluation is
  * the library's hot path, and making a Jackson parser and binding three records by reflection
  * took as long as the engine takes to evaluate.
  *
@@ -168,7 +170,7 @@ final class EvalRecordReader {
     Optional<String> phase = Optional.empty();
     String message = null;
     String help = null;
-    List<JsonNode> asserts = List.of();
+    List<FailedAssert> asserts = List.of();
     List<EvalEntry> candidates = List.of();
     if (open('{', '}')) {
       do {
@@ -177,7 +179,7 @@ final class EvalRecordReader {
           case PHASE -> phase = Optional.of(string());
           case MESSAGE -> message = string();
           case HELP -> help = string();
-          case ASSERTS -> asserts = list(this::value);
+          case ASSERTS -> asserts = list(this::failedAssert);
           case CANDIDATES -> candidates = list(this::entry);
           default -> value();
         }
@@ -187,6 +189,15 @@ final class EvalRecordReader {
       throw UNEXPECTED;
     }
     return new EvalError(kind, phase, message, help, asserts, candidates);
+  }
+
+  // Failed asserts are rare and have records of their own below them: Jackson binds each.
+  private FailedAssert failedAssert() {
+    try {
+      return AbiCodec.MAPPER.treeToValue(value(), FailedAssert.class);
+    } catch (JsonProcessingException e) {
+      throw UNEXPECTED;
+    }
   }
 
   /** A list of what {@code element} reads, in turn. */
