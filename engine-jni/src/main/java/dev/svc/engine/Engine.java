@@ -1,7 +1,6 @@
 package dev.svc.engine;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
 import dev.svc.engine.internal.EpochTicker;
@@ -162,9 +161,7 @@ public final class Engine implements AutoCloseable {
   public String format(String source, FormatOptions options) {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(options, "options");
-    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "format").put("source", source);
-    options.path().ifPresent(path -> request.put("path", path));
-    return AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Formatted.class).source();
+    return AbiCodec.decode(roundTrip(Requests.format(source, options)), Formatted.class).source();
   }
 
   /**
@@ -204,18 +201,7 @@ public final class Engine implements AutoCloseable {
   public List<Diagnostic> check(List<SourceFile> files, CheckOptions options) {
     Objects.requireNonNull(files, "files");
     Objects.requireNonNull(options, "options");
-    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "check");
-    request.set("files", AbiCodec.MAPPER.valueToTree(files));
-    request.set("trusted_files", AbiCodec.MAPPER.valueToTree(options.trustedFiles()));
-    request.set("policies", AbiCodec.MAPPER.valueToTree(options.policies()));
-    ArrayNode require = request.putArray("require");
-    for (Requirement r : options.requirements()) {
-      ObjectNode entry = require.addObject().put("policy", r.policy());
-      entry.set("trusted", AbiCodec.MAPPER.valueToTree(r.trusted()));
-      r.roots().ifPresent(roots -> entry.set("roots", AbiCodec.MAPPER.valueToTree(roots)));
-    }
-    request.set("lints", AbiCodec.MAPPER.valueToTree(options.lints()));
-    return AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Checked.class).diagnostics();
+    return AbiCodec.decode(roundTrip(Requests.check(files, options)), Checked.class).diagnostics();
   }
 
   /** The body of the check op's answer. */
@@ -249,20 +235,7 @@ public final class Engine implements AutoCloseable {
     Objects.requireNonNull(files, "files");
     Objects.requireNonNull(testFiles, "testFiles");
     Objects.requireNonNull(options, "options");
-    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "test");
-    putFiles(request, "files", files);
-    putFiles(request, "trusted_files", options.trustedFiles());
-    putFiles(request, "test_files", testFiles);
-    putFiles(request, "data_files", options.dataFiles());
-    options.run().ifPresent(run -> request.put("run", run));
-    return AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Tested.class).results();
-  }
-
-  // Empty lists are left out of the request, as the bindings spec asks.
-  private static void putFiles(ObjectNode request, String field, List<SourceFile> files) {
-    if (!files.isEmpty()) {
-      request.set(field, AbiCodec.MAPPER.valueToTree(files));
-    }
+    return AbiCodec.decode(roundTrip(Requests.test(files, testFiles, options)), Tested.class).results();
   }
 
   /** The body of the test op's answer. */
@@ -302,21 +275,8 @@ public final class Engine implements AutoCloseable {
   public Policy compile(List<SourceFile> files, CompileOptions options) {
     Objects.requireNonNull(files, "files");
     Objects.requireNonNull(options, "options");
-    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "compile");
-    request.set("files", AbiCodec.MAPPER.valueToTree(files));
-    request.set("trusted_files", AbiCodec.MAPPER.valueToTree(options.trustedFiles()));
-    options.policy().ifPresent(p -> request.put("policy", p));
-    ArrayNode require = request.putArray("require");
-    options.required().forEach(p -> require.addObject().put("policy", p));
-    if (!options.functions().isEmpty()) {
-      request.set("functions", AbiCodec.MAPPER.valueToTree(options.functions().keySet()));
-    }
-    if (!options.stubs().isEmpty()) {
-      ObjectNode stubs = request.putObject("stubs");
-      options.stubs().forEach((function, stub) -> stubs.set(function, stub.toJson()));
-    }
     Policy.Compiled compiled =
-        AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Policy.Compiled.class);
+        AbiCodec.decode(roundTrip(Requests.compile(files, options)), Policy.Compiled.class);
     return new Policy(this, compiled, options.functions());
   }
 
@@ -338,15 +298,11 @@ public final class Engine implements AutoCloseable {
   public List<Explanation> explain(List<SourceFile> files, ExplainOptions options) {
     Objects.requireNonNull(files, "files");
     Objects.requireNonNull(options, "options");
-    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "explain");
-    request.set("files", AbiCodec.MAPPER.valueToTree(files));
-    request.set("trusted_files", AbiCodec.MAPPER.valueToTree(options.trustedFiles()));
-    options.policy().ifPresent(p -> request.put("policy", p));
-    return explained(AbiCodec.encode(request));
+    return explained(Requests.explain(files, options));
   }
 
   /** One explain request: the explanations it answers, none when it answers none. */
-  List<Explanation> explained(byte[] request) {
+  List<Explanation> explained(ObjectNode request) {
     return AbiCodec.decode(roundTrip(request), Explained.class).explanations();
   }
 
@@ -379,7 +335,7 @@ public final class Engine implements AutoCloseable {
   }
 
   /** Releases a handle unless the instance is gone, in which case it is gone with it. */
-  void releaseQuietly(byte[] request) {
+  void releaseQuietly(long handle) {
     if (stopped != null || insideHostFunction()) {
       return;
     }
@@ -388,6 +344,7 @@ public final class Engine implements AutoCloseable {
       if (closed || stopped != null) {
         return;
       }
+      byte[] request = AbiCodec.encode(Requests.release(handle));
       AbiCodec.decode(callModule(request, limits.opDeadline(), Native.UNLIMITED_FUEL), Released.class);
     } finally {
       lock.unlock();
@@ -449,6 +406,10 @@ public final class Engine implements AutoCloseable {
   /** One raw request through the ABI: JSON text in, the module's JSON response out. For tests. */
   String call(String requestJson) {
     return new String(roundTrip(bytes(requestJson)), StandardCharsets.UTF_8);
+  }
+
+  private byte[] roundTrip(ObjectNode request) {
+    return roundTrip(AbiCodec.encode(request));
   }
 
   private byte[] roundTrip(byte[] request) {

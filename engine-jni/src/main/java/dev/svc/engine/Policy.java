@@ -1,7 +1,6 @@
 package dev.svc.engine;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
 import java.util.List;
 import java.util.Map;
@@ -150,9 +149,7 @@ public final class Policy implements AutoCloseable {
    */
   public Explanation explain() {
     requireOpen();
-    ObjectNode request =
-        AbiCodec.MAPPER.createObjectNode().put("op", "explain").put("handle", handle);
-    return engine.explained(AbiCodec.encode(request)).stream()
+    return engine.explained(Requests.explain(handle)).stream()
         .findFirst()
         .orElseThrow(
             () ->
@@ -169,9 +166,7 @@ public final class Policy implements AutoCloseable {
     if (released.getAndSet(true)) {
       return;
     }
-    ObjectNode request =
-        AbiCodec.MAPPER.createObjectNode().put("op", "release").put("handle", handle);
-    engine.releaseQuietly(AbiCodec.encode(request));
+    engine.releaseQuietly(handle);
   }
 
   // A closed policy's handle is gone, or belongs to a newer policy once the counter wraps.
