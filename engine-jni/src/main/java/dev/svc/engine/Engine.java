@@ -344,7 +344,7 @@ public final class Engine implements AutoCloseable {
       if (closed || stopped != null) {
         return;
       }
-      byte[] request = AbiCodec.encode(Requests.release(handle));
+      byte[] request = AbiCodec.request(Requests.release(handle));
       AbiCodec.decode(callModule(request, limits.opDeadline(), Native.UNLIMITED_FUEL), Released.class);
     } finally {
       lock.unlock();
@@ -409,7 +409,7 @@ public final class Engine implements AutoCloseable {
   }
 
   private byte[] roundTrip(ObjectNode request) {
-    return roundTrip(AbiCodec.encode(request));
+    return roundTrip(AbiCodec.request(request));
   }
 
   private byte[] roundTrip(byte[] request) {

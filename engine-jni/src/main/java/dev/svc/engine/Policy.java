@@ -117,7 +117,7 @@ public final class Policy implements AutoCloseable {
       throw new EngineException(
           "the input can't be encoded as JSON: " + e.getMessage(),
           "pass a JsonNode, a Map, or an object Jackson can serialize, with one key per input the"
-              + " kind declares",
+              + " kind declares and no NaN or infinite float (JSON has no number for them)",
           e);
     }
   }

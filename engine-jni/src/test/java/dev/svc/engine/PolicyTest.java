@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.svc.engine.internal.AbiCodec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,6 +64,34 @@ class PolicyTest extends EngineFixture {
       assertThatThrownBy(() -> policy.eval(Map.of("floor", new Opaque())))
           .isInstanceOf(EngineException.class)
           .hasMessageStartingWith("the input can't be encoded as JSON: ");
+      assertThat(engine.stopped()).isEmpty();
+      assertThat(policy.eval(Map.of("floor", 3)).decision()).contains("allow");
+    }
+  }
+
+  /** An input record with a float Jackson would write as the string "NaN". */
+  record Reading(double level) {}
+
+  @Test
+  void anInputWithANanOrInfiniteFloatIsRefusedBeforeTheModuleSeesIt() {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      for (Object input :
+          List.of(
+              Map.of("floor", Double.NaN),
+              Map.of("floor", new Reading(Double.POSITIVE_INFINITY)),
+              Map.of("floor", List.of(1.0f, Float.NEGATIVE_INFINITY)),
+              AbiCodec.MAPPER.createObjectNode().put("floor", Double.NaN))) {
+        assertThatThrownBy(() -> policy.eval(input))
+            .as("%s", input)
+            .isInstanceOfSatisfying(
+                EngineException.class,
+                e -> {
+                  assertThat(e.message())
+                      .startsWith("the input can't be encoded as JSON: ")
+                      .containsPattern("(NaN|-?Infinity) isn't a JSON number");
+                  assertThat(e.help()).endsWith("no NaN or infinite float (JSON has no number for them)");
+                });
+      }
       assertThat(engine.stopped()).isEmpty();
       assertThat(policy.eval(Map.of("floor", 3)).decision()).contains("allow");
     }
