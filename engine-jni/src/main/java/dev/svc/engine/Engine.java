@@ -574,10 +574,13 @@ public final class Engine implements AutoCloseable {
         trap);
   }
 
+  // A module that hands back memory it doesn't have broke the ABI rather than trapped (bindings §2).
   private static String why(GuestTrap trap) {
-    return trap.kind() == GuestTrap.Kind.EXIT
-        ? "it exited with code " + trap.exitCode()
-        : "it trapped: " + trap.getMessage();
+    return switch (trap.kind()) {
+      case EXIT -> "it exited with code " + trap.exitCode();
+      case BAD_RESPONSE -> trap.getMessage();
+      default -> "it trapped: " + trap.getMessage();
+    };
   }
 
   // The module writes the reason for a fatal error to stderr; quote its first and last lines.
