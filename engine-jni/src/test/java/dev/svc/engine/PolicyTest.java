@@ -98,6 +98,18 @@ class PolicyTest extends EngineFixture {
   }
 
   @Test
+  void anInputNested100000DeepIsRefusedAndTheInstanceWorksOn() {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      String deep = "[".repeat(100_000) + "]".repeat(100_000);
+
+      assertThat(engine.call("{\"op\":\"eval\",\"handle\":" + policy.handle() + ",\"input\":{\"names\":" + deep + "}}"))
+          .startsWith("{\"ok\":false,");
+      assertThat(engine.stopped()).isEmpty();
+      assertThat(policy.eval(Map.of("floor", 3)).decision()).contains("allow");
+    }
+  }
+
+  @Test
   void aDecisionWithoutPayloadFieldsHasNoPayload() {
     try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
       EvalResult denied = policy.eval(Map.of("floor", 9));
