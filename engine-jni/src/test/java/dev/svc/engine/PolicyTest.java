@@ -250,6 +250,21 @@ class PolicyTest extends EngineFixture {
   }
 
   @Test
+  void problemsInDocumentsTheRootDoesntUseAreThePolicysDiagnostics() {
+    SourceFile other =
+        SourceFile.of("other.sigil", "policy other: Door@1\n\nwhen nope {\n  allow(reason: member)\n}\n");
+
+    try (Policy policy = engine.compile(List.of(KIND, MAIN, other), CompileOptions.defaults().withPolicy("door.main"))) {
+      assertThat(policy.diagnostics())
+          .extracting(Diagnostic::render)
+          .containsExactly(
+              "other.sigil:3:6: error: unknown name `nope` (help: names come from the kind's inputs, host"
+                  + " functions, decisions and enum values, and the document's params, lets and imports)");
+      assertThat(policy.eval(Map.of("floor", 3)).decision()).contains("allow");
+    }
+  }
+
+  @Test
   void compileFailuresCarryTheDiagnostics() {
     SourceFile broken =
         SourceFile.of(
