@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -50,6 +52,8 @@ public final class Engine implements AutoCloseable {
   private final HostCalls hostCalls;
   private final long instance;
   private final ReentrantLock lock = new ReentrantLock();
+  // Handles of policies collected without close; released at the start of the next call.
+  private final Queue<Long> abandoned = new ConcurrentLinkedQueue<>();
   private volatile StoppedException stopped;
   private boolean closed; // guarded by lock
 
@@ -334,21 +338,55 @@ public final class Engine implements AutoCloseable {
     return roundTrip(request, deadline, options.fuel().orElse(Native.UNLIMITED_FUEL), functions);
   }
 
-  /** Releases a handle unless the instance is gone, in which case it is gone with it. */
+  /**
+   * Releases a handle unless the instance is gone, in which case it is gone with it. From inside a
+   * host function of this instance, which can't call it, the handle waits for the next call.
+   */
   void releaseQuietly(long handle) {
-    if (stopped != null || insideHostFunction()) {
+    if (stopped != null) {
+      return;
+    }
+    if (insideHostFunction()) {
+      abandon(handle);
       return;
     }
     lock.lock();
     try {
-      if (closed || stopped != null) {
-        return;
+      if (!closed && stopped == null) {
+        release(handle);
       }
-      byte[] request = AbiCodec.request(Requests.release(handle));
-      AbiCodec.decode(callModule(request, limits.opDeadline(), Native.UNLIMITED_FUEL), Released.class);
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Queues a handle whose policy was never closed, for release at the start of this instance's next
+   * call: a policy's cleaner runs on the cleaner's thread, maybe in the middle of a call, so it
+   * never calls the module itself (bindings.md §7).
+   */
+  void abandon(long handle) {
+    abandoned.add(handle);
+  }
+
+  // INVARIANT: runs under the lock on an open instance.
+  private void releaseAbandoned() {
+    for (Long handle = abandoned.poll(); handle != null; handle = abandoned.poll()) {
+      if (stopped != null) {
+        return;
+      }
+      try {
+        release(handle);
+      } catch (EngineException gone) {
+        // Nobody waits for this release; a handle the module no longer knows is released already.
+      }
+    }
+  }
+
+  // INVARIANT: runs under the lock on an open instance.
+  private void release(long handle) {
+    byte[] request = AbiCodec.request(Requests.release(handle));
+    AbiCodec.decode(callModule(request, limits.opDeadline(), Native.UNLIMITED_FUEL), Released.class);
   }
 
   /** The (empty) body of the release op's answer. */
@@ -427,6 +465,7 @@ public final class Engine implements AutoCloseable {
     lockOpen();
     hostCalls.install(functions);
     try {
+      releaseAbandoned();
       throwIfStopped();
       return callModule(request, deadline, fuel);
     } finally {

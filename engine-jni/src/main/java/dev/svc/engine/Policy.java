@@ -2,6 +2,7 @@ package dev.svc.engine;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.svc.engine.internal.AbiCodec;
+import java.lang.ref.Cleaner;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,7 +29,11 @@ public final class Policy implements AutoCloseable {
   private final long handle;
   private final Map<String, HostFunction> functions;
   private final AtomicBoolean released = new AtomicBoolean();
+  private final Cleaner.Cleanable cleanable;
   private volatile Optional<ResultShape> resultShape = Optional.empty();
+
+  // The safety net for a policy nobody closes (bindings.md §7): one daemon thread for the library.
+  private static final Cleaner CLEANER = Cleaner.create();
 
   Policy(Engine engine, Compiled compiled, Map<String, HostFunction> functions) {
     this.engine = engine;
@@ -36,6 +41,20 @@ public final class Policy implements AutoCloseable {
     this.diagnostics = List.copyOf(compiled.diagnostics());
     this.handle = compiled.handle();
     this.functions = Map.copyOf(functions);
+    this.cleanable = CLEANER.register(this, new Abandon(engine, handle, released));
+  }
+
+  /**
+   * Hands the handle of a policy that became unreachable unclosed to its engine, which releases it
+   * at its next call. Holds no reference to the policy, or it would never become unreachable.
+   */
+  private record Abandon(Engine engine, long handle, AtomicBoolean released) implements Runnable {
+    @Override
+    public void run() {
+      if (!released.getAndSet(true)) {
+        engine.abandon(handle);
+      }
+    }
   }
 
   /**
@@ -166,6 +185,7 @@ public final class Policy implements AutoCloseable {
     if (released.getAndSet(true)) {
       return;
     }
+    cleanable.clean();
     engine.releaseQuietly(handle);
   }
 

@@ -10,8 +10,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** {@link Engine#compile} and {@link Policy} over the real engine.wasm. */
 class PolicyTest extends EngineFixture {
@@ -262,6 +264,49 @@ class PolicyTest extends EngineFixture {
                   + " functions, decisions and enum values, and the document's params, lets and imports)");
       assertThat(policy.eval(Map.of("floor", 3)).decision()).contains("allow");
     }
+  }
+
+  /** Compiles a policy and forgets it unclosed; its handle. */
+  private long compileAndForget() {
+    return engine.compile(List.of(KIND, MAIN), CompileOptions.defaults()).handle();
+  }
+
+  /** Whether the engine still holds a compiled policy under {@code handle}. */
+  private boolean holds(long handle) {
+    String answer = engine.call("{\"op\":\"eval\",\"handle\":" + handle + ",\"input\":{}}");
+    return !answer.contains("no compiled policy has handle " + handle);
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS) // a cleaner that never runs would loop, not fail
+  void aPolicyCollectedUnclosedIsReleasedAtTheEnginesNextCall() {
+    long handle = compileAndForget();
+
+    while (holds(handle)) {
+      System.gc();
+    }
+
+    try (Policy next = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      assertThat(next.eval(Map.of("floor", 3)).decision()).contains("allow");
+    }
+  }
+
+  @Test
+  void aPolicyClosedInsideAHostFunctionOfItsEngineIsReleasedAtTheNextCall() {
+    Policy inner = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults());
+    SourceFile kind =
+        SourceFile.of(
+            "kind.sigil",
+            "kind Tick version 1\n\nfn tick() -> bool\n\ndecision ok {\n  reason: yes | no\n}\n\n"
+                + "collect one\nprecedence ok\n\ndefault ok(reason: no)\n");
+    SourceFile main = SourceFile.of("tick.sigil", "policy tick: Tick@1\n\nwhen tick() {\n  ok(reason: yes)\n}\n");
+    HostFunction closesInner = HostFunction.of(() -> { inner.close(); return true; });
+
+    try (Policy outer = engine.compile(List.of(kind, main), CompileOptions.defaults().withFunction("tick", closesInner))) {
+      assertThat(outer.eval(Map.of()).reason()).contains("yes");
+    }
+
+    assertThat(holds(inner.handle())).isFalse();
   }
 
   @Test
