@@ -28,8 +28,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * }</pre>
  *
  * <p><b>Failures:</b> an {@link EngineException} means the engine refused the request and the
- * instance works on. A {@link StoppedException} means the module trapped or exited: the instance is
- * dead, every later call throws the same error, and a new one must be built.
+ * instance works on. A {@link StoppedException} means the module trapped, exited, ran past a hard
+ * deadline ({@link TimeoutException}) or out of fuel ({@link OutOfFuelException}): the instance is
+ * dead, every later call throws the same error without entering the module ({@link #stopped()}
+ * says so without a call), and a new one must be built. Problems found in documents (diagnostics,
+ * failed evaluations, failing test cases) are results, not exceptions.
+ *
+ * <p><b>Lifecycle:</b> close the engine when done; that frees its memory and every policy compiled
+ * in it. Its policies live in it, so using one after the engine is closed throws {@link
+ * IllegalStateException}.
  *
  * <p><b>Calling thread:</b> any thread. The module runs on the calling thread's native stack when
  * enough of it is left (about 768 KiB; a default 1 MiB Java thread has that). A call from a thread
@@ -62,6 +69,23 @@ public final class Engine implements AutoCloseable {
     this.limits = limits;
     this.hostCalls = hostCalls;
     this.instance = instance;
+  }
+
+  /**
+   * Starts an instance of the engine module this library ships ({@link Module#bundled()}), with the
+   * default {@link Limits}: the shortest way to an engine. The instance owns its module, which goes
+   * when the instance is closed; an application that starts several instances shares one {@link
+   * Module} instead and starts each with {@link #create(Module)}.
+   *
+   * @return the running instance; the caller closes it
+   * @throws EngineException if the native libraries can't be loaded on this platform, or this copy of
+   *     the library holds no engine module
+   * @throws StoppedException if the module trapped or exited while starting (with its stderr)
+   */
+  public static Engine bundled() {
+    try (Module module = Module.bundled()) {
+      return create(module);
+    }
   }
 
   /**
@@ -269,10 +293,12 @@ public final class Engine implements AutoCloseable {
    * @param files the kind documents, policies and modules
    * @param options which policy is the root, trusted files, required policies, host functions and
    *     stubs
-   * @return the compiled policy
+   * @return the compiled policy; close it when done (a policy collected unclosed is released at
+   *     this engine's next call)
    * @throws EngineException if nothing was compiled: no files, no root or several, errors in the
    *     root or what it uses (as diagnostics), a requirement it breaks, a host function or stub the
-   *     kind doesn't declare, a stub of the wrong type; the instance works on
+   *     kind doesn't declare, a stub of the wrong type or one JSON can't write; the instance works
+   *     on
    * @throws StoppedException if the instance is stopped, or stops during this call
    * @throws IllegalStateException if the engine is closed
    */
@@ -422,9 +448,9 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * Frees the instance's memory, everything compiled in it and its stack helper thread, and releases
-   * its hold on the module. Waits for a call running on another thread to finish. Idempotent; later
-   * calls throw {@link IllegalStateException}.
+   * Frees the instance's memory, every policy compiled in it and its stack helper thread, and
+   * releases its hold on the module. Waits for a call running on another thread to finish.
+   * Idempotent; later calls, on the engine or its policies, throw {@link IllegalStateException}.
    */
   @Override
   public void close() {

@@ -140,6 +140,13 @@ class EngineTest extends EngineFixture {
   }
 
   @Test
+  void theBundledEngineOwnsItsModule() {
+    try (Engine bundled = Engine.bundled()) {
+      assertThat(bundled.version()).isEqualTo(engine.version());
+    }
+  }
+
+  @Test
   void closingTwiceIsHarmlessAndUseAfterCloseSaysSo() {
     Engine other = Engine.create(TestModules.engine());
     other.close();

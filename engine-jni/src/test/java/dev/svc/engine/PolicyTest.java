@@ -310,6 +310,18 @@ class PolicyTest extends EngineFixture {
   }
 
   @Test
+  void aPolicyLivesInItsEngineAndGoesWhenTheEngineIsClosed() {
+    Engine other = Engine.create(TestModules.engine());
+    Policy policy = other.compile(List.of(KIND, MAIN), CompileOptions.defaults());
+    other.close();
+
+    assertThatThrownBy(() -> policy.eval(Map.of("floor", 3)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the Engine is closed; create a new one");
+    policy.close();
+  }
+
+  @Test
   void compileFailuresCarryTheDiagnostics() {
     SourceFile broken =
         SourceFile.of(
