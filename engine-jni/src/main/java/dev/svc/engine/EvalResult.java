@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * The eval record of one evaluation: what the host acts on ({@link #outcome()}, and for a kind that
  * collects one decision its {@link #decision()}, {@link #reason()} and {@link #payload()}), every
- * candidate the rules produced ({@link #trace()}), and why it failed, if it did.
+ * candidate the rules produced ({@link #trace()}), and why it failed, if it did. Written back with
+ * Jackson it is the engine's JSON again: absent, empty and false members are left out.
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.
  *

@@ -88,6 +88,16 @@ class ExamplesParityTest extends EngineFixture {
     }
   }
 
+  static Stream<String> scenarios() {
+    return SCENARIOS.stream().map(s -> s.get(0));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("scenarios")
+  void everyBundleChecksCleanly(String scenario) {
+    assertThat(engine.check(SpecExamples.sigilFiles(SpecExamples.scenario(scenario)))).isEmpty();
+  }
+
   private Policy compile(String scenario, String root) {
     return engine.compile(
         SpecExamples.sigilFiles(SpecExamples.scenario(scenario)), CompileOptions.defaults().withPolicy(root));
