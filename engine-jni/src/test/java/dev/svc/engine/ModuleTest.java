@@ -32,6 +32,19 @@ class ModuleTest {
   }
 
   @Test
+  void aModuleImportingAWasiFunctionOutsideTheLinkedSetIsRefused() {
+    assertThatThrownBy(() -> Module.fromBytes(TestModules.wat("engine_foreign_wasi")))
+        .isInstanceOfSatisfying(
+            EngineException.class,
+            e -> {
+              assertThat(e.message())
+                  .isEqualTo("the module imports wasi_snapshot_preview1.sock_accept, which this library doesn't provide");
+              assertThat(e.help())
+                  .isEqualTo("build the module from the same svc revision as this library (native/engine/build-wasm)");
+            });
+  }
+
+  @Test
   void aModuleWithoutEngineCallIsRefused() {
     assertThatThrownBy(() -> Module.fromBytes(TestModules.wat("engine_no_call")))
         .isInstanceOf(EngineException.class)
