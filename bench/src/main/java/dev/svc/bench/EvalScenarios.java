@@ -11,8 +11,8 @@ import org.openjdk.jmh.annotations.Setup;
 /**
  * {@code policy.eval} from Java through JNI for the evaluations issue #5 names besides the ranked
  * decision ({@link EvalRoundTrip}): a composed policy (an import and two invocations), a conflict of
- * an exclusive set, a failed assert, and the default outcome when no rule fires. Run with {@code
- * -bm sample} for medians and p99.
+ * an exclusive set, a failed assert, and the default outcome when no rule fires; sampled like every
+ * {@link OnePolicy}, so the report has each one's median and p99.
  */
 public class EvalScenarios extends OnePolicy {
 

@@ -23,15 +23,15 @@ import java.util.Optional;
  *     them
  * @param outcome whether this trace entry is represented in the outcome
  */
-@JsonInclude(JsonInclude.Include.NON_ABSENT)
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record EvalEntry(
     @JsonProperty("payload") Optional<JsonNode> payload,
     @JsonProperty(value = "decision", required = true) String decision,
     @JsonProperty(value = "reason", required = true) String reason,
     @JsonProperty("policy") Optional<String> policy,
     @JsonProperty("position") Optional<String> position,
-    @JsonProperty("chain") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> chain,
-    @JsonProperty("conditions") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> conditions,
+    @JsonProperty("chain") List<String> chain,
+    @JsonProperty("conditions") List<String> conditions,
     @JsonProperty("outcome") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean outcome) {
 
   /**

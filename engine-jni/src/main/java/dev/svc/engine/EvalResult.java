@@ -11,8 +11,10 @@ import java.util.Optional;
 /**
  * The eval record of one evaluation: what the host acts on ({@link #outcome()}, and for a kind that
  * collects one decision its {@link #decision()}, {@link #reason()} and {@link #payload()}), every
- * candidate the rules produced ({@link #trace()}), and why it failed, if it did. Written back with
- * Jackson it is the engine's JSON again: absent, empty and false members are left out.
+ * candidate the rules produced ({@link #trace()}), and why it failed, if it did.
+ *
+ * <p>Written with Jackson (with the JDK 8 module for {@link Optional}), it is the eval record the
+ * engine wrote, byte for byte in key order and omissions: absent members stay absent.
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.
  *
@@ -32,7 +34,7 @@ import java.util.Optional;
 @JsonInclude(JsonInclude.Include.NON_ABSENT)
 public record EvalResult(
     @JsonProperty("payload") Optional<JsonNode> payload,
-    @JsonProperty("error") Optional<EvalError> error,
+    @JsonProperty("error") Optional<EvalFailure> error,
     @JsonProperty(value = "policy", required = true) String policy,
     @JsonProperty("decision") Optional<String> decision,
     @JsonProperty("reason") Optional<String> reason,

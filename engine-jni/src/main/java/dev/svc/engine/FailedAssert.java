@@ -7,46 +7,43 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One assert that failed an evaluation, as the eval record lists it in {@link EvalError#asserts()}.
- * Field for field the engine's FailedAssert record; absent parts are empty.
+ * One assert that didn't hold, an entry of {@link EvalFailure#asserts()}.
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.
  *
  * @param reason the assert's name
  * @param policy the policy or module that holds the assert
- * @param position the invocation sites on the way, then the assert's own position, joined by
+ * @param position the invocation sites that reached it, then the assert's own position, joined by
  *     {@code " → "}
- * @param cause {@code «position»: «message»} of the runtime error the assert's condition raised;
- *     empty when the condition was simply false
- * @param help that runtime error's own help, if it has one
- * @param outcome for an assert on the outcome, the top candidates it read; empty for an assert on
- *     the input, or when the outcome was the kind's default
+ * @param cause when evaluating the condition raised a runtime error: {@code «position»: «message»}
+ * @param help that runtime error's own help, when it has one
+ * @param outcome for an outcome assert after rules fired: the top candidates it read
  */
-@JsonInclude(JsonInclude.Include.NON_ABSENT)
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record FailedAssert(
     @JsonProperty(value = "reason", required = true) String reason,
     @JsonProperty(value = "policy", required = true) String policy,
     @JsonProperty(value = "position", required = true) String position,
     @JsonProperty("cause") Optional<String> cause,
     @JsonProperty("help") Optional<String> help,
-    @JsonProperty("outcome") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<EvalEntry> outcome) {
+    @JsonProperty("outcome") List<EvalEntry> outcome) {
 
   /**
-   * Checks the parts every failed assert has; absent parts become empty.
+   * Checks the required parts; an absent outcome becomes empty.
    *
    * @param reason the assert's name
-   * @param policy the policy or module that holds it
-   * @param position where it is, after the invocation sites
-   * @param cause the runtime error of its condition
+   * @param policy where it is
+   * @param position its position
+   * @param cause the runtime error its condition raised
    * @param help that error's help
-   * @param outcome the top candidates an outcome assert read
+   * @param outcome the candidates it read
    */
   public FailedAssert {
     Objects.requireNonNull(reason, "reason");
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(position, "position");
-    cause = Objects.requireNonNullElse(cause, Optional.empty());
-    help = Objects.requireNonNullElse(help, Optional.empty());
+    cause = cause == null ? Optional.empty() : cause;
+    help = help == null ? Optional.empty() : help;
     outcome = outcome == null ? List.of() : List.copyOf(outcome);
   }
 }

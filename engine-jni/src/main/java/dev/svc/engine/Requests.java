@@ -63,10 +63,7 @@ final class Requests {
     request.set("files", AbiCodec.MAPPER.valueToTree(files));
     putIfAny(request, "trusted_files", options.trustedFiles());
     options.policy().ifPresent(p -> request.put("policy", p));
-    if (!options.required().isEmpty()) {
-      ArrayNode require = request.putArray("require");
-      options.required().forEach(p -> require.addObject().put("policy", p));
-    }
+    putIfAny(request, "require", options.required());
     putIfAny(request, "functions", options.functions().keySet());
     if (!options.stubs().isEmpty()) {
       ObjectNode stubs = request.putObject("stubs");

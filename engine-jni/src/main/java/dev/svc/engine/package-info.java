@@ -31,12 +31,13 @@
  *       compiled and what bounds an instance's calls (hard deadlines, memory).
  *   <li>Records mirroring the engine's JSON field for field, which Jackson reads and writes back as
  *       the engine wrote them: {@link dev.svc.engine.EvalResult} with {@link
- *       dev.svc.engine.EvalEntry}, {@link dev.svc.engine.EvalError} and {@link
+ *       dev.svc.engine.EvalEntry}, {@link dev.svc.engine.EvalFailure} and {@link
  *       dev.svc.engine.FailedAssert}; {@link dev.svc.engine.Explanation} with {@link
  *       dev.svc.engine.ExplainEntry}; {@link dev.svc.engine.Diagnostic}; {@link
  *       dev.svc.engine.TestResult} and {@link dev.svc.engine.TestCaseResult}; {@link
- *       dev.svc.engine.VersionInfo}; {@link dev.svc.engine.SourceFile} and {@link
- *       dev.svc.engine.Requirement} going the other way.
+ *       dev.svc.engine.VersionInfo}; {@link dev.svc.engine.SourceFile}, {@link
+ *       dev.svc.engine.Requirement} and {@link dev.svc.engine.CompileRequirement} going the other
+ *       way.
  *   <li>{@link dev.svc.engine.Durations}: Sigil's duration syntax ({@code 1h30m}) to and from
  *       {@link java.time.Duration}, both as a policy writes it and as the engine prints a value
  *       ({@code -15m}, {@code 1ms+500000ns}).

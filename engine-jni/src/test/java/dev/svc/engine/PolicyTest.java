@@ -217,7 +217,7 @@ class PolicyTest extends EngineFixture {
           policy.evalWith(
               Map.of("floor", 1, "names", names),
               EvalOptions.defaults().withTimeout(Duration.ofMillis(1)));
-      assertThat(canceled.error()).map(EvalError::kind).contains("canceled");
+      assertThat(canceled.error()).map(EvalFailure::kind).contains(EvalFailure.Kind.CANCELED);
       assertThat(canceled.reason()).contains("no_rule");
       assertThat(policy.eval(Map.of("names", List.of("zz"))).decision()).contains("allow");
     }

@@ -6,9 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.EvalEntry;
-import dev.svc.engine.EvalError;
+import dev.svc.engine.EvalFailure;
 import dev.svc.engine.EvalResult;
-import dev.svc.engine.FailedAssert;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -63,17 +62,10 @@ final class EvalRecordReader {
   private static final int POSITION = 10;
   private static final int CHAIN = 11;
   private static final int CONDITIONS = 12;
-  private static final int KIND = 13;
-  private static final int PHASE = 14;
-  private static final int MESSAGE = 15;
-  private static final int HELP = 16;
-  private static final int ASSERTS = 17;
-  private static final int CANDIDATES = 18;
   private static final byte[][] NAMES =
       names(
           "id", "ok", "payload", "error", "policy", "decision", "reason", "outcome", "trace",
-          "collect", "position", "chain", "conditions", "kind", "phase", "message", "help",
-          "asserts", "candidates");
+          "collect", "position", "chain", "conditions");
   private static final int UNKNOWN = -1;
 
   private final byte[] in;
@@ -108,7 +100,7 @@ final class EvalRecordReader {
       throw UNEXPECTED;
     }
     Optional<JsonNode> payload = Optional.empty();
-    Optional<EvalError> error = Optional.empty();
+    Optional<EvalFailure> error = Optional.empty();
     String policy = null;
     Optional<String> decision = Optional.empty();
     Optional<String> reason = Optional.empty();
@@ -165,37 +157,12 @@ final class EvalRecordReader {
     return new EvalEntry(payload, decision, reason, policy, position, chain, conditions, outcome);
   }
 
-  private EvalError error() {
-    String kind = null;
-    Optional<String> phase = Optional.empty();
-    String message = null;
-    String help = null;
-    List<FailedAssert> asserts = List.of();
-    List<EvalEntry> candidates = List.of();
-    if (open('{', '}')) {
-      do {
-        switch (member()) {
-          case KIND -> kind = string();
-          case PHASE -> phase = Optional.of(string());
-          case MESSAGE -> message = string();
-          case HELP -> help = string();
-          case ASSERTS -> asserts = list(this::failedAssert);
-          case CANDIDATES -> candidates = list(this::entry);
-          default -> value();
-        }
-      } while (next('}'));
-    }
-    if (kind == null || message == null || help == null) {
-      throw UNEXPECTED;
-    }
-    return new EvalError(kind, phase, message, help, asserts, candidates);
-  }
-
-  // Failed asserts are rare and have records of their own below them: Jackson binds each.
-  private FailedAssert failedAssert() {
+  /** A failure, bound by Jackson: failures are rare, and their records are the richest. */
+  private EvalFailure error() {
+    JsonNode failure = value();
     try {
-      return AbiCodec.MAPPER.treeToValue(value(), FailedAssert.class);
-    } catch (JsonProcessingException e) {
+      return AbiCodec.MAPPER.treeToValue(failure, EvalFailure.class);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
       throw UNEXPECTED;
     }
   }

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.svc.engine.CompileOptions;
 import dev.svc.engine.Engine;
 import dev.svc.engine.EngineException;
+import dev.svc.engine.EvalFailure;
 import dev.svc.engine.EvalResult;
 import dev.svc.engine.HostFunction;
 import dev.svc.engine.Policy;
@@ -194,7 +195,7 @@ class KindCompileTest {
             .compile(engine, List.of(alertsPolicy()), KindCompileOptions.of(failing))) {
       EvalResult failed = policy.eval(alert("critical"));
 
-      assertThat(failed.error()).hasValueSatisfying(e -> assertThat(e.kind()).isEqualTo("runtime"));
+      assertThat(failed.error()).hasValueSatisfying(e -> assertThat(e.kind()).isEqualTo(EvalFailure.Kind.RUNTIME));
       assertThat(NOTIFY.reason("unrouted").is(failed)).isTrue();
       assertThat(PAGE.match(failed)).isEmpty();
     }
