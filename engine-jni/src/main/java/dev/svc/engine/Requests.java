@@ -26,9 +26,7 @@ final class Requests {
 
   /** {@code {"op":"check","files":…}} and the options that are set. */
   static ObjectNode check(List<SourceFile> files, CheckOptions options) {
-    ObjectNode request = op("check");
-    request.set("files", AbiCodec.MAPPER.valueToTree(files));
-    putIfAny(request, "trusted_files", options.trustedFiles());
+    ObjectNode request = bundle("check", files, options.trustedFiles());
     putIfAny(request, "policies", options.policies());
     if (!options.requirements().isEmpty()) {
       ArrayNode require = request.putArray("require");
@@ -59,9 +57,7 @@ final class Requests {
    * sorted, and the stubs by host function name.
    */
   static ObjectNode compile(List<SourceFile> files, CompileOptions options) {
-    ObjectNode request = op("compile");
-    request.set("files", AbiCodec.MAPPER.valueToTree(files));
-    putIfAny(request, "trusted_files", options.trustedFiles());
+    ObjectNode request = bundle("compile", files, options.trustedFiles());
     options.policy().ifPresent(p -> request.put("policy", p));
     putIfAny(request, "require", options.required());
     putIfAny(request, "functions", options.functions().keySet());
@@ -74,9 +70,7 @@ final class Requests {
 
   /** {@code {"op":"explain","files":…}} and the options that are set. */
   static ObjectNode explain(List<SourceFile> files, ExplainOptions options) {
-    ObjectNode request = op("explain");
-    request.set("files", AbiCodec.MAPPER.valueToTree(files));
-    putIfAny(request, "trusted_files", options.trustedFiles());
+    ObjectNode request = bundle("explain", files, options.trustedFiles());
     options.policy().ifPresent(p -> request.put("policy", p));
     return request;
   }
@@ -89,6 +83,14 @@ final class Requests {
   /** {@code {"op":"release","handle":…}}. */
   static ObjectNode release(long handle) {
     return op("release").put("handle", handle);
+  }
+
+  // The files always go, even none: the engine then says the request holds no files.
+  private static ObjectNode bundle(String op, List<SourceFile> files, List<SourceFile> trusted) {
+    ObjectNode request = op(op);
+    request.set("files", AbiCodec.MAPPER.valueToTree(files));
+    putIfAny(request, "trusted_files", trusted);
+    return request;
   }
 
   private static ObjectNode op(String op) {
