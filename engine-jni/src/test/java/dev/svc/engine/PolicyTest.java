@@ -8,8 +8,13 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.svc.engine.internal.AbiCodec;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -266,6 +271,17 @@ class PolicyTest extends EngineFixture {
     }
   }
 
+  /** A policy that calls its host function {@code tick} and says yes when it answers true. */
+  private Policy tick(HostFunction tick) {
+    SourceFile kind =
+        SourceFile.of(
+            "kind.sigil",
+            "kind Tick version 1\n\nfn tick() -> bool\n\ndecision ok {\n  reason: yes | no\n}\n\n"
+                + "collect one\nprecedence ok\n\ndefault ok(reason: no)\n");
+    SourceFile main = SourceFile.of("tick.sigil", "policy tick: Tick@1\n\nwhen tick() {\n  ok(reason: yes)\n}\n");
+    return engine.compile(List.of(kind, main), CompileOptions.defaults().withFunction("tick", tick));
+  }
+
   /** Compiles a policy and forgets it unclosed; its handle. */
   private long compileAndForget() {
     return engine.compile(List.of(KIND, MAIN), CompileOptions.defaults()).handle();
@@ -294,15 +310,9 @@ class PolicyTest extends EngineFixture {
   @Test
   void aPolicyClosedInsideAHostFunctionOfItsEngineIsReleasedAtTheNextCall() {
     Policy inner = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults());
-    SourceFile kind =
-        SourceFile.of(
-            "kind.sigil",
-            "kind Tick version 1\n\nfn tick() -> bool\n\ndecision ok {\n  reason: yes | no\n}\n\n"
-                + "collect one\nprecedence ok\n\ndefault ok(reason: no)\n");
-    SourceFile main = SourceFile.of("tick.sigil", "policy tick: Tick@1\n\nwhen tick() {\n  ok(reason: yes)\n}\n");
     HostFunction closesInner = HostFunction.of(() -> { inner.close(); return true; });
 
-    try (Policy outer = engine.compile(List.of(kind, main), CompileOptions.defaults().withFunction("tick", closesInner))) {
+    try (Policy outer = tick(closesInner)) {
       assertThat(outer.eval(Map.of()).reason()).contains("yes");
     }
 
@@ -319,6 +329,64 @@ class PolicyTest extends EngineFixture {
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("the Engine is closed; create a new one");
     policy.close();
+  }
+
+  @Test
+  void evaluationsFromManyThreadsOnOneEngineRunOneAtATimeAndDecideAsSerialOnes() throws Exception {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      Map<Integer, EvalResult> serial = new HashMap<>();
+      for (int floor = 0; floor < 8; floor++) {
+        serial.put(floor, policy.eval(Map.of("floor", floor)));
+      }
+      ExecutorService threads = Executors.newFixedThreadPool(8);
+      try {
+        List<Future<?>> running = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+          int first = t;
+          running.add(
+              threads.submit(
+                  () -> {
+                    for (int i = 0; i < 200; i++) {
+                      int floor = (first + i) % 8;
+                      assertThat(policy.eval(Map.of("floor", floor))).isEqualTo(serial.get(floor));
+                    }
+                  }));
+        }
+        for (Future<?> done : running) {
+          done.get();
+        }
+      } finally {
+        threads.shutdownNow();
+      }
+      assertThat(engine.stopped()).isEmpty();
+    }
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS) // a call that didn't wait would deadlock or fail
+  void aCallFromAnotherThreadWaitsForTheRunningOneInsteadOfFailing() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    HostFunction blocks =
+        HostFunction.of(
+            () -> {
+              entered.countDown();
+              release.await();
+              return true;
+            });
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try (Policy policy = tick(blocks)) {
+      Future<EvalResult> evaluation = threads.submit(() -> policy.eval(Map.of()));
+      entered.await();
+      Future<VersionInfo> version = threads.submit(engine::version);
+
+      assertThat(version).as("waits while the evaluation holds the instance").isNotDone();
+      release.countDown();
+      assertThat(evaluation.get().reason()).contains("yes");
+      assertThat(version.get().platform()).isEqualTo("wasip1/wasm");
+    } finally {
+      threads.shutdownNow();
+    }
   }
 
   @Test
