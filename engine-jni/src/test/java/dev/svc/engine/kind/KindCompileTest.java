@@ -15,6 +15,7 @@ import dev.svc.engine.HostFunction;
 import dev.svc.engine.Policy;
 import dev.svc.engine.ResultShape;
 import dev.svc.engine.SourceFile;
+import dev.svc.engine.Stub;
 import dev.svc.engine.internal.AbiCodec;
 import java.time.Duration;
 import java.util.List;
@@ -149,6 +150,17 @@ class KindCompileTest {
     try (Policy policy =
         routing.compile(engine, List.of(alertsPolicy()), KindCompileOptions.of(options))) {
       assertThat(PAGE.match(policy.eval(alert("critical")), Page.class)).contains(new Page("ana"));
+    }
+  }
+
+  @Test
+  void aStubInTheOptionsAnswersInPlaceOfTheKindsImplementation(Engine engine) {
+    Kind routing = CoverageKinds.alertRouting().kind();
+    CompileOptions stubbed = CompileOptions.defaults().withStub("oncall_for", Stub.returning("bo"));
+
+    try (Policy policy =
+        routing.compile(engine, List.of(alertsPolicy()), KindCompileOptions.of(stubbed))) {
+      assertThat(PAGE.match(policy.eval(alert("critical")), Page.class)).contains(new Page("bo"));
     }
   }
 
