@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -34,9 +35,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * says so without a call), and a new one must be built. Problems found in documents (diagnostics,
  * failed evaluations, failing test cases) are results, not exceptions.
  *
- * <p><b>Lifecycle:</b> close the engine when done; that frees its memory and every policy compiled
- * in it. Its policies live in it, so using one after the engine is closed throws {@link
- * IllegalStateException}.
+ * <p><b>Lifecycle:</b> close the engine when done. Its policies keep the instance alive, so a policy
+ * may outlive the engine it came from: closing the engine ends the engine's own operations, and the
+ * instance's memory is freed once the engine and every policy compiled in it are closed.
  *
  * <p><b>Calling thread:</b> any thread. The module runs on the calling thread's native stack when
  * enough of it is left (about 768 KiB; a default 1 MiB Java thread has that). A call from a thread
@@ -62,7 +63,11 @@ public final class Engine implements AutoCloseable {
   // Handles of policies collected without close; released at the start of the next call.
   private final Queue<Long> abandoned = new ConcurrentLinkedQueue<>();
   private volatile StoppedException stopped;
-  private boolean closed; // guarded by lock
+  // What keeps the instance: this engine until closed, each open policy, and each running call (so a
+  // policy closed inside its own host function can't free the instance under its evaluation).
+  private final AtomicInteger holders = new AtomicInteger(1);
+  private boolean closed; // guarded by lock: the engine's own operations are over
+  private boolean freed; // guarded by lock: the instance is gone
 
   private Engine(Module module, Limits limits, HostCalls hostCalls, long instance) {
     this.module = module;
@@ -294,7 +299,7 @@ public final class Engine implements AutoCloseable {
    * @param options which policy is the root, trusted files, required policies, host functions and
    *     stubs
    * @return the compiled policy; close it when done (a policy collected unclosed is released at
-   *     this engine's next call)
+   *     this engine's next call). It keeps the instance alive after this engine is closed
    * @throws EngineException if nothing was compiled: no files, no root or several, errors in the
    *     root or what it uses (as diagnostics), a requirement it breaks, a host function or stub the
    *     kind doesn't declare, a stub of the wrong type or one JSON can't write; the instance works
@@ -305,9 +310,17 @@ public final class Engine implements AutoCloseable {
   public Policy compile(List<SourceFile> files, CompileOptions options) {
     Objects.requireNonNull(files, "files");
     Objects.requireNonNull(options, "options");
-    Policy.Compiled compiled =
-        AbiCodec.decode(roundTrip(Requests.compile(files, options)), Policy.Compiled.class);
-    return new Policy(this, compiled, options.functions());
+    lockOpen(Caller.ENGINE);
+    holders.incrementAndGet();
+    lock.unlock();
+    try {
+      Policy.Compiled compiled =
+          AbiCodec.decode(roundTrip(Requests.compile(files, options)), Policy.Compiled.class);
+      return new Policy(this, compiled, options.functions());
+    } catch (RuntimeException failed) {
+      dropHolder();
+      throw failed;
+    }
   }
 
   /**
@@ -328,12 +341,14 @@ public final class Engine implements AutoCloseable {
   public List<Explanation> explain(List<SourceFile> files, ExplainOptions options) {
     Objects.requireNonNull(files, "files");
     Objects.requireNonNull(options, "options");
-    return explained(Requests.explain(files, options));
+    return explained(Requests.explain(files, options), Caller.ENGINE);
   }
 
   /** One explain request: the explanations it answers, none when it answers none. */
-  List<Explanation> explained(ObjectNode request) {
-    return AbiCodec.decode(roundTrip(request), Explained.class).explanations();
+  List<Explanation> explained(ObjectNode request, Caller caller) {
+    byte[] answer =
+        roundTrip(AbiCodec.request(request), limits.opDeadline(), Native.UNLIMITED_FUEL, Map.of(), caller);
+    return AbiCodec.decode(answer, Explained.class).explanations();
   }
 
   /** The body of the explain op's answer. */
@@ -361,24 +376,35 @@ public final class Engine implements AutoCloseable {
           "a fuel limit needs a module built with fuel metering",
           "load the module with ModuleConfig.defaults().withFuel(true)");
     }
-    return roundTrip(request, deadline, options.fuel().orElse(Native.UNLIMITED_FUEL), functions);
+    long fuel = options.fuel().orElse(Native.UNLIMITED_FUEL);
+    return roundTrip(request, deadline, fuel, functions, Caller.POLICY);
   }
 
   /**
-   * Releases a handle unless the instance is gone, in which case it is gone with it. From inside a
-   * host function of this instance, which can't call it, the handle waits for the next call.
+   * Closes a policy: releases its handle, then lets go of the instance, which goes when nothing else
+   * holds it. A stopped instance, or one this policy alone still holds, is dropped whole, so its
+   * handle costs no call. From inside a host function of this instance, which can't call it, the
+   * handle waits for the next call.
    */
-  void releaseQuietly(long handle) {
-    if (stopped != null) {
-      return;
+  void closePolicy(long handle) {
+    try {
+      // Only this policy holding means the engine is closed and no new policy can come.
+      if (stopped == null && holders.get() > 1) {
+        releaseHandle(handle);
+      }
+    } finally {
+      dropHolder();
     }
+  }
+
+  private void releaseHandle(long handle) {
     if (insideHostFunction()) {
-      abandon(handle);
+      abandoned.add(handle);
       return;
     }
     lock.lock();
     try {
-      if (!closed && stopped == null) {
+      if (!freed && stopped == null) {
         release(handle);
       }
     } finally {
@@ -387,12 +413,31 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * Queues a handle whose policy was never closed, for release at the start of this instance's next
-   * call: a policy's cleaner runs on the cleaner's thread, maybe in the middle of a call, so it
-   * never calls the module itself (bindings.md §7).
+   * Queues the handle of a policy that was never closed, for release at the start of this instance's
+   * next call, and lets go of the instance: a policy's cleaner runs on the cleaner's thread, maybe
+   * in the middle of a call, so it never calls the module itself (bindings.md §7).
    */
   void abandon(long handle) {
     abandoned.add(handle);
+    dropHolder();
+  }
+
+  /** Lets go of the instance; the last holder frees it. */
+  private void dropHolder() {
+    if (holders.decrementAndGet() > 0) {
+      return;
+    }
+    lock.lock();
+    try {
+      if (freed) {
+        return;
+      }
+      freed = true;
+      Native.instanceFree(instance);
+    } finally {
+      lock.unlock();
+    }
+    module.release();
   }
 
   // INVARIANT: runs under the lock on an open instance.
@@ -430,7 +475,7 @@ public final class Engine implements AutoCloseable {
    * @throws EngineException if a host function of this instance asks (the instance is busy running it)
    */
   public long memorySize() {
-    lockOpen();
+    lockOpen(Caller.ENGINE);
     try {
       return Native.instanceMemorySize(instance);
     } finally {
@@ -448,9 +493,10 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * Frees the instance's memory, every policy compiled in it and its stack helper thread, and
-   * releases its hold on the module. Waits for a call running on another thread to finish.
-   * Idempotent; later calls, on the engine or its policies, throw {@link IllegalStateException}.
+   * Ends this engine's own operations; later ones throw {@link IllegalStateException}. The
+   * instance, with its memory, its stack helper thread and its hold on the module, is freed now if
+   * no policy compiled in it is open, else when the last one is closed: open policies work on.
+   * Waits for a call running on another thread to finish. Idempotent.
    */
   @Override
   public void close() {
@@ -460,11 +506,10 @@ public final class Engine implements AutoCloseable {
         return;
       }
       closed = true;
-      Native.instanceFree(instance);
     } finally {
       lock.unlock();
     }
-    module.release();
+    dropHolder();
   }
 
   /** One raw request through the ABI: JSON text in, the module's JSON response out. For tests. */
@@ -481,14 +526,25 @@ public final class Engine implements AutoCloseable {
   }
 
   private byte[] roundTrip(byte[] request, Optional<Duration> deadline) {
-    return roundTrip(request, deadline, Native.UNLIMITED_FUEL, Map.of());
+    return roundTrip(request, deadline, Native.UNLIMITED_FUEL, Map.of(), Caller.ENGINE);
+  }
+
+  /** Who calls the instance: the engine's own operations end with {@link #close()}, a policy's with it. */
+  enum Caller {
+    ENGINE,
+    POLICY
   }
 
   // One call under the lock, with `functions` answering the module's host calls while it runs.
   private byte[] roundTrip(
-      byte[] request, Optional<Duration> deadline, long fuel, Map<String, HostFunction> functions) {
+      byte[] request,
+      Optional<Duration> deadline,
+      long fuel,
+      Map<String, HostFunction> functions,
+      Caller caller) {
     throwIfStopped();
-    lockOpen();
+    lockOpen(caller);
+    holders.incrementAndGet();
     hostCalls.install(functions);
     try {
       releaseAbandoned();
@@ -497,6 +553,7 @@ public final class Engine implements AutoCloseable {
     } finally {
       hostCalls.clear();
       lock.unlock();
+      dropHolder();
     }
   }
 
@@ -509,14 +566,15 @@ public final class Engine implements AutoCloseable {
   // Takes the lock of an open instance for one operation; the caller unlocks. A host function that
   // calls back into the instance running it is refused instead of meeting the bridge's busy guard,
   // or, on the stack helper thread, waiting for a lock its own caller holds.
-  private void lockOpen() {
+  private void lockOpen(Caller caller) {
     if (insideHostFunction()) {
       throw new EngineException(
           "the module is busy: a host function can't call back into the instance that runs it",
           "use another instance for the nested call, or compute the value before the evaluation");
     }
     lock.lock();
-    if (closed) {
+    // An open policy holds the instance, so only the engine's own operations can find it closed.
+    if (caller == Caller.ENGINE ? closed : freed) {
       lock.unlock();
       throw new IllegalStateException("the Engine is closed; create a new one");
     }

@@ -30,8 +30,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p><b>Lifecycle:</b> close the policy when done with it, which frees it inside the instance.
  * Closing twice does nothing, and a closed policy refuses every use with {@code policy «name» was
  * released}. A policy that becomes unreachable unclosed is released by a cleaner at its engine's
- * next call. The policy lives in its engine: once the engine is closed, using the policy throws
- * {@link IllegalStateException}, and closing it does nothing.
+ * next call. The policy keeps its instance alive: it may outlive the {@link Engine} it came from,
+ * and evaluates on after {@code engine.close()}; the instance is freed when the engine and all its
+ * policies are closed.
  *
  * <p><b>Thread safety:</b> thread-safe; the evaluations of one instance run one at a time, on the
  * calling thread, and so do its host functions.
@@ -113,7 +114,6 @@ public final class Policy implements AutoCloseable {
    *     ({@code policy «name» was released}); the instance works on
    * @throws StoppedException if the instance is stopped, or stops during this call: a {@link
    *     TimeoutException} past the hard deadline
-   * @throws IllegalStateException if the engine is closed
    */
   public EvalResult eval(Object input) {
     return evalWith(input, EvalOptions.defaults());
@@ -133,7 +133,6 @@ public final class Policy implements AutoCloseable {
    * @throws StoppedException if the instance is stopped, or stops during this call: a {@link
    *     TimeoutException} past the hard deadline, an {@link OutOfFuelException} when the fuel runs
    *     out
-   * @throws IllegalStateException if the engine is closed
    */
   public EvalResult evalWith(Object input, EvalOptions options) {
     EvalResult result = engine.evaluate(evalRequest(input, options), options, functions);
@@ -151,7 +150,6 @@ public final class Policy implements AutoCloseable {
    *     stamped with a {@link ResultShape}
    * @throws EngineException as {@link #evalWith(Object, EvalOptions)} does
    * @throws StoppedException as {@link #evalWith(Object, EvalOptions)} does
-   * @throws IllegalStateException if the engine is closed
    */
   public byte[] evalJson(Object input, EvalOptions options) {
     return AbiCodec.body(engine.evaluateRaw(evalRequest(input, options), options, functions));
@@ -196,11 +194,10 @@ public final class Policy implements AutoCloseable {
    * @throws EngineException if the policy was closed ({@code policy «name» was released}), or the
    *     engine answered no explanation (a bug in the engine)
    * @throws StoppedException if the instance is stopped, or stops during this call
-   * @throws IllegalStateException if the engine is closed
    */
   public Explanation explain() {
     requireOpen();
-    return engine.explained(Requests.explain(handle)).stream()
+    return engine.explained(Requests.explain(handle), Engine.Caller.POLICY).stream()
         .findFirst()
         .orElseThrow(
             () ->
@@ -210,9 +207,11 @@ public final class Policy implements AutoCloseable {
   }
 
   /**
-   * Releases the policy inside its instance; later calls do nothing. A stopped or closed engine has
-   * dropped it already, so closing costs no call then. Called inside a host function of the same
-   * engine, which can't call back into it, the release waits for the engine's next call.
+   * Releases the policy inside its instance and lets go of the instance, which is freed when its
+   * engine and every other policy of it are closed too; later calls do nothing. Closing a policy of
+   * a stopped instance, or the last holder of one, costs no call: the instance drops it whole.
+   * Called inside a host function of the same engine, which can't call back into it, the release
+   * waits for the engine's next call.
    *
    * @throws EngineException if the engine refuses the release (it doesn't know the handle)
    */
@@ -222,7 +221,7 @@ public final class Policy implements AutoCloseable {
       return;
     }
     cleanable.clean();
-    engine.releaseQuietly(handle);
+    engine.closePolicy(handle);
   }
 
   // A closed policy's handle is gone, or belongs to a newer policy once the counter wraps.

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -273,6 +274,10 @@ class PolicyTest extends EngineFixture {
 
   /** A policy that calls its host function {@code tick} and says yes when it answers true. */
   private Policy tick(HostFunction tick) {
+    return tick(engine, tick);
+  }
+
+  private static Policy tick(Engine engine, HostFunction tick) {
     SourceFile kind =
         SourceFile.of(
             "kind.sigil",
@@ -320,15 +325,37 @@ class PolicyTest extends EngineFixture {
   }
 
   @Test
-  void aPolicyLivesInItsEngineAndGoesWhenTheEngineIsClosed() {
+  void aPolicyOutlivesItsEngineAndTheInstanceGoesWithTheLastOfThem() {
     Engine other = Engine.create(TestModules.engine());
-    Policy policy = other.compile(List.of(KIND, MAIN), CompileOptions.defaults());
+    Policy first = other.compile(List.of(KIND, MAIN), CompileOptions.defaults());
+    Policy second = other.compile(List.of(KIND, MAIN), CompileOptions.defaults());
     other.close();
 
-    assertThatThrownBy(() -> policy.eval(Map.of("floor", 3)))
+    assertThatThrownBy(() -> other.compile(List.of(KIND, MAIN), CompileOptions.defaults()))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("the Engine is closed; create a new one");
-    policy.close();
+    assertThatThrownBy(other::memorySize).isInstanceOf(IllegalStateException.class);
+    assertThat(first.eval(Map.of("floor", 3)).decision()).contains("allow");
+    first.close();
+    assertThat(second.eval(Map.of("floor", 7)).decision()).contains("deny");
+    assertThat(second.explain().rules()).isNotEmpty();
+    second.close();
+    assertThatThrownBy(() -> second.eval(Map.of("floor", 3)))
+        .isInstanceOf(EngineException.class)
+        .hasMessageStartingWith("policy door.main was released");
+  }
+
+  @Test
+  void theLastPolicyClosedInsideItsOwnHostFunctionLetsItsEvaluationFinish() {
+    Engine other = Engine.create(TestModules.engine());
+    AtomicReference<Policy> self = new AtomicReference<>();
+    self.set(tick(other, HostFunction.of(() -> { self.get().close(); return true; })));
+    other.close();
+
+    assertThat(self.get().eval(Map.of()).reason()).contains("yes");
+    assertThatThrownBy(() -> self.get().eval(Map.of()))
+        .isInstanceOf(EngineException.class)
+        .hasMessageStartingWith("policy tick was released");
   }
 
   @Test

@@ -181,9 +181,11 @@ public final class Slot {
   }
 
   /**
-   * Closes the instance and forgets its policies; the slot holds nothing until {@link #restart}.
+   * Closes the instance and its policies, which keep an instance alive while open; the slot holds
+   * nothing until {@link #restart}.
    */
   public void retire() {
+    policies.values().forEach(held -> held.policy().close());
     policies.clear();
     failures.clear();
     synced = 0;
