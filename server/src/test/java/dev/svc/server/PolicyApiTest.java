@@ -201,7 +201,21 @@ class PolicyApiTest {
   }
 
   @Test
-  void the_metrics_count_evaluations_by_policy_and_failures_by_kind() {
+  void a_wrong_method_on_a_policy_path_is_405_with_the_methods_of_its_routes() {
+    HttpResponse<Buffer> evalByGet = send(HttpMethod.GET, "/api/v1/policies/x/eval", null);
+    HttpResponse<Buffer> policyByPost = send(HttpMethod.POST, "/api/v1/policies/x", new JsonObject());
+    HttpResponse<Buffer> listByDelete = send(HttpMethod.DELETE, "/api/v1/policies", null);
+
+    assertError(evalByGet, 405, "GET isn't a method of /api/v1/policies/x/eval", "use POST");
+    assertThat(evalByGet.getHeader("Allow")).isEqualTo("POST");
+    assertError(policyByPost, 405, "POST isn't a method of /api/v1/policies/x", "use DELETE, GET, PUT");
+    assertThat(policyByPost.getHeader("Allow")).isEqualTo("DELETE, GET, PUT");
+    assertError(listByDelete, 405, "DELETE isn't a method of /api/v1/policies", "use GET");
+    assertThat(listByDelete.getHeader("Allow")).isEqualTo("GET");
+  }
+
+  @Test
+  void the_metrics_count_evaluations_by_policy_and_decision_and_failures_by_kind() {
     send(HttpMethod.PUT, "/api/v1/policies/counted", install(KIND, MAIN));
     send(HttpMethod.POST, "/api/v1/policies/counted/eval", new JsonObject().put("input", MEMBER_READS));
     send(HttpMethod.POST, "/api/v1/policies/counted/eval", new JsonObject().put("input", new JsonObject().put("x", 1)));
@@ -209,7 +223,7 @@ class PolicyApiTest {
     String metrics = await(client.get(server.healthPort(), "127.0.0.1", "/metrics").send()).bodyAsString();
 
     assertThat(metrics)
-        .contains("svc_pool_evaluations_seconds_count{policy=\"counted\"} 1")
+        .contains("svc_pool_evaluations_seconds_count{decision=\"allow\",policy=\"counted\"} 1")
         .contains("svc_pool_failures_total{kind=\"refused\",policy=\"counted\"} 1")
         .contains("svc_pool_instances{state=\"idle\"}")
         .contains("svc_pool_acquire_seconds_count");

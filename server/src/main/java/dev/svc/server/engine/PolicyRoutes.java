@@ -121,12 +121,13 @@ public final class PolicyRoutes {
   }
 
   /**
-   * The fixed paths of the routes and the methods they take, for the answers to a wrong path or method.
+   * The paths of the routes and the methods they take, for the answers to a wrong path or method.
    *
-   * @return path to its methods, as an {@code Allow} header writes them
+   * @return path (its parameter written {@code :name}) to its methods, as an {@code Allow} header
+   *     writes them; {@link #mount} adds exactly these
    */
   public static Map<String, String> methods() {
-    return Map.of(POLICIES, "GET");
+    return Map.of(POLICIES, "GET", POLICY, "DELETE, GET, PUT", EVAL, "POST");
   }
 
   private void list(RoutingContext ctx) {
