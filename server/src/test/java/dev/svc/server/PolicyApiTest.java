@@ -37,7 +37,8 @@ class PolicyApiTest {
   private static final Path CONF = Path.of("../conf/policies");
   private static final JsonObject KIND = file("kind.sigil");
   private static final JsonObject MAIN = file("access/main.sigil");
-  private static final JsonObject MEMBER_READS = new JsonObject()
+  /** Ann, of the payments team, reads its ledger: access.main allows it. */
+  static final JsonObject MEMBER_READS = new JsonObject()
       .put("user", new JsonObject().put("name", "ann").put("teams", new JsonArray().add("payments")).put("admin", false))
       .put("action", "read")
       .put("resource", new JsonObject().put("name", "ledger").put("team", "payments"));
