@@ -64,8 +64,10 @@ final class ApiVerticle extends VerticleBase {
     List<Handler<RoutingContext>> guards = List.of(
         new CallerAuthHandler(mesh, config.mesh().capName()),
         BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
-    new EngineRoutes(engines).mount(router, guards);
+    // The policies' routes first: their evaluations are nearly all the traffic, and the router tries
+    // the routes in order.
     new PolicyRoutes(engines, catalog, config.engine().evalTimeout()).mount(router, guards);
+    new EngineRoutes(engines).mount(router, guards);
     Map<String, String> methods = new HashMap<>(EngineRoutes.methods());
     methods.putAll(PolicyRoutes.methods());
     ApiErrors errors = new ApiErrors(BODY_LIMIT, methods, config.api().retryAfterSeconds());

@@ -139,6 +139,11 @@ class PolicyApiTest {
         "unknown field `timeoutMs`", "the fields are `input`, `timeout_ms`");
     assertThat(send(HttpMethod.POST, "/api/v1/policies/strict/eval",
         new JsonObject().put("input", new JsonObject().put("actor", 1))).statusCode()).isEqualTo(422);
+    assertError(await(client.post(server.apiPort(), "127.0.0.1", "/api/v1/policies/strict/eval")
+            .putHeader("Content-Type", "application/json")
+            .sendBuffer(Buffer.buffer("{\"input\": {\"action\": \"read\", \"action\": \"delete\"}}"))), 400,
+        "the request body isn't JSON: Duplicate field 'action' (line 1, column 38)",
+        "send a JSON object such as {\"input\": {...}, \"timeout_ms\": 100}");
   }
 
   @Test
