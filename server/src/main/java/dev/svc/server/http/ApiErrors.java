@@ -16,7 +16,6 @@ import io.vertx.ext.web.RoutingContext;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The one place a failure becomes an HTTP answer: a JSON body {@code {"message": ..., "help": ...}},
@@ -52,20 +51,19 @@ public final class ApiErrors implements Handler<RoutingContext> {
       @JsonProperty("diagnostics") List<Diagnostic> diagnostics) {}
 
   private final long bodyLimit;
-  private final Map<String, String> allowedMethods;
+  private final RouteTable routes;
   private final int retryAfterSeconds;
 
   /**
    * The error answers of a router.
    *
    * @param bodyLimit the most bytes a request body may have, to name in the answer of 413
-   * @param allowedMethods route path (its parameters written {@code :name}) to the methods its routes
-   *     take, as an {@code Allow} header writes them, for the answers of 404 and 405
+   * @param routes the paths and methods of the routes, for the answers of 404 and 405
    * @param retryAfterSeconds the {@code Retry-After} of a 503
    */
-  public ApiErrors(long bodyLimit, Map<String, String> allowedMethods, int retryAfterSeconds) {
+  public ApiErrors(long bodyLimit, RouteTable routes, int retryAfterSeconds) {
     this.bodyLimit = bodyLimit;
-    this.allowedMethods = Map.copyOf(allowedMethods);
+    this.routes = routes;
     this.retryAfterSeconds = retryAfterSeconds;
   }
 
@@ -106,10 +104,10 @@ public final class ApiErrors implements Handler<RoutingContext> {
 
   private void byStatus(RoutingContext ctx, int status) {
     switch (status) {
-      case 404 -> answer(ctx, 404, "Not found", "the API's routes are " + String.join(", ",
-          allowedMethods.keySet().stream().map(ApiErrors::readable).sorted().toList()), List.of());
+      case 404 -> answer(ctx, 404, "Not found", "the API's routes are " + String.join(", ", routes.readablePaths()),
+          List.of());
       case 405 -> {
-        String allowed = allowedAt(ctx.normalizedPath());
+        String allowed = routes.methodsAt(ctx.normalizedPath());
         ctx.response().putHeader(HttpHeaders.ALLOW, allowed);
         answer(ctx, 405, ctx.request().method() + " isn't a method of " + ctx.request().path(),
             "use " + allowed, List.of());
@@ -120,44 +118,6 @@ public final class ApiErrors implements Handler<RoutingContext> {
       default -> answer(ctx, status < 400 ? 500 : status, "the request failed with status " + status,
           "see the server's log", List.of());
     }
-  }
-
-  // The methods of the route whose path the request's fits: the router answers 405 only for one.
-  private String allowedAt(String path) {
-    return allowedMethods.entrySet().stream()
-        .filter(route -> fits(route.getKey(), path))
-        .map(Map.Entry::getValue)
-        .findFirst()
-        .orElse("");
-  }
-
-  /**
-   * Whether {@code path} fits the route path {@code template}, whose {@code :name} segments take any
-   * one non-empty segment, as the router matches them; a final slash doesn't count.
-   *
-   * @param template a route's path, such as {@code /api/v1/policies/:name}
-   * @param path a request's normalized path
-   * @return true if the router would match the path to the route
-   */
-  static boolean fits(String template, String path) {
-    String[] wanted = template.split("/", -1);
-    String[] given = (path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path)
-        .split("/", -1);
-    if (wanted.length != given.length) {
-      return false;
-    }
-    for (int i = 0; i < wanted.length; i++) {
-      boolean fits = wanted[i].startsWith(":") ? !given[i].isEmpty() : wanted[i].equals(given[i]);
-      if (!fits) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  // A route's path as people write it: /api/v1/policies/{name}.
-  private static String readable(String template) {
-    return template.replaceAll(":([A-Za-z]+)", "{$1}");
   }
 
   /**
