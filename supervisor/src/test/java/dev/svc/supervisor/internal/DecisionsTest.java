@@ -2,13 +2,17 @@ package dev.svc.supervisor.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.engine.EvalError;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.EvalResult;
 import dev.svc.supervisor.Fixtures;
 import dev.svc.supervisor.Pool;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,12 +31,34 @@ class DecisionsTest {
       "{\"error\":{\"kind\":\"conflict\",\"message\":\"m\",\"help\":\"h\"},\"policy\":\"p\",\"decision\":\"deny\","
           + "\"reason\":\"conflict\",\"outcome\":[],\"trace\":[]} | error:conflict",
       "{\"error\":{\"message\":\"m\",\"kind\":\"runtime\"},\"policy\":\"p\",\"outcome\":[],\"trace\":[]} | error:runtime",
+      // the error's own kind, past the kinds of what it holds
+      "{\"error\":{\"asserts\":[{\"reason\":\"a\",\"kind\":\"x\"}],\"kind\":\"assertion\"},\"policy\":\"p\"} | error:assertion",
+      // white space anywhere, and numbers, booleans, nulls and lists in the payload
+      " { \"payload\" : { \"n\" : -1.5e3 , \"b\" : [ true , null , [ ] , { } ] } ,\t\"decision\" : \"deny\" } | deny",
+      // a member named like `decision` inside a payload string or list is no decision
+      "{\"payload\":{\"s\":\"\\\",\\\"decision\\\":\\\"x\\\"}\",\"l\":[\"decision\"]},\"policy\":\"p\",\"outcome\":[]} | none",
       // what the engine never writes
       "[] | none",
       "{\"decision\": | none",
+      "{\"payload\":{\"a\":\"unterminated | none",
+      "{\"decisions\":\"allow\",\"outcome\":[]} | none",
   })
   void a_record_is_its_decision_none_or_its_error_kind(String record, String decision) {
     assertThat(Decisions.ofRecord(record.getBytes(StandardCharsets.UTF_8))).isEqualTo(decision);
+  }
+
+  @Test
+  void no_payload_string_misleads_the_scan() throws JsonProcessingException {
+    ObjectMapper json = new ObjectMapper();
+    for (String tricky : List.of("}", "]", ",\"decision\":\"x\"", "\\", "\\\"", "\"", "é😀", "{[\"", "\u0000\n")) {
+      Map<String, Object> record = new LinkedHashMap<>();
+      record.put("payload", Map.of("note", tricky, "list", List.of(tricky, Map.of(tricky, tricky))));
+      record.put("policy", "p");
+      record.put("decision", "allow");
+      record.put("outcome", List.of());
+
+      assertThat(Decisions.ofRecord(json.writeValueAsBytes(record))).as(tricky).isEqualTo("allow");
+    }
   }
 
   @Test
