@@ -9,6 +9,7 @@ import dev.svc.server.http.ApiJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -65,5 +66,13 @@ class EvalBodyTest {
   })
   void any_other_body_is_left_to_the_strict_reader_whose_refusal_says_what_is_wrong(String body) {
     assertThat(usual(body)).isEmpty();
+  }
+
+  @Test
+  void an_input_that_isnt_utf_8_is_left_to_the_strict_reader() {
+    byte[] body = "{\"input\": {\"name\": \"a?b\"}}".getBytes(StandardCharsets.UTF_8);
+    body[body.length - 5] = (byte) 0xC3;
+
+    assertThat(EvalBody.readUsual(body)).isEmpty();
   }
 }
