@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.server.mesh.Caller;
 import dev.svc.server.mesh.GrantRule;
 import dev.svc.server.mesh.Mesh;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.SecurityPolicyHandler;
 import java.lang.System.Logger;
@@ -83,9 +84,11 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
     }
     // The body must wait for the lookup: a later BodyHandler resumes the request.
     ctx.request().pause();
-    mesh.whoIs(ctx.request().remoteAddress()).onComplete(lookup -> {
+    // The connection's peer, which no header can change (nor has Vert.x-Web to parse any for it).
+    SocketAddress peer = ctx.request().connection().remoteAddress();
+    mesh.whoIs(peer).onComplete(lookup -> {
       if (lookup.failed()) {
-        LOG.log(Level.WARNING, "who-is of " + ctx.request().remoteAddress() + " failed", lookup.cause());
+        LOG.log(Level.WARNING, "who-is of " + peer + " failed", lookup.cause());
         reject(ctx, new ApiError(500, "Error getting WhoIs",
             "check that the mesh node runs: " + lookup.cause().getMessage()), "whois_failed");
         return;
@@ -113,7 +116,8 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
   }
 
   private static void reject(RoutingContext ctx, ApiError error, String reason) {
-    LOG.log(Level.WARNING, "auth rejected: " + reason + " (" + error.status() + ") for " + ctx.request().remoteAddress());
+    LOG.log(Level.WARNING, "auth rejected: " + reason + " (" + error.status() + ") for "
+        + ctx.request().connection().remoteAddress());
     ctx.fail(error);
   }
 

@@ -3,6 +3,7 @@ package dev.svc.supervisor.internal;
 import dev.svc.engine.EvalResult;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * What an evaluation decided, as one word for metrics ({@link dev.svc.supervisor.PoolListener#evaluated}):
@@ -37,7 +38,9 @@ public final class Decisions {
    * @return the decision, {@link #NONE}, or {@code error:} and the error's kind
    */
   public static String of(EvalResult result) {
-    return result.error().map(error -> ERROR + error.kind()).orElseGet(() -> result.decision().orElse(NONE));
+    return result.error()
+        .map(error -> ERROR + error.kind().name().toLowerCase(Locale.ROOT))
+        .orElseGet(() -> result.decision().orElse(NONE));
   }
 
   /**

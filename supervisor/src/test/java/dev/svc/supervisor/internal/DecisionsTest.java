@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.svc.engine.EvalError;
+import dev.svc.engine.EvalFailure;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.EvalResult;
 import dev.svc.supervisor.Fixtures;
@@ -63,14 +63,14 @@ class DecisionsTest {
 
   @Test
   void a_read_record_is_its_decision_none_or_its_error_kind() {
-    EvalError conflict = new EvalError("conflict", Optional.empty(), "m", "h", List.of(), List.of());
+    EvalFailure conflict = new EvalFailure(EvalFailure.Kind.CONFLICT, Optional.empty(), "m", "h", List.of(), List.of());
 
     assertThat(Decisions.of(result(Optional.empty(), Optional.of("allow")))).isEqualTo("allow");
     assertThat(Decisions.of(result(Optional.empty(), Optional.empty()))).isEqualTo("none");
     assertThat(Decisions.of(result(Optional.of(conflict), Optional.of("deny")))).isEqualTo("error:conflict");
   }
 
-  private static EvalResult result(Optional<EvalError> error, Optional<String> decision) {
+  private static EvalResult result(Optional<EvalFailure> error, Optional<String> decision) {
     return new EvalResult(Optional.empty(), error, "p", decision, decision.map(d -> "r"), List.of(), List.of(), false,
         Optional.empty());
   }
