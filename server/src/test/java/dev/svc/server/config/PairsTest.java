@@ -21,15 +21,21 @@ class PairsTest {
     return Pairs.read(Pairs.entries(text), form);
   }
 
-  @Test
-  void pairs_keep_their_order_and_lose_the_spaces_around_them() {
-    assertThat(read(" env = prod ,team=payments", LABELS)).containsExactly(
-        Map.entry("env", "prod"), Map.entry("team", "payments"));
+  static Stream<Arguments> well_formed_text_reads_as_its_pairs_in_order() {
+    return Stream.of(
+        // spaces around entries, names and values don't count
+        arguments(" env = prod ,team=payments", LABELS, List.of(Map.entry("env", "prod"), Map.entry("team", "payments"))),
+        // a value may hold spaces and equals signs
+        arguments("note=a b=c", LABELS, List.of(Map.entry("note", "a b=c"))),
+        // a bare name stands for itself where the form takes bare names
+        arguments("access.main, web=access.web", POLICIES,
+            List.of(Map.entry("access.main", "access.main"), Map.entry("web", "access.web"))));
   }
 
-  @Test
-  void a_value_may_hold_spaces_and_equals_signs() {
-    assertThat(read("note=a b=c", LABELS)).containsExactly(Map.entry("note", "a b=c"));
+  @ParameterizedTest
+  @MethodSource
+  void well_formed_text_reads_as_its_pairs_in_order(String text, Pairs.Form form, List<Map.Entry<String, String>> pairs) {
+    assertThat(read(text, form).entrySet()).containsExactlyElementsOf(pairs);
   }
 
   @Test
@@ -37,12 +43,6 @@ class PairsTest {
     assertThat(Pairs.entries("")).isEmpty();
     assertThat(Pairs.entries("  ")).isEmpty();
     assertThat(read(" ", LABELS)).isEmpty();
-  }
-
-  @Test
-  void a_bare_name_stands_for_itself_where_the_form_takes_bare_names() {
-    assertThat(read("access.main, web=access.web", POLICIES)).containsExactly(
-        Map.entry("access.main", "access.main"), Map.entry("web", "access.web"));
   }
 
   @Test

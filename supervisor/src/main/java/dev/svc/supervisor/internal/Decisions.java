@@ -66,8 +66,15 @@ public final class Decisions {
     private static final byte[] OUTCOME_MEMBER = bytes("outcome");
     private static final byte[] KIND_MEMBER = bytes("kind");
 
+    /** What to do at one member of an object: an answer ends the object's scan. */
+    private interface Member {
+      // INVARIANT: the scan stands before the member's value; with no answer, it is after it.
+      String at(int name, int nameEnd);
+    }
+
     private final byte[] in;
     private int at;
+    private String decision = NONE;
 
     Scan(byte[] in) {
       this.in = in;
@@ -77,45 +84,50 @@ public final class Decisions {
       if (next() != '{') {
         return NONE;
       }
-      String decision = NONE;
-      for (int member = next(); member == '"'; member = afterMember()) {
-        int name = at;
-        skipString();
-        int nameEnd = at - 1;
-        if (next() != ':') {
-          return NONE;
-        }
-        if (is(name, nameEnd, ERROR_MEMBER) && peek() == '{') {
-          at++;
-          return ERROR + errorKind();
-        } else if (is(name, nameEnd, DECISION_MEMBER) && peek() == '"') {
-          at++;
-          decision = string();
-        } else if (is(name, nameEnd, OUTCOME_MEMBER)) {
-          return decision;
-        } else {
-          skipValue();
-        }
-      }
-      return decision;
+      String answer = members(this::recordMember);
+      return answer != null ? answer : decision;
     }
 
-    // INVARIANT: the scan stands after the error's `{`.
-    private String errorKind() {
-      for (int member = next(); member == '"'; member = afterMember()) {
+    private String recordMember(int name, int nameEnd) {
+      if (is(name, nameEnd, ERROR_MEMBER) && peek() == '{') {
+        at++;
+        String kind = members(this::errorMember);
+        return ERROR + (kind != null ? kind : UNKNOWN_ERROR);
+      } else if (is(name, nameEnd, DECISION_MEMBER) && peek() == '"') {
+        at++;
+        decision = string();
+      } else if (is(name, nameEnd, OUTCOME_MEMBER)) {
+        return decision;
+      } else {
+        skipValue();
+      }
+      return null;
+    }
+
+    private String errorMember(int name, int nameEnd) {
+      if (is(name, nameEnd, KIND_MEMBER) && peek() == '"') {
+        at++;
+        return string();
+      }
+      skipValue();
+      return null;
+    }
+
+    // INVARIANT: the scan stands after an object's `{`. The first answer of `member`, or null.
+    private String members(Member member) {
+      for (int b = next(); b == '"'; b = afterMember()) {
         int name = at;
         skipString();
         int nameEnd = at - 1;
         if (next() != ':') {
-          return UNKNOWN_ERROR;
+          return null;
         }
-        if (is(name, nameEnd, KIND_MEMBER) && peek() == '"') {
-          at++;
-          return string();
+        String answer = member.at(name, nameEnd);
+        if (answer != null) {
+          return answer;
         }
-        skipValue();
       }
-      return UNKNOWN_ERROR;
+      return null;
     }
 
     // Whether the bytes from `start` to `end` (a string's text, without its quotes) are `word`.
