@@ -8,7 +8,10 @@ import dev.svc.server.engine.PolicyRoutes;
 import dev.svc.server.http.ApiErrors;
 import dev.svc.server.http.CallerAuthHandler;
 import dev.svc.server.http.HttpTimeouts;
+import dev.svc.server.http.RequestMetrics;
+import dev.svc.server.http.RouteTable;
 import dev.svc.server.mesh.Mesh;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
@@ -46,29 +49,36 @@ final class ApiVerticle extends VerticleBase {
   private final EnginePool engines;
   private final PolicyCatalog catalog;
   private final Duration shutdownGrace;
+  private final MeterRegistry registry;
   private HttpServer server;
 
-  ApiVerticle(SvcConfig config, Mesh mesh, EnginePool engines, PolicyCatalog catalog, Duration shutdownGrace) {
+  ApiVerticle(SvcConfig config, Mesh mesh, EnginePool engines, PolicyCatalog catalog, Duration shutdownGrace,
+      MeterRegistry registry) {
     this.config = config;
     this.mesh = mesh;
     this.engines = engines;
     this.catalog = catalog;
     this.shutdownGrace = shutdownGrace;
+    this.registry = registry;
   }
 
   @Override
   public Future<?> start() {
+    Map<String, String> methods = new HashMap<>(EngineRoutes.methods());
+    methods.putAll(PolicyRoutes.methods());
+    RouteTable routes = new RouteTable(methods);
     HttpTimeouts timeouts = new HttpTimeouts(vertx, config.server());
     Router router = Router.router(vertx);
+    router.route().handler(new RequestMetrics(registry, routes));
     router.route().handler(timeouts::startDeadlines);
     List<Handler<RoutingContext>> guards = List.of(
         new CallerAuthHandler(mesh, config.mesh().capName()),
         BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
-    new EngineRoutes(engines).mount(router, guards);
+    // The policies' routes first: their evaluations are nearly all the traffic, and the router tries
+    // the routes in order.
     new PolicyRoutes(engines, catalog, config.engine().evalTimeout()).mount(router, guards);
-    Map<String, String> methods = new HashMap<>(EngineRoutes.methods());
-    methods.putAll(PolicyRoutes.methods());
-    ApiErrors errors = new ApiErrors(BODY_LIMIT, methods, config.api().retryAfterSeconds());
+    new EngineRoutes(engines).mount(router, guards);
+    ApiErrors errors = new ApiErrors(BODY_LIMIT, routes, config.api().retryAfterSeconds());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);
     router.errorHandler(405, errors);

@@ -233,20 +233,25 @@ class EngineApiTest {
     HttpResponse<Buffer> missing = await(client.get(server.apiPort(), "127.0.0.1", "/api/v1/nothing").send());
     HttpResponse<Buffer> wrongMethod = await(client.get(server.apiPort(), "127.0.0.1", "/api/v1/check").send());
 
-    assertError(missing, 404, "Not found", "the API's routes are /api/v1/check, /api/v1/explain, /api/v1/format, /api/v1/policies, /api/v1/test");
+    assertError(missing, 404, "Not found", "the API's routes are /api/v1/check, /api/v1/explain, /api/v1/format, /api/v1/policies,"
+        + " /api/v1/policies/{name}, /api/v1/policies/{name}/eval, /api/v1/test");
     assertError(wrongMethod, 405, "GET isn't a method of /api/v1/check", "use POST");
     assertThat(wrongMethod.getHeader("Allow")).isEqualTo("POST");
   }
 
   @Test
-  void metrics_count_the_api_requests_by_route_and_show_the_jvm() {
+  void metrics_count_and_time_the_api_requests_by_route_method_and_status_and_show_the_jvm() {
     post("/api/v1/format", new JsonObject().put("source", "policy a.b: K@1\n"));
+    await(client.get(server.apiPort(), "127.0.0.1", "/api/v1/unheard-of").send());
+    await(client.get(server.apiPort(), "127.0.0.1", "/api/v1/policies/access.main/eval").send());
 
     String metrics = await(client.get(server.healthPort(), "127.0.0.1", "/metrics").send()).bodyAsString();
 
     assertThat(metrics)
-        .containsPattern("vertx_http_server_requests_total\\{code=\"200\",local=\"127\\.0\\.0\\.1:0\","
-            + "method=\"POST\",route=\"/api/v1/format\"} \\d")
+        .containsPattern("svc_requests_total\\{code=\"200\",method=\"POST\",url=\"/api/v1/format\"} \\d")
+        .containsPattern("svc_request_duration_seconds_count\\{code=\"200\",method=\"POST\",url=\"/api/v1/format\"} \\d")
+        .containsPattern("svc_requests_total\\{code=\"404\",method=\"GET\",url=\"unmatched\"} \\d")
+        .containsPattern("svc_requests_total\\{code=\"405\",method=\"GET\",url=\"/api/v1/policies/:name/eval\"} \\d")
         .contains("jvm_memory_used_bytes")
         .contains("jvm_threads_live_threads");
   }

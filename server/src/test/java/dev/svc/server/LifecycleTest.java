@@ -13,13 +13,11 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.junit5.VertxExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -80,13 +78,7 @@ class LifecycleTest {
     await().atMost(PATIENCE).until(() -> engines.waiting() == 1);
 
     Future<Void> stopped = server.stop();
-    // Probes that need no engine, each on a new connection, until the listener is gone.
-    WebClient probes = WebClient.create(vertx, new WebClientOptions().setKeepAlive(false));
-    AtomicReference<Throwable> refused = new AtomicReference<>();
-    await().atMost(PATIENCE).until(() -> {
-      refused.set(TestServers.failure(probes.get(port, "127.0.0.1", "/api/v1/nothing").send()));
-      return refused.get() != null;
-    });
+    Throwable refused = TestServers.refusedConnection(vertx, port);
     assertThat(stopped.isComplete()).as("the stop waits for the request in flight").isFalse();
     engines.release();
 
@@ -94,7 +86,7 @@ class LifecycleTest {
     assertThat(answer.statusCode()).isEqualTo(200);
     assertThat(answer.bodyAsJsonObject().getString("source")).isEqualTo("policy a.b: K@1\n");
     await(stopped);
-    assertThat(refused.get()).hasMessageContaining("Connection refused");
+    assertThat(refused).hasMessageContaining("Connection refused");
   }
 
   @Test

@@ -37,7 +37,8 @@ class PolicyApiTest {
   private static final Path CONF = Path.of("../conf/policies");
   private static final JsonObject KIND = file("kind.sigil");
   private static final JsonObject MAIN = file("access/main.sigil");
-  private static final JsonObject MEMBER_READS = new JsonObject()
+  /** Ann, of the payments team, reads its ledger: access.main allows it. */
+  static final JsonObject MEMBER_READS = new JsonObject()
       .put("user", new JsonObject().put("name", "ann").put("teams", new JsonArray().add("payments")).put("admin", false))
       .put("action", "read")
       .put("resource", new JsonObject().put("name", "ledger").put("team", "payments"));
@@ -138,6 +139,11 @@ class PolicyApiTest {
         "unknown field `timeoutMs`", "the fields are `input`, `timeout_ms`");
     assertThat(send(HttpMethod.POST, "/api/v1/policies/strict/eval",
         new JsonObject().put("input", new JsonObject().put("actor", 1))).statusCode()).isEqualTo(422);
+    assertError(await(client.post(server.apiPort(), "127.0.0.1", "/api/v1/policies/strict/eval")
+            .putHeader("Content-Type", "application/json")
+            .sendBuffer(Buffer.buffer("{\"input\": {\"action\": \"read\", \"action\": \"delete\"}}"))), 400,
+        "the request body isn't JSON: Duplicate field 'action' (line 1, column 38)",
+        "send a JSON object such as {\"input\": {...}, \"timeout_ms\": 100}");
   }
 
   @Test
@@ -201,7 +207,21 @@ class PolicyApiTest {
   }
 
   @Test
-  void the_metrics_count_evaluations_by_policy_and_failures_by_kind() {
+  void a_wrong_method_on_a_policy_path_is_405_with_the_methods_of_its_routes() {
+    HttpResponse<Buffer> evalByGet = send(HttpMethod.GET, "/api/v1/policies/x/eval", null);
+    HttpResponse<Buffer> policyByPost = send(HttpMethod.POST, "/api/v1/policies/x", new JsonObject());
+    HttpResponse<Buffer> listByDelete = send(HttpMethod.DELETE, "/api/v1/policies", null);
+
+    assertError(evalByGet, 405, "GET isn't a method of /api/v1/policies/x/eval", "use POST");
+    assertThat(evalByGet.getHeader("Allow")).isEqualTo("POST");
+    assertError(policyByPost, 405, "POST isn't a method of /api/v1/policies/x", "use DELETE, GET, PUT");
+    assertThat(policyByPost.getHeader("Allow")).isEqualTo("DELETE, GET, PUT");
+    assertError(listByDelete, 405, "DELETE isn't a method of /api/v1/policies", "use GET");
+    assertThat(listByDelete.getHeader("Allow")).isEqualTo("GET");
+  }
+
+  @Test
+  void the_metrics_count_evaluations_by_policy_and_decision_and_failures_by_kind() {
     send(HttpMethod.PUT, "/api/v1/policies/counted", install(KIND, MAIN));
     send(HttpMethod.POST, "/api/v1/policies/counted/eval", new JsonObject().put("input", MEMBER_READS));
     send(HttpMethod.POST, "/api/v1/policies/counted/eval", new JsonObject().put("input", new JsonObject().put("x", 1)));
@@ -209,7 +229,7 @@ class PolicyApiTest {
     String metrics = await(client.get(server.healthPort(), "127.0.0.1", "/metrics").send()).bodyAsString();
 
     assertThat(metrics)
-        .contains("svc_pool_evaluations_seconds_count{policy=\"counted\"} 1")
+        .contains("svc_pool_evaluations_seconds_count{decision=\"allow\",policy=\"counted\"} 1")
         .contains("svc_pool_failures_total{kind=\"refused\",policy=\"counted\"} 1")
         .contains("svc_pool_instances{state=\"idle\"}")
         .contains("svc_pool_acquire_seconds_count");

@@ -52,7 +52,7 @@ class TelemetryTest {
 
     assertThat(received).containsKeys(TRACES, METRICS);
     assertThat(received.get(TRACES)).contains("/api/v1/format");
-    assertThat(received.get(METRICS)).contains("vertx.http.server.requests").contains("jvm.memory.used");
+    assertThat(received.get(METRICS)).contains("svc.requests").contains("jvm.memory.used");
   }
 
   @Test

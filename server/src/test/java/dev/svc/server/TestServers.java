@@ -8,12 +8,14 @@ import dev.svc.server.engine.EnginePool;
 import dev.svc.server.engine.SupervisedEngines;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
@@ -21,6 +23,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.Awaitility;
 
 /** Configurations and waiting for the servers of the tests. */
 final class TestServers {
@@ -54,6 +58,22 @@ final class TestServers {
 
   static SvcConfig config() {
     return config(Map.of());
+  }
+
+  /**
+   * Probes {@code port} with requests that need no engine, each on a new connection, until one is
+   * refused, as the API's listener is once a stop begins.
+   *
+   * @return why the connection failed
+   */
+  static Throwable refusedConnection(Vertx vertx, int port) {
+    WebClient probes = WebClient.create(vertx, new WebClientOptions().setKeepAlive(false));
+    AtomicReference<Throwable> refused = new AtomicReference<>();
+    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+      refused.set(failure(probes.get(port, "127.0.0.1", "/api/v1/nothing").send()));
+      return refused.get() != null;
+    });
+    return refused.get();
   }
 
   /** What {@code future} failed with, or null when it succeeded. */

@@ -14,6 +14,7 @@ import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
 import dev.svc.engine.StoppedException;
 import dev.svc.engine.SvcException;
+import dev.svc.supervisor.internal.Decisions;
 import dev.svc.supervisor.internal.GuardedListener;
 import dev.svc.supervisor.internal.PoolThreads;
 import dev.svc.supervisor.internal.Rebuilder;
@@ -261,7 +262,7 @@ public final class Pool implements AutoCloseable {
    */
   public EvalResult evaluate(String name, Object input, EvalOptions options) {
     Objects.requireNonNull(options, "options");
-    return evaluated(name, policy -> policy.evalWith(input, options));
+    return evaluated(name, policy -> policy.evalWith(input, options), Decisions::of);
   }
 
   /**
@@ -282,17 +283,18 @@ public final class Pool implements AutoCloseable {
    */
   public byte[] evaluateJson(String name, Object input, EvalOptions options) {
     Objects.requireNonNull(options, "options");
-    return evaluated(name, policy -> policy.evalJson(input, options));
+    return evaluated(name, policy -> policy.evalJson(input, options), Decisions::ofRecord);
   }
 
-  // One evaluation, reported to the listener with the time it ran when it returned.
-  private <T> T evaluated(String name, Function<Policy, T> evaluation) {
+  // One evaluation, reported to the listener with what it decided and the time it ran when it returned.
+  private <T> T evaluated(String name, Function<Policy, T> evaluation, Function<T, String> decision) {
     return withPolicy(
         name,
         policy -> {
           long start = System.nanoTime();
           T result = evaluation.apply(policy);
-          listener.evaluated(name, since(start));
+          Duration took = since(start);
+          listener.evaluated(name, decision.apply(result), took);
           return result;
         });
   }

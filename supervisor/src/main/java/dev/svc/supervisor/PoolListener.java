@@ -41,12 +41,16 @@ public interface PoolListener {
   default void waited(Duration waited) {}
 
   /**
-   * An evaluation returned its result.
+   * An evaluation returned its result, which may be a failed evaluation (a record with an error).
    *
    * @param policy the name the policy is installed under
+   * @param decision what the record decided: the decision's name; {@code none} when it names no
+   *     single decision (a kind that collects all, or several outcome entries); {@code error:} and
+   *     the error's kind ({@code error:runtime}, {@code error:conflict}, {@code error:assertion},
+   *     {@code error:canceled}) when the evaluation failed. As few values as the kind has decisions
    * @param took how long the evaluation ran on its instance, without the wait for the instance
    */
-  default void evaluated(String policy, Duration took) {}
+  default void evaluated(String policy, String decision, Duration took) {}
 
   /**
    * A call on a policy (an evaluation, or a function given to {@link Pool#withPolicy}) failed.

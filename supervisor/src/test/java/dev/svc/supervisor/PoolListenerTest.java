@@ -36,8 +36,8 @@ class PoolListenerTest {
     }
 
     @Override
-    public void evaluated(String policy, Duration took) {
-      reports.add("evaluated " + policy + (took.isNegative() || took.isZero() ? " in no time" : ""));
+    public void evaluated(String policy, String decision, Duration took) {
+      reports.add("evaluated " + policy + " " + decision + (took.isNegative() || took.isZero() ? " in no time" : ""));
     }
 
     @Override
@@ -79,7 +79,7 @@ class PoolListenerTest {
         .containsExactly(
             "attached",
             "waited",
-            "evaluated refund.desk",
+            "evaluated refund.desk approve",
             "failed refund.none NO_POLICY",
             "waited",
             "failed refund.desk REFUSED",
@@ -94,7 +94,7 @@ class PoolListenerTest {
   void aListenerThatThrowsChangesNothingForThePool() {
     PoolListener broken = new PoolListener() {
       @Override
-      public void evaluated(String policy, Duration took) {
+      public void evaluated(String policy, String decision, Duration took) {
         throw new IllegalStateException("the listener's own bug");
       }
 

@@ -200,8 +200,8 @@ class PoolTest {
     PoolListener listener =
         new PoolListener() {
           @Override
-          public void evaluated(String policy, Duration took) {
-            evaluated.add(policy);
+          public void evaluated(String policy, String decision, Duration took) {
+            evaluated.add(policy + " " + decision);
           }
         };
     try (Pool pool = Pool.create(Fixtures.engine(), PoolOptions.builder().size(1).listener(listener).build())) {
@@ -214,7 +214,7 @@ class PoolTest {
               p -> new String(p.evalJson(refund(40, "web"), EvalOptions.defaults()), StandardCharsets.UTF_8));
 
       assertThat(new String(json, StandardCharsets.UTF_8)).isEqualTo(expected).startsWith("{\"policy\":\"refund.desk\",");
-      assertThat(evaluated).containsExactly("refund.desk");
+      assertThat(evaluated).containsExactly("refund.desk approve");
     }
   }
 
@@ -332,7 +332,7 @@ class PoolTest {
     List<String> threads = new ArrayList<>();
     PoolListener listener = new PoolListener() {
       @Override
-      public void evaluated(String policy, Duration took) {
+      public void evaluated(String policy, String decision, Duration took) {
         synchronized (threads) {
           threads.add(Thread.currentThread().getName());
         }

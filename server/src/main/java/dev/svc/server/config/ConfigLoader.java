@@ -25,7 +25,6 @@ import java.util.Base64;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -58,6 +57,8 @@ public final class ConfigLoader {
   private static final Set<String> FALSE_WORDS = Set.of("0", "f", "F", "FALSE", "false", "False");
   private static final String DEFAULT_SOURCE = "default";
   private static final String KEYS_HELP = "conf/config.yaml lists every key";
+  private static final Pairs.Form LABELS = new Pairs.Form("label", false);
+  private static final Pairs.Form INSTALLS = new Pairs.Form("policy", true);
 
   /** A key's value as a source gave it, before it is read as the key's type. */
   private record Raw(JsonNode value, String source) {}
@@ -338,11 +339,10 @@ public final class ConfigLoader {
   private Map<String, String> labels(ConfigKey key) {
     String help = "write labels as a mapping, as k1=v1,k2=v2, or as a JSON object such as {\"env\": \"staging\"}";
     return read(key, value -> {
-      JsonNode mapping = value;
-      if (value.isTextual()) {
-        String text = value.textValue();
-        mapping = text.strip().startsWith("{") ? json(text, help) : pairs(text, help);
+      if (value.isTextual() && !value.textValue().strip().startsWith("{")) {
+        return pairs(Pairs.entries(value.textValue()), LABELS, help);
       }
+      JsonNode mapping = value.isTextual() ? json(value.textValue(), help) : value;
       if (!mapping.isObject()) {
         throw new Invalid("labels are a mapping of names to values, not " + describe(mapping), help);
       }
@@ -357,19 +357,13 @@ public final class ConfigLoader {
     });
   }
 
-  private static JsonNode pairs(String text, String help) {
-    var mapping = JSON.createObjectNode();
-    if (text.isEmpty()) {
-      return mapping;
+  // The shared reading of `k=v,...` (Pairs), its mistakes reported under the key that holds them.
+  private static Map<String, String> pairs(List<String> entries, Pairs.Form form, String help) {
+    try {
+      return Pairs.read(entries, form);
+    } catch (Pairs.Malformed e) {
+      throw new Invalid(e.getMessage(), help);
     }
-    for (String pair : text.split(",", -1)) {
-      int eq = pair.indexOf('=');
-      if (eq <= 0) {
-        throw new Invalid("`" + pair + "` isn't a label written name=value", help);
-      }
-      mapping.put(pair.substring(0, eq), pair.substring(eq + 1));
-    }
-    return mapping;
   }
 
   private int count(ConfigKey key) {
@@ -386,29 +380,18 @@ public final class ConfigLoader {
   private Map<String, String> installs(ConfigKey key) {
     String help = "list policies as [access.main, web=access.web], or as text access.main,web=access.web";
     return read(key, value -> {
-      JsonNode list = value;
-      if (value.isTextual()) {
-        String text = value.textValue().strip();
-        list = text.startsWith("[") ? json(text, help) : JSON.valueToTree(
-            Arrays.stream(text.split(",")).map(String::strip).filter(entry -> !entry.isEmpty()).toList());
+      if (value.isTextual() && !value.textValue().strip().startsWith("[")) {
+        return pairs(Pairs.entries(value.textValue()), INSTALLS, help);
       }
+      JsonNode list = value.isTextual() ? json(value.textValue(), help) : value;
       if (!list.isArray()) {
         throw new Invalid("policies to install are a list, not " + describe(list), help);
       }
-      Map<String, String> installs = new LinkedHashMap<>();
+      List<String> entries = new ArrayList<>();
       for (JsonNode item : list) {
-        String entry = scalar(item, "a policy name or name=policy");
-        int equals = entry.indexOf('=');
-        String name = (equals < 0 ? entry : entry.substring(0, equals)).strip();
-        String policy = (equals < 0 ? entry : entry.substring(equals + 1)).strip();
-        if (name.isEmpty() || policy.isEmpty()) {
-          throw new Invalid("`" + entry + "` names no policy", help);
-        }
-        if (installs.put(name, policy) != null) {
-          throw new Invalid("`" + name + "` is installed twice", "give each installed policy its own name");
-        }
+        entries.add(scalar(item, "a policy name or name=policy"));
       }
-      return installs;
+      return pairs(entries, INSTALLS, help);
     });
   }
 

@@ -2,6 +2,7 @@ package dev.svc.server.health;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.svc.server.http.ApiErrors;
+import dev.svc.server.http.RouteTable;
 import dev.svc.server.http.ApiJson;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -66,7 +67,7 @@ public final class HealthVerticle extends VerticleBase {
     });
     router.get("/metrics").handler(PrometheusScrapingHandler.create(registry));
     // Nothing here is ever busy: the Retry-After of a 503 is unused.
-    ApiErrors errors = new ApiErrors(0, Map.of("/healthz", "GET", "/ready", "GET", "/metrics", "GET"), 1);
+    ApiErrors errors = new ApiErrors(0, new RouteTable(Map.of("/healthz", "GET", "/ready", "GET", "/metrics", "GET")), 1);
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);
     router.errorHandler(405, errors);

@@ -16,7 +16,6 @@ import io.vertx.ext.web.RoutingContext;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The one place a failure becomes an HTTP answer: a JSON body {@code {"message": ..., "help": ...}},
@@ -52,19 +51,19 @@ public final class ApiErrors implements Handler<RoutingContext> {
       @JsonProperty("diagnostics") List<Diagnostic> diagnostics) {}
 
   private final long bodyLimit;
-  private final Map<String, String> allowedMethods;
+  private final RouteTable routes;
   private final int retryAfterSeconds;
 
   /**
    * The error answers of a router.
    *
    * @param bodyLimit the most bytes a request body may have, to name in the answer of 413
-   * @param allowedMethods path to the methods its routes take, for the {@code Allow} header of 405
+   * @param routes the paths and methods of the routes, for the answers of 404 and 405
    * @param retryAfterSeconds the {@code Retry-After} of a 503
    */
-  public ApiErrors(long bodyLimit, Map<String, String> allowedMethods, int retryAfterSeconds) {
+  public ApiErrors(long bodyLimit, RouteTable routes, int retryAfterSeconds) {
     this.bodyLimit = bodyLimit;
-    this.allowedMethods = Map.copyOf(allowedMethods);
+    this.routes = routes;
     this.retryAfterSeconds = retryAfterSeconds;
   }
 
@@ -105,10 +104,10 @@ public final class ApiErrors implements Handler<RoutingContext> {
 
   private void byStatus(RoutingContext ctx, int status) {
     switch (status) {
-      case 404 -> answer(ctx, 404, "Not found",
-          "the API's routes are " + String.join(", ", allowedMethods.keySet().stream().sorted().toList()), List.of());
+      case 404 -> answer(ctx, 404, "Not found", "the API's routes are " + String.join(", ", routes.readablePaths()),
+          List.of());
       case 405 -> {
-        String allowed = allowedMethods.getOrDefault(ctx.request().path(), "");
+        String allowed = routes.methodsAt(ctx.normalizedPath());
         ctx.response().putHeader(HttpHeaders.ALLOW, allowed);
         answer(ctx, 405, ctx.request().method() + " isn't a method of " + ctx.request().path(),
             "use " + allowed, List.of());

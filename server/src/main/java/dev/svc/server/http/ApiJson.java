@@ -68,6 +68,18 @@ public final class ApiJson {
    *     fit {@code type}
    */
   public static <T> T read(RoutingContext ctx, Class<T> type, String example) {
+    return read(bytes(ctx, example), type, example);
+  }
+
+  /**
+   * The request's body, declared JSON and not empty, not yet read.
+   *
+   * @param ctx the request, its body read
+   * @param example a body to show the caller in the help of an error
+   * @return the body's bytes
+   * @throws ApiError 415 if the body isn't declared JSON, 400 if it is empty
+   */
+  public static byte[] bytes(RoutingContext ctx, String example) {
     String contentType = ctx.request().getHeader(HttpHeaders.CONTENT_TYPE);
     if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith(JSON_TYPE)) {
       throw new ApiError(415, "the request body isn't declared JSON",
@@ -76,8 +88,22 @@ public final class ApiJson {
     if (ctx.body().buffer() == null || ctx.body().length() == 0) {
       throw new ApiError(400, "the request has no body", "send a JSON object such as " + example);
     }
+    return ctx.body().buffer().getBytes();
+  }
+
+  /**
+   * {@code body} as {@code type}.
+   *
+   * @param <T> the body's record type
+   * @param body a request's body ({@link #bytes})
+   * @param type the body's record type
+   * @param example a body to show the caller in the help of an error
+   * @return the body
+   * @throws ApiError 400 if the body isn't JSON or doesn't fit {@code type}
+   */
+  public static <T> T read(byte[] body, Class<T> type, String example) {
     try {
-      return MAPPER.readValue(ctx.body().buffer().getBytes(), type);
+      return MAPPER.readValue(body, type);
     } catch (UnrecognizedPropertyException e) {
       throw new ApiError(400, "unknown field `" + path(e) + "`",
           "the fields " + (e.getPath().size() > 1 ? "there " : "") + "are " + names(e.getKnownPropertyIds()));

@@ -229,6 +229,8 @@ class ConfigLoaderTest {
       + " priority: 10}; role and period are required";
   private static final String LABELS_HELP = "\n  help: write labels as a mapping, as k1=v1,k2=v2, or as a JSON object such"
       + " as {\"env\": \"staging\"}";
+  private static final String INSTALL_HELP = "\n  help: list policies as [access.main, web=access.web], or as text"
+      + " access.main,web=access.web";
 
   static Stream<Arguments> a_wrong_value_names_the_key_and_the_variable() {
     return Stream.of(
@@ -246,6 +248,12 @@ class ConfigLoaderTest {
         arguments("SVC_SERVER_IDLETIMEOUT", "-1s",
             "server.idleTimeout: `-1s` is negative\n  help: write 0 for no timeout, or a positive duration such as 10s"),
         arguments("SVC_CLUSTERINFO_LABELS", "a=b,c", "clusterInfo.labels: `c` isn't a label written name=value" + LABELS_HELP),
+        arguments("SVC_CLUSTERINFO_LABELS", "env=prod,env=dev", "clusterInfo.labels: the label `env` is given twice"
+            + LABELS_HELP),
+        arguments("SVC_CLUSTERINFO_LABELS", "=prod", "clusterInfo.labels: `=prod` gives no name" + LABELS_HELP),
+        arguments("SVC_POLICIES_INSTALL", "access.main,web=", "policies.install: `web=` gives no value" + INSTALL_HELP),
+        arguments("SVC_POLICIES_INSTALL", "access.main,,web=access.web", "policies.install: entry 2 of 3 is empty"
+            + INSTALL_HELP),
         arguments("SVC_CLUSTERINFO_LABELS", "{\"a\": ", "clusterInfo.labels: `{\"a\": ` isn't JSON: Unexpected end-of-input"
             + " within/between Object entries" + LABELS_HELP),
         arguments("SVC_MESH_DEV_GRANTS", "[{\"role\": \"view\", \"period\": \"1h\", \"priority\": \"10\"}]",
@@ -271,6 +279,26 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void policies_to_install_are_text_or_a_list_and_a_bare_name_installs_the_policy_under_its_own() throws IOException {
+    Files.createDirectories(dir.resolve("policies"));
+    file("policies:\n  dir: " + dir.resolve("policies") + "\n  install: [access.main, web=access.web]\n");
+    assertThat(load().policies().install()).containsExactly(
+        Map.entry("access.main", "access.main"), Map.entry("web", "access.web"));
+
+    flag(ConfigKey.POLICIES_INSTALL, "--install", " web = access.web , access.main");
+    assertThat(load().policies().install()).containsExactly(
+        Map.entry("web", "access.web"), Map.entry("access.main", "access.main"));
+  }
+
+  @Test
+  void a_wrong_pair_of_a_flag_names_the_flag_and_the_key() {
+    flag(ConfigKey.CLUSTER_INFO_LABELS, "--labels", "env=prod,team");
+
+    assertThat(problems()).containsExactly(
+        "flag --labels: clusterInfo.labels: `team` isn't a label written name=value" + LABELS_HELP);
+  }
+
+  @Test
   void a_wrong_flag_names_the_flag() {
     flag(ConfigKey.MESH_PORT, "--port", "abc");
 
@@ -284,6 +312,8 @@ class ConfigLoaderTest {
             "{file}:2:3: server.readTimeout: `10` has a number without a unit" + DURATION_HELP),
         arguments("clusterInfo:\n  labels:\n    env: [a, b]\n", "{file}:2:3: clusterInfo.labels: a list isn't one value"
             + " for label `env`\n  help: give the key one value, such as it has in conf/config.yaml"),
+        arguments("policies:\n  install: [access.main, main=access.main, access.main]\n",
+            "{file}:2:3: policies.install: the policy `access.main` is given twice" + INSTALL_HELP),
         arguments("mesh:\n  prot: 8443\n", "{file}:2:3: mesh.prot: unknown key\n"
             + "  help: did you mean `mesh.port`? conf/config.yaml lists every key"),
         arguments("mesh: 5\n", "{file}:1:1: mesh: is a section of keys, not a value\n"

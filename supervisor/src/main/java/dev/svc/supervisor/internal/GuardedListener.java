@@ -40,8 +40,8 @@ public final class GuardedListener implements PoolListener {
   }
 
   @Override
-  public void evaluated(String policy, Duration took) {
-    guard("evaluated", () -> listener.evaluated(policy, took));
+  public void evaluated(String policy, String decision, Duration took) {
+    guard("evaluated", () -> listener.evaluated(policy, decision, took));
   }
 
   @Override

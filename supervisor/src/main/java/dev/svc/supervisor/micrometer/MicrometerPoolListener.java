@@ -13,7 +13,9 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
@@ -26,8 +28,10 @@ import java.util.function.ToIntFunction;
  * <table>
  *   <caption>Meters</caption>
  *   <tr><th>Name</th><th>Type</th><th>Tags</th><th>What</th></tr>
- *   <tr><td>{@code svc.pool.evaluations}</td><td>timer</td><td>{@code policy}</td>
- *       <td>evaluations that returned a result, and how long each ran</td></tr>
+ *   <tr><td>{@code svc.pool.evaluations}</td><td>timer</td><td>{@code policy}, {@code decision}</td>
+ *       <td>evaluations that returned a result, and how long each ran; {@code decision} is the
+ *       record's decision, {@code none}, or {@code error:} and the kind of a failed evaluation
+ *       ({@link PoolListener#evaluated})</td></tr>
  *   <tr><td>{@code svc.pool.failures}</td><td>counter</td><td>{@code policy}, {@code kind}</td>
  *       <td>failed calls by {@link FailureKind} (lower case: {@code timeout}, {@code out_of_fuel},
  *       {@code stopped}, {@code refused}, {@code no_policy}, {@code busy}, {@code other})</td></tr>
@@ -54,6 +58,12 @@ public final class MicrometerPoolListener implements PoolListener {
   private final Timer rebuilds;
   private final Counter rebuildFailures;
   private final List<Meter> gauges = new CopyOnWriteArrayList<>();
+  // Looked up once per policy and decision: building a meter's id on every evaluation costs more
+  // than the evaluation's bookkeeping should. Bounded like the tags: policies times decisions.
+  private final Map<Evaluations, Timer> evaluations = new ConcurrentHashMap<>();
+
+  /** The tags of one {@code svc.pool.evaluations} timer. */
+  private record Evaluations(String policy, String decision) {}
 
   /**
    * A listener recording in {@code registry} without extra tags.
@@ -94,12 +104,13 @@ public final class MicrometerPoolListener implements PoolListener {
   }
 
   @Override
-  public void evaluated(String policy, Duration took) {
-    Timer.builder("svc.pool.evaluations")
-        .description("evaluations that returned a result")
-        .tags(tags)
-        .tag("policy", policy)
-        .register(registry)
+  public void evaluated(String policy, String decision, Duration took) {
+    evaluations.computeIfAbsent(new Evaluations(policy, decision), key -> Timer.builder("svc.pool.evaluations")
+            .description("evaluations that returned a result, by what they decided")
+            .tags(tags)
+            .tag("policy", key.policy())
+            .tag("decision", key.decision())
+            .register(registry))
         .record(took);
   }
 

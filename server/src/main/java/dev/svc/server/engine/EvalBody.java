@@ -1,0 +1,98 @@
+package dev.svc.server.engine;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.util.RawValue;
+import dev.svc.server.http.ApiError;
+import dev.svc.server.http.ApiJson;
+import io.vertx.ext.web.RoutingContext;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * The body of {@code POST /api/v1/policies/{name}/eval}: {@code input} (required) and
+ * {@code timeout_ms} (optional), read as strictly as {@link ApiJson} reads every body.
+ *
+ * <p>The usual body, an object input and at most a whole-number timeout, is read in one pass that
+ * checks the input's JSON (syntax, keys given twice) without building it: the input goes to the
+ * engine as the text the request wrote ({@link RawValue}), which the engine parses anyway. A tree
+ * built here would only be written back into text for it. Any other body is read by {@link ApiJson},
+ * whose refusal says what is wrong with it.
+ *
+ * <p><b>Thread safety:</b> immutable and thread-safe.
+ *
+ * @param input what to give {@link dev.svc.supervisor.Pool#evaluateJson}: the input's JSON text as a
+ *     {@link RawValue}, or a {@link JsonNode}
+ * @param timeoutMs the evaluation's timeout, when the request gave one
+ */
+record EvalBody(Object input, Optional<Long> timeoutMs) {
+
+  /** A body to show in the help of an error. */
+  static final String EXAMPLE = "{\"input\": {...}, \"timeout_ms\": 100}";
+
+  /** The fields of the body, as {@link ApiJson} reads them. */
+  record Fields(@JsonProperty("input") JsonNode input, @JsonProperty("timeout_ms") Long timeoutMs) {}
+
+  /**
+   * The request's body.
+   *
+   * @param ctx the request, its body read
+   * @return the body
+   * @throws ApiError 415 if it isn't declared JSON; 400 if it is empty, isn't JSON, has a field that
+   *     isn't one of the two or one of the wrong type, or has no input
+   */
+  static EvalBody read(RoutingContext ctx) {
+    byte[] bytes = ApiJson.bytes(ctx, EXAMPLE);
+    return readUsual(bytes).orElseGet(() -> fromFields(ApiJson.read(bytes, Fields.class, EXAMPLE)));
+  }
+
+  /**
+   * The usual body in one pass: an object with an object {@code input} and at most a
+   * {@code timeout_ms} that is a whole number, valid JSON without a key given twice and with nothing
+   * after it.
+   *
+   * @param bytes the body
+   * @return the body, its input as the request wrote it; empty for any other body
+   */
+  static Optional<EvalBody> readUsual(byte[] bytes) {
+    try (JsonParser parser = ApiJson.MAPPER.createParser(bytes)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        return Optional.empty();
+      }
+      String input = null;
+      Long timeoutMs = null;
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String field = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if (field.equals("input") && value == JsonToken.START_OBJECT) {
+          int start = (int) parser.currentTokenLocation().getByteOffset();
+          parser.skipChildren();
+          int end = (int) parser.currentLocation().getByteOffset();
+          input = new String(bytes, start, end - start, StandardCharsets.UTF_8);
+        } else if (field.equals("timeout_ms") && value == JsonToken.VALUE_NUMBER_INT
+            && parser.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+          timeoutMs = parser.getLongValue();
+        } else {
+          return Optional.empty();
+        }
+      }
+      if (input == null || parser.nextToken() != null) {
+        return Optional.empty();
+      }
+      return Optional.of(new EvalBody(new RawValue(input), Optional.ofNullable(timeoutMs)));
+    } catch (IOException e) {
+      // Not JSON, or a key given twice: ApiJson says so.
+      return Optional.empty();
+    }
+  }
+
+  private static EvalBody fromFields(Fields fields) {
+    if (fields.input() == null || fields.input().isNull()) {
+      throw new ApiError(400, "eval needs an input", "send " + EXAMPLE + "; timeout_ms is optional");
+    }
+    return new EvalBody(fields.input(), Optional.ofNullable(fields.timeoutMs()));
+  }
+}
