@@ -117,8 +117,20 @@ fn time(rules: usize, per_round: u32) {
             &Ok(response::Success::Eval(members)),
         ));
     });
+    let compile_and_release = ns_per_op(per_round / 10, || {
+        let compiled = handle(black_box(compile.as_bytes()));
+        let at = compiled
+            .windows(9)
+            .position(|w| w == br#""handle":"#)
+            .unwrap()
+            + 9;
+        let id = std::str::from_utf8(&compiled[at..compiled.len() - 1]).unwrap();
+        black_box(handle(
+            format!(r#"{{"op":"release","handle":{id}}}"#).as_bytes(),
+        ));
+    });
     println!(
-        "eval, {rules} rules: {whole} ns/op; request {decode}, input {input}, evaluate {evaluate}, record {record}"
+        "eval, {rules} rules: {whole} ns/op; request {decode}, input {input}, evaluate {evaluate}, record {record}; compile and release {compile_and_release} ns/op"
     );
 }
 

@@ -1,41 +1,21 @@
 package dev.svc.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.engine.CompileOptions;
-import dev.svc.engine.Engine;
 import dev.svc.engine.EvalResult;
-import dev.svc.engine.Module;
 import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * {@code policy.eval} and {@code engine.compile} from Java through JNI: a ranked decision where one
  * rule fires ({@code rules=1}) and where 64 rules fire and fold into one. Goals: one ranked
  * decision under 5 µs median end to end; compile of a 1-rule policy under 100 µs.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class EvalRoundTrip {
+public class EvalRoundTrip extends OnePolicy {
 
   static final String KIND =
       """
@@ -63,37 +43,14 @@ public class EvalRoundTrip {
   @Param({"1", "64"})
   public int rules;
 
-  private Module module;
-  private Engine engine;
-  private List<SourceFile> files;
-  private Policy policy;
-  private JsonNode input;
-
   @Setup(Level.Trial)
   public void start() throws Exception {
-    module = Module.bundled();
-    engine = Engine.create(module);
-    files = List.of(SourceFile.of("kind.sigil", KIND), SourceFile.of("refund/desk.sigil", policy(rules)));
-    policy = engine.compile(files, CompileOptions.defaults());
-    input = new ObjectMapper().readTree("{\"amount\": 40, \"channel\": \"web\"}");
-    EvalResult result = policy.eval(input);
+    List<SourceFile> sources =
+        List.of(SourceFile.of("kind.sigil", KIND), SourceFile.of("refund/desk.sigil", policy(rules)));
+    EvalResult result = start(sources, CompileOptions.defaults(), "{\"amount\": 40, \"channel\": \"web\"}");
     if (!result.decision().orElse("").equals("approve")) {
       throw new IllegalStateException("the benchmark policy doesn't approve: " + result);
     }
-  }
-
-  @TearDown(Level.Trial)
-  public void stop() {
-    policy.close();
-    engine.close();
-    module.close();
-  }
-
-  /** Sampled, so the report has the median the goal is about (p0.50) besides the mean. */
-  @Benchmark
-  @BenchmarkMode(Mode.SampleTime)
-  public EvalResult eval() {
-    return policy.eval(input);
   }
 
   @Benchmark

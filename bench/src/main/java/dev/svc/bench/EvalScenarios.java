@@ -1,6 +1,7 @@
 package dev.svc.bench;
 
 import dev.svc.engine.CompileOptions;
+import dev.svc.engine.EvalFailure;
 import dev.svc.engine.EvalResult;
 import dev.svc.engine.SourceFile;
 import java.util.List;
@@ -11,8 +12,8 @@ import org.openjdk.jmh.annotations.Setup;
 /**
  * {@code policy.eval} from Java through JNI for the evaluations issue #5 names besides the ranked
  * decision ({@link EvalRoundTrip}): a composed policy (an import and two invocations), a conflict of
- * an exclusive set, a failed assert, and the default outcome when no rule fires. Run with {@code
- * -bm sample} for medians and p99.
+ * an exclusive set, a failed assert, and the default outcome when no rule fires; sampled like every
+ * {@link OnePolicy}, so the report has each one's median and p99.
  */
 public class EvalScenarios extends OnePolicy {
 
@@ -118,20 +119,21 @@ public class EvalScenarios extends OnePolicy {
   /** Which evaluation: the policy evaluated and what its result must show. */
   public enum Scenario {
     /** An import and two invocations; one invoked rule decides. */
-    COMPOSED("gate.composed", "{\"actor\": \"ana\", \"owners\": [\"ana\"], \"risk\": 2}", "owner", ""),
+    COMPOSED("gate.composed", "{\"actor\": \"ana\", \"owners\": [\"ana\"], \"risk\": 2}", "owner", null),
     /** Both sides of an exclusive set fire: the kind's conflict outcome. */
-    CONFLICT("gate.clash", "{\"actor\": \"ana\", \"owners\": [\"ana\"], \"risk\": 6}", "conflicting", "conflict"),
+    CONFLICT("gate.clash", "{\"actor\": \"ana\", \"owners\": [\"ana\"], \"risk\": 6}", "conflicting", EvalFailure.Kind.CONFLICT),
     /** An input assert fails: the default outcome with an assertion error. */
-    FAILED_ASSERT("gate.asserted", "{\"actor\": \"\", \"owners\": [], \"risk\": 1}", "no_rule", "assertion"),
+    FAILED_ASSERT("gate.asserted", "{\"actor\": \"\", \"owners\": [], \"risk\": 1}", "no_rule", EvalFailure.Kind.ASSERTION),
     /** No rule fires: the kind's default. */
-    FALLBACK("gate.fallback", "{\"actor\": \"ana\", \"owners\": [], \"risk\": 1}", "no_rule", "");
+    FALLBACK("gate.fallback", "{\"actor\": \"ana\", \"owners\": [], \"risk\": 1}", "no_rule", null);
 
     final String policy;
     final String input;
     final String reason;
-    final String errorKind;
+    /** The failure the evaluation ends with; null when it succeeds. */
+    final EvalFailure.Kind errorKind;
 
-    Scenario(String policy, String input, String reason, String errorKind) {
+    Scenario(String policy, String input, String reason, EvalFailure.Kind errorKind) {
       this.policy = policy;
       this.input = input;
       this.reason = reason;
@@ -146,8 +148,8 @@ public class EvalScenarios extends OnePolicy {
   public void start() throws Exception {
     EvalResult result =
         start(FILES, CompileOptions.defaults().withPolicy(scenario.policy), scenario.input);
-    String errorKind = result.error().map(e -> e.kind()).orElse("");
-    if (!result.reason().orElse("").equals(scenario.reason) || !errorKind.equals(scenario.errorKind)) {
+    EvalFailure.Kind errorKind = result.error().map(EvalFailure::kind).orElse(null);
+    if (!result.reason().orElse("").equals(scenario.reason) || errorKind != scenario.errorKind) {
       throw new IllegalStateException("scenario " + scenario + " evaluates otherwise: " + result);
     }
   }

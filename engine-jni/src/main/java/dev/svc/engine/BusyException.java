@@ -13,6 +13,7 @@ public final class BusyException extends SvcException {
 
   private static final long serialVersionUID = 1L;
 
+  /** How long the caller waited: the pool's acquire timeout. */
   private final Duration waited;
 
   /**

@@ -37,7 +37,7 @@ import java.util.TreeMap;
 public record CompileOptions(
     Optional<String> policy,
     List<SourceFile> trustedFiles,
-    List<String> required,
+    List<CompileRequirement> required,
     SortedMap<String, HostFunction> functions,
     SortedMap<String, Stub> stubs) {
 
@@ -94,8 +94,8 @@ public record CompileOptions(
    * @return the new options
    */
   public CompileOptions withRequired(String policyName) {
-    List<String> more = new ArrayList<>(required);
-    more.add(Objects.requireNonNull(policyName, "policyName"));
+    List<CompileRequirement> more = new ArrayList<>(required);
+    more.add(CompileRequirement.of(policyName));
     return new CompileOptions(policy, trustedFiles, more, functions, stubs);
   }
 

@@ -29,8 +29,8 @@ public record Diagnostic(
     @JsonProperty("document") Optional<String> document,
     @JsonProperty("message") String message,
     @JsonProperty("help") Optional<String> help,
-    @JsonProperty("line") int line,
-    @JsonProperty("column") int column) {
+    @JsonProperty("line") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int line,
+    @JsonProperty("column") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int column) {
 
   /**
    * Checks that severity and message are present; null optional parts become empty.

@@ -1,7 +1,6 @@
 package dev.svc.engine;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
 import dev.svc.engine.internal.EpochTicker;
@@ -14,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -27,8 +28,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * }</pre>
  *
  * <p><b>Failures:</b> an {@link EngineException} means the engine refused the request and the
- * instance works on. A {@link StoppedException} means the module trapped or exited: the instance is
- * dead, every later call throws the same error, and a new one must be built.
+ * instance works on. A {@link StoppedException} means the module trapped, exited, ran past a hard
+ * deadline ({@link TimeoutException}) or out of fuel ({@link OutOfFuelException}): the instance is
+ * dead, every later call throws the same error without entering the module ({@link #stopped()}
+ * says so without a call), and a new one must be built. Problems found in documents (diagnostics,
+ * failed evaluations, failing test cases) are results, not exceptions.
+ *
+ * <p><b>Lifecycle:</b> close the engine when done; that frees its memory and every policy compiled
+ * in it. Its policies live in it, so using one after the engine is closed throws {@link
+ * IllegalStateException}.
  *
  * <p><b>Calling thread:</b> any thread. The module runs on the calling thread's native stack when
  * enough of it is left (about 768 KiB; a default 1 MiB Java thread has that). A call from a thread
@@ -51,6 +59,8 @@ public final class Engine implements AutoCloseable {
   private final HostCalls hostCalls;
   private final long instance;
   private final ReentrantLock lock = new ReentrantLock();
+  // Handles of policies collected without close; released at the start of the next call.
+  private final Queue<Long> abandoned = new ConcurrentLinkedQueue<>();
   private volatile StoppedException stopped;
   private boolean closed; // guarded by lock
 
@@ -59,6 +69,23 @@ public final class Engine implements AutoCloseable {
     this.limits = limits;
     this.hostCalls = hostCalls;
     this.instance = instance;
+  }
+
+  /**
+   * Starts an instance of the engine module this library ships ({@link Module#bundled()}), with the
+   * default {@link Limits}: the shortest way to an engine. The instance owns its module, which goes
+   * when the instance is closed; an application that starts several instances shares one {@link
+   * Module} instead and starts each with {@link #create(Module)}.
+   *
+   * @return the running instance; the caller closes it
+   * @throws EngineException if the native libraries can't be loaded on this platform, or this copy of
+   *     the library holds no engine module
+   * @throws StoppedException if the module trapped or exited while starting (with its stderr)
+   */
+  public static Engine bundled() {
+    try (Module module = Module.bundled()) {
+      return create(module);
+    }
   }
 
   /**
@@ -162,9 +189,7 @@ public final class Engine implements AutoCloseable {
   public String format(String source, FormatOptions options) {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(options, "options");
-    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "format").put("source", source);
-    options.path().ifPresent(path -> request.put("path", path));
-    return AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Formatted.class).source();
+    return AbiCodec.decode(roundTrip(Requests.format(source, options)), Formatted.class).source();
   }
 
   /**
@@ -204,18 +229,7 @@ public final class Engine implements AutoCloseable {
   public List<Diagnostic> check(List<SourceFile> files, CheckOptions options) {
     Objects.requireNonNull(files, "files");
     Objects.requireNonNull(options, "options");
-    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "check");
-    request.set("files", AbiCodec.MAPPER.valueToTree(files));
-    request.set("trusted_files", AbiCodec.MAPPER.valueToTree(options.trustedFiles()));
-    request.set("policies", AbiCodec.MAPPER.valueToTree(options.policies()));
-    ArrayNode require = request.putArray("require");
-    for (Requirement r : options.requirements()) {
-      ObjectNode entry = require.addObject().put("policy", r.policy());
-      entry.set("trusted", AbiCodec.MAPPER.valueToTree(r.trusted()));
-      r.roots().ifPresent(roots -> entry.set("roots", AbiCodec.MAPPER.valueToTree(roots)));
-    }
-    request.set("lints", AbiCodec.MAPPER.valueToTree(options.lints()));
-    return AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Checked.class).diagnostics();
+    return AbiCodec.decode(roundTrip(Requests.check(files, options)), Checked.class).diagnostics();
   }
 
   /** The body of the check op's answer. */
@@ -249,20 +263,7 @@ public final class Engine implements AutoCloseable {
     Objects.requireNonNull(files, "files");
     Objects.requireNonNull(testFiles, "testFiles");
     Objects.requireNonNull(options, "options");
-    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "test");
-    putFiles(request, "files", files);
-    putFiles(request, "trusted_files", options.trustedFiles());
-    putFiles(request, "test_files", testFiles);
-    putFiles(request, "data_files", options.dataFiles());
-    options.run().ifPresent(run -> request.put("run", run));
-    return AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Tested.class).results();
-  }
-
-  // Empty lists are left out of the request, as the bindings spec asks.
-  private static void putFiles(ObjectNode request, String field, List<SourceFile> files) {
-    if (!files.isEmpty()) {
-      request.set(field, AbiCodec.MAPPER.valueToTree(files));
-    }
+    return AbiCodec.decode(roundTrip(Requests.test(files, testFiles, options)), Tested.class).results();
   }
 
   /** The body of the test op's answer. */
@@ -292,31 +293,20 @@ public final class Engine implements AutoCloseable {
    * @param files the kind documents, policies and modules
    * @param options which policy is the root, trusted files, required policies, host functions and
    *     stubs
-   * @return the compiled policy
+   * @return the compiled policy; close it when done (a policy collected unclosed is released at
+   *     this engine's next call)
    * @throws EngineException if nothing was compiled: no files, no root or several, errors in the
    *     root or what it uses (as diagnostics), a requirement it breaks, a host function or stub the
-   *     kind doesn't declare, a stub of the wrong type; the instance works on
+   *     kind doesn't declare, a stub of the wrong type or one JSON can't write; the instance works
+   *     on
    * @throws StoppedException if the instance is stopped, or stops during this call
    * @throws IllegalStateException if the engine is closed
    */
   public Policy compile(List<SourceFile> files, CompileOptions options) {
     Objects.requireNonNull(files, "files");
     Objects.requireNonNull(options, "options");
-    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "compile");
-    request.set("files", AbiCodec.MAPPER.valueToTree(files));
-    request.set("trusted_files", AbiCodec.MAPPER.valueToTree(options.trustedFiles()));
-    options.policy().ifPresent(p -> request.put("policy", p));
-    ArrayNode require = request.putArray("require");
-    options.required().forEach(p -> require.addObject().put("policy", p));
-    if (!options.functions().isEmpty()) {
-      request.set("functions", AbiCodec.MAPPER.valueToTree(options.functions().keySet()));
-    }
-    if (!options.stubs().isEmpty()) {
-      ObjectNode stubs = request.putObject("stubs");
-      options.stubs().forEach((function, stub) -> stubs.set(function, stub.toJson()));
-    }
     Policy.Compiled compiled =
-        AbiCodec.decode(roundTrip(AbiCodec.encode(request)), Policy.Compiled.class);
+        AbiCodec.decode(roundTrip(Requests.compile(files, options)), Policy.Compiled.class);
     return new Policy(this, compiled, options.functions());
   }
 
@@ -338,15 +328,11 @@ public final class Engine implements AutoCloseable {
   public List<Explanation> explain(List<SourceFile> files, ExplainOptions options) {
     Objects.requireNonNull(files, "files");
     Objects.requireNonNull(options, "options");
-    ObjectNode request = AbiCodec.MAPPER.createObjectNode().put("op", "explain");
-    request.set("files", AbiCodec.MAPPER.valueToTree(files));
-    request.set("trusted_files", AbiCodec.MAPPER.valueToTree(options.trustedFiles()));
-    options.policy().ifPresent(p -> request.put("policy", p));
-    return explained(AbiCodec.encode(request));
+    return explained(Requests.explain(files, options));
   }
 
   /** One explain request: the explanations it answers, none when it answers none. */
-  List<Explanation> explained(byte[] request) {
+  List<Explanation> explained(ObjectNode request) {
     return AbiCodec.decode(roundTrip(request), Explained.class).explanations();
   }
 
@@ -369,8 +355,7 @@ public final class Engine implements AutoCloseable {
 
   /** {@link #evaluate}, answering the module's response as it wrote it. */
   byte[] evaluateRaw(byte[] request, EvalOptions options, Map<String, HostFunction> functions) {
-    Optional<Duration> deadline =
-        options.timeout().map(t -> t.plus(limits.grace())).or(limits::opDeadline);
+    Optional<Duration> deadline = options.hardDeadline(limits.grace()).or(limits::opDeadline);
     if (options.fuel().isPresent() && !module.config().fuel()) {
       throw new EngineException(
           "a fuel limit needs a module built with fuel metering",
@@ -379,20 +364,55 @@ public final class Engine implements AutoCloseable {
     return roundTrip(request, deadline, options.fuel().orElse(Native.UNLIMITED_FUEL), functions);
   }
 
-  /** Releases a handle unless the instance is gone, in which case it is gone with it. */
-  void releaseQuietly(byte[] request) {
-    if (stopped != null || insideHostFunction()) {
+  /**
+   * Releases a handle unless the instance is gone, in which case it is gone with it. From inside a
+   * host function of this instance, which can't call it, the handle waits for the next call.
+   */
+  void releaseQuietly(long handle) {
+    if (stopped != null) {
+      return;
+    }
+    if (insideHostFunction()) {
+      abandon(handle);
       return;
     }
     lock.lock();
     try {
-      if (closed || stopped != null) {
-        return;
+      if (!closed && stopped == null) {
+        release(handle);
       }
-      AbiCodec.decode(callModule(request, limits.opDeadline(), Native.UNLIMITED_FUEL), Released.class);
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Queues a handle whose policy was never closed, for release at the start of this instance's next
+   * call: a policy's cleaner runs on the cleaner's thread, maybe in the middle of a call, so it
+   * never calls the module itself (bindings.md §7).
+   */
+  void abandon(long handle) {
+    abandoned.add(handle);
+  }
+
+  // INVARIANT: runs under the lock on an open instance.
+  private void releaseAbandoned() {
+    for (Long handle = abandoned.poll(); handle != null; handle = abandoned.poll()) {
+      if (stopped != null) {
+        return;
+      }
+      try {
+        release(handle);
+      } catch (EngineException gone) {
+        // Nobody waits for this release; a handle the module no longer knows is released already.
+      }
+    }
+  }
+
+  // INVARIANT: runs under the lock on an open instance.
+  private void release(long handle) {
+    byte[] request = AbiCodec.request(Requests.release(handle));
+    AbiCodec.decode(callModule(request, limits.opDeadline(), Native.UNLIMITED_FUEL), Released.class);
   }
 
   /** The (empty) body of the release op's answer. */
@@ -428,9 +448,9 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * Frees the instance's memory, everything compiled in it and its stack helper thread, and releases
-   * its hold on the module. Waits for a call running on another thread to finish. Idempotent; later
-   * calls throw {@link IllegalStateException}.
+   * Frees the instance's memory, every policy compiled in it and its stack helper thread, and
+   * releases its hold on the module. Waits for a call running on another thread to finish.
+   * Idempotent; later calls, on the engine or its policies, throw {@link IllegalStateException}.
    */
   @Override
   public void close() {
@@ -452,6 +472,10 @@ public final class Engine implements AutoCloseable {
     return new String(roundTrip(bytes(requestJson)), StandardCharsets.UTF_8);
   }
 
+  private byte[] roundTrip(ObjectNode request) {
+    return roundTrip(AbiCodec.request(request));
+  }
+
   private byte[] roundTrip(byte[] request) {
     return roundTrip(request, limits.opDeadline());
   }
@@ -467,6 +491,7 @@ public final class Engine implements AutoCloseable {
     lockOpen();
     hostCalls.install(functions);
     try {
+      releaseAbandoned();
       throwIfStopped();
       return callModule(request, deadline, fuel);
     } finally {
@@ -614,10 +639,13 @@ public final class Engine implements AutoCloseable {
         trap);
   }
 
+  // A module that hands back memory it doesn't have broke the ABI rather than trapped (bindings §2).
   private static String why(GuestTrap trap) {
-    return trap.kind() == GuestTrap.Kind.EXIT
-        ? "it exited with code " + trap.exitCode()
-        : "it trapped: " + trap.getMessage();
+    return switch (trap.kind()) {
+      case EXIT -> "it exited with code " + trap.exitCode();
+      case BAD_RESPONSE -> trap.getMessage();
+      default -> "it trapped: " + trap.getMessage();
+    };
   }
 
   // The module writes the reason for a fatal error to stderr; quote its first and last lines.

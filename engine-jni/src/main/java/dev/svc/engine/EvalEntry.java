@@ -1,5 +1,6 @@
 package dev.svc.engine;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.Optional;
  *     them
  * @param outcome whether this trace entry is represented in the outcome
  */
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record EvalEntry(
     @JsonProperty("payload") Optional<JsonNode> payload,
     @JsonProperty(value = "decision", required = true) String decision,
@@ -30,7 +32,7 @@ public record EvalEntry(
     @JsonProperty("position") Optional<String> position,
     @JsonProperty("chain") List<String> chain,
     @JsonProperty("conditions") List<String> conditions,
-    @JsonProperty("outcome") boolean outcome) {
+    @JsonProperty("outcome") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean outcome) {
 
   /**
    * Checks decision and reason; absent lists become empty.

@@ -1,6 +1,7 @@
 package dev.svc.engine;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -12,29 +13,41 @@ import java.util.OptionalLong;
  *
  * @param timeout the engine's own deadline: past it the evaluation ends {@code canceled} with the
  *     kind's fallback and the instance keeps working. Sent in whole milliseconds, rounded up. The
- *     instance's hard deadline for the call is this plus {@link Limits#grace()}. Empty: no deadline
- *     of its own (the operation deadline of {@link Limits} applies)
+ *     instance's hard deadline for the call is this plus the grace. Empty: no deadline of its own
+ *     (the operation deadline of {@link Limits} applies)
+ * @param grace how long past {@code timeout} the call's hard deadline falls, in place of {@link
+ *     Limits#grace()}; zero kills the call at the timeout itself. Empty: the instance's grace.
+ *     Without a timeout it has no effect
  * @param fuel the most WebAssembly instructions the call may run, counted by wasmtime's fuel: a
  *     call that uses it up is stopped with an {@link OutOfFuelException}, and so is its instance.
  *     Needs a module loaded with {@link ModuleConfig#withFuel(boolean) fuel metering}. Empty: no
  *     bound
  */
-public record EvalOptions(Optional<Duration> timeout, OptionalLong fuel) {
+public record EvalOptions(Optional<Duration> timeout, Optional<Duration> grace, OptionalLong fuel) {
 
   /**
-   * Checks the timeout and the fuel.
+   * Checks the timeout, the grace and the fuel.
    *
    * @param timeout the evaluation's own deadline
+   * @param grace how long past the timeout the hard deadline falls, or empty for the instance's
    * @param fuel the call's budget of instructions
-   * @throws IllegalArgumentException if the timeout or the fuel is zero or negative
+   * @throws IllegalArgumentException if the timeout or the fuel is zero or negative, or the grace is
+   *     negative
    */
   public EvalOptions {
     Objects.requireNonNull(timeout, "timeout");
+    Objects.requireNonNull(grace, "grace");
     Objects.requireNonNull(fuel, "fuel");
     timeout.ifPresent(
         t -> {
           if (t.isNegative() || t.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, got " + t);
+          }
+        });
+    grace.ifPresent(
+        g -> {
+          if (g.isNegative()) {
+            throw new IllegalArgumentException("grace must not be negative, got " + g);
           }
         });
     if (fuel.isPresent() && fuel.getAsLong() <= 0) {
@@ -48,7 +61,7 @@ public record EvalOptions(Optional<Duration> timeout, OptionalLong fuel) {
    * @return the defaults
    */
   public static EvalOptions defaults() {
-    return new EvalOptions(Optional.empty(), OptionalLong.empty());
+    return new EvalOptions(Optional.empty(), Optional.empty(), OptionalLong.empty());
   }
 
   /**
@@ -56,9 +69,23 @@ public record EvalOptions(Optional<Duration> timeout, OptionalLong fuel) {
    *
    * @param timeout how long the evaluation may run; positive
    * @return the new options
+   * @throws IllegalArgumentException if {@code timeout} is zero or negative
    */
   public EvalOptions withTimeout(Duration timeout) {
-    return new EvalOptions(Optional.of(timeout), fuel);
+    return new EvalOptions(Optional.of(Objects.requireNonNull(timeout, "timeout")), grace, fuel);
+  }
+
+  /**
+   * A copy whose hard deadline falls {@code grace} past its timeout, in place of the instance's
+   * {@link Limits#grace()}.
+   *
+   * @param grace zero or more; zero kills the call at its timeout, before the engine's own check
+   *     may answer {@code canceled}
+   * @return the new options
+   * @throws IllegalArgumentException if {@code grace} is negative
+   */
+  public EvalOptions withGrace(Duration grace) {
+    return new EvalOptions(timeout, Optional.of(Objects.requireNonNull(grace, "grace")), fuel);
   }
 
   /**
@@ -70,13 +97,39 @@ public record EvalOptions(Optional<Duration> timeout, OptionalLong fuel) {
    * @throws IllegalArgumentException if {@code fuel} is zero or negative
    */
   public EvalOptions withFuel(long fuel) {
-    return new EvalOptions(timeout, OptionalLong.of(fuel));
+    return new EvalOptions(timeout, grace, OptionalLong.of(fuel));
   }
 
-  /** The timeout in whole milliseconds, rounded up; 0 for none. */
+  /**
+   * The timeout in whole milliseconds, rounded up (so at least 1); 0 for none. A timeout of more
+   * milliseconds than a long holds is sent as the most it holds: never, in practice.
+   */
   long timeoutMillis() {
-    return timeout
-        .map(t -> t.toMillis() + (t.minusMillis(t.toMillis()).isZero() ? 0 : 1))
-        .orElse(0L);
+    return timeout.map(EvalOptions::ceilMillis).orElse(0L);
+  }
+
+  /**
+   * The call's hard deadline: the timeout plus the grace ({@code instanceGrace} unless the options
+   * give their own), or empty without a timeout. Saturates instead of overflowing.
+   */
+  Optional<Duration> hardDeadline(Duration instanceGrace) {
+    return timeout.map(t -> saturatedPlus(t, grace.orElse(instanceGrace)));
+  }
+
+  private static long ceilMillis(Duration t) {
+    Duration whole = t.truncatedTo(ChronoUnit.MILLIS);
+    try {
+      return Math.addExact(whole.toMillis(), whole.equals(t) ? 0 : 1);
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  private static Duration saturatedPlus(Duration a, Duration b) {
+    try {
+      return a.plus(b);
+    } catch (ArithmeticException e) {
+      return Duration.ofSeconds(Long.MAX_VALUE, 999_999_999);
+    }
   }
 }

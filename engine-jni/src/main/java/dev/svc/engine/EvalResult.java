@@ -1,6 +1,7 @@
 package dev.svc.engine;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
@@ -11,6 +12,9 @@ import java.util.Optional;
  * The eval record of one evaluation: what the host acts on ({@link #outcome()}, and for a kind that
  * collects one decision its {@link #decision()}, {@link #reason()} and {@link #payload()}), every
  * candidate the rules produced ({@link #trace()}), and why it failed, if it did.
+ *
+ * <p>Written with Jackson (with the JDK 8 module for {@link Optional}), it is the eval record the
+ * engine wrote, byte for byte in key order and omissions: absent members stay absent.
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.
  *
@@ -27,15 +31,16 @@ import java.util.Optional;
  *     dev.svc.engine.kind.Kind#compile(Engine, List, dev.svc.engine.kind.KindCompileOptions)
  *     Kind.compile}; not part of the eval record's JSON
  */
+@JsonInclude(JsonInclude.Include.NON_ABSENT)
 public record EvalResult(
     @JsonProperty("payload") Optional<JsonNode> payload,
-    @JsonProperty("error") Optional<EvalError> error,
+    @JsonProperty("error") Optional<EvalFailure> error,
     @JsonProperty(value = "policy", required = true) String policy,
     @JsonProperty("decision") Optional<String> decision,
     @JsonProperty("reason") Optional<String> reason,
     @JsonProperty(value = "outcome", required = true) List<EvalEntry> outcome,
     @JsonProperty(value = "trace", required = true) List<EvalEntry> trace,
-    @JsonProperty("collect") boolean collect,
+    @JsonProperty("collect") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean collect,
     @JsonIgnore Optional<ResultShape> shape) {
 
   /**

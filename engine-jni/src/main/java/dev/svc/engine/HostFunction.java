@@ -10,8 +10,9 @@ import java.util.Objects;
  * of the compiled policy calls it on the thread that called {@link Policy#eval(Object)}.
  *
  * <p>The raw form takes the call's arguments as JSON values, in declaration order and encoded as
- * the eval record encodes payload values: durations in Sigil syntax ({@code "1h30m"}), timestamps
- * in RFC 3339, enum values by name, structs as objects. It returns the result as JSON; the engine
+ * the eval record encodes payload values: durations as the engine prints them ({@code "1h30m"},
+ * {@code "-15m"}, {@code "1ms+500000ns"}; {@link Durations#parseValue} reads them), timestamps in
+ * RFC 3339, enum values by name, structs as objects. It returns the result as JSON; the engine
  * reads it as a value of the declared result type, and a result of another type fails the call.
  * The typed forms {@link #of(Class, Fn1)} and friends decode the arguments with Jackson and encode
  * the result ({@link java.time.Duration} in Sigil syntax, {@link java.time.Instant} in RFC 3339):

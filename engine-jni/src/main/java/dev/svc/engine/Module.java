@@ -7,6 +7,7 @@ import dev.svc.engine.internal.NativeLibrary;
 import dev.svc.engine.internal.WasmError;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -157,11 +158,43 @@ public final class Module implements AutoCloseable {
     try {
       wasm = Files.readAllBytes(path);
     } catch (IOException e) {
-      throw new EngineException(
-          "reading " + path + ": " + e,
-          "pass the path of an engine.wasm built by native/engine/build-wasm", e);
+      throw unreadable(path, e);
     }
-    return new Module(config, false, engine -> compile(engine, wasm));
+    return fromBytes(wasm, config);
+  }
+
+  /**
+   * The module at {@code url}, with the default configuration.
+   *
+   * @param url where an {@code engine.wasm} is: a file, a classpath resource ({@code
+   *     getClass().getResource("engine.wasm")}), or anything else {@link URL#openStream()} reads
+   * @return the compiled module; the caller closes it
+   * @throws EngineException if the URL can't be read, or its bytes don't compile or aren't an engine
+   *     reactor
+   */
+  public static Module fromUrl(URL url) {
+    return fromUrl(url, ModuleConfig.defaults());
+  }
+
+  /**
+   * The module at {@code url}, compiled with {@code config}.
+   *
+   * @param url where an {@code engine.wasm} is: a file, a classpath resource, or anything else
+   *     {@link URL#openStream()} reads
+   * @param config how to compile the module
+   * @return the compiled module; the caller closes it
+   * @throws EngineException if the URL can't be read, or its bytes don't compile or aren't an engine
+   *     reactor (an import this library doesn't provide, an export it calls missing)
+   */
+  public static Module fromUrl(URL url, ModuleConfig config) {
+    Objects.requireNonNull(url, "url");
+    byte[] wasm;
+    try (InputStream in = url.openStream()) {
+      wasm = in.readAllBytes();
+    } catch (IOException e) {
+      throw unreadable(url, e);
+    }
+    return fromBytes(wasm, config);
   }
 
   /**
@@ -302,6 +335,11 @@ public final class Module implements AutoCloseable {
           "reading the bundled " + BUNDLED + ": " + e.getMessage(),
           "the engine library's jar is damaged; rebuild or download it again", e);
     }
+  }
+
+  private static EngineException unreadable(Object where, IOException e) {
+    return new EngineException(
+        "reading " + where + ": " + e, "pass an engine.wasm built by native/engine/build-wasm", e);
   }
 
   private static String configKey(ModuleConfig config) {

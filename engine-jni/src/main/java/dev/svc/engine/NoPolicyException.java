@@ -12,6 +12,7 @@ public final class NoPolicyException extends SvcException {
 
   private static final long serialVersionUID = 1L;
 
+  /** The policy name that was asked for. */
   private final String name;
 
   /**

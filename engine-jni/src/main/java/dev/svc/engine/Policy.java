@@ -1,8 +1,8 @@
 package dev.svc.engine;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
+import java.lang.ref.Cleaner;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A policy compiled in one {@link Engine} instance, kept there under a handle until it is closed.
+ * Each evaluation runs it on one input and answers the eval record; the host functions it was
+ * compiled with answer its calls.
  *
  * <pre>{@code
  * try (Policy policy = engine.compile(files, CompileOptions.defaults().withPolicy("refunds.desk"))) {
@@ -19,7 +21,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }
  * }</pre>
  *
- * <p><b>Thread safety:</b> thread-safe; evaluations of one instance run one at a time.
+ * <p><b>Failures:</b> a failed evaluation (a runtime error, a conflict, a failed assert, a timeout
+ * the engine caught) is a result with {@link EvalResult#error()} set and the kind's fallback as its
+ * outcome, never an exception. An {@link EngineException} means the request was refused: an input
+ * that doesn't fit the kind or can't be written as JSON, a closed policy. A {@link
+ * StoppedException} means the instance died and every policy in it with it.
+ *
+ * <p><b>Lifecycle:</b> close the policy when done with it, which frees it inside the instance.
+ * Closing twice does nothing, and a closed policy refuses every use with {@code policy «name» was
+ * released}. A policy that becomes unreachable unclosed is released by a cleaner at its engine's
+ * next call. The policy lives in its engine: once the engine is closed, using the policy throws
+ * {@link IllegalStateException}, and closing it does nothing.
+ *
+ * <p><b>Thread safety:</b> thread-safe; the evaluations of one instance run one at a time, on the
+ * calling thread, and so do its host functions.
  */
 public final class Policy implements AutoCloseable {
 
@@ -29,7 +44,11 @@ public final class Policy implements AutoCloseable {
   private final long handle;
   private final Map<String, HostFunction> functions;
   private final AtomicBoolean released = new AtomicBoolean();
+  private final Cleaner.Cleanable cleanable;
   private volatile Optional<ResultShape> resultShape = Optional.empty();
+
+  // The safety net for a policy nobody closes (bindings.md §7): one daemon thread for the library.
+  private static final Cleaner CLEANER = Cleaner.create();
 
   Policy(Engine engine, Compiled compiled, Map<String, HostFunction> functions) {
     this.engine = engine;
@@ -37,6 +56,20 @@ public final class Policy implements AutoCloseable {
     this.diagnostics = List.copyOf(compiled.diagnostics());
     this.handle = compiled.handle();
     this.functions = Map.copyOf(functions);
+    this.cleanable = CLEANER.register(this, new Abandon(engine, handle, released));
+  }
+
+  /**
+   * Hands the handle of a policy that became unreachable unclosed to its engine, which releases it
+   * at its next call. Holds no reference to the policy, or it would never become unreachable.
+   */
+  private record Abandon(Engine engine, long handle, AtomicBoolean released) implements Runnable {
+    @Override
+    public void run() {
+      if (!released.getAndSet(true)) {
+        engine.abandon(handle);
+      }
+    }
   }
 
   /**
@@ -67,26 +100,40 @@ public final class Policy implements AutoCloseable {
   }
 
   /**
-   * Evaluates one input.
+   * Evaluates one input, without a deadline of its own (the instance's {@link Limits#opDeadline()}
+   * bounds it).
    *
    * @param input one key per input the kind declares: a {@code JsonNode}, a map, or any object
-   *     Jackson serializes to such an object
+   *     Jackson serializes to such an object; an {@link java.time.Instant} or {@link
+   *     java.time.OffsetDateTime} is written in RFC 3339, a {@link java.time.Duration} in Sigil's
+   *     syntax ({@link Durations#format})
    * @return the eval record; a failed evaluation is a result with {@link EvalResult#error()} set
-   * @throws EngineException if the input doesn't fit the kind, or the policy was closed
-   * @throws StoppedException if the instance is stopped, or stops during this call
+   * @throws EngineException if the input doesn't fit the kind (the engine's decoder says where),
+   *     can't be written as JSON (including a NaN or infinite float), or the policy was closed
+   *     ({@code policy «name» was released}); the instance works on
+   * @throws StoppedException if the instance is stopped, or stops during this call: a {@link
+   *     TimeoutException} past the hard deadline
+   * @throws IllegalStateException if the engine is closed
    */
   public EvalResult eval(Object input) {
     return evalWith(input, EvalOptions.defaults());
   }
 
   /**
-   * Evaluates one input with a deadline of its own.
+   * Evaluates one input under {@code options}: a timeout of its own, after which the engine ends the
+   * evaluation {@code canceled} with the kind's fallback; a hard deadline at the timeout plus the
+   * grace, which kills the call and stops the instance; and a fuel bound.
    *
-   * @param input one key per input the kind declares
-   * @param options the evaluation's timeout
-   * @return the eval record
-   * @throws EngineException if the input doesn't fit the kind, or the policy was closed
-   * @throws StoppedException if the instance is stopped, or stops during this call
+   * @param input one key per input the kind declares, as for {@link #eval(Object)}
+   * @param options the evaluation's timeout, grace and fuel
+   * @return the eval record; a failed or canceled evaluation is a result with {@link
+   *     EvalResult#error()} set
+   * @throws EngineException if the input doesn't fit the kind or can't be written as JSON, the
+   *     policy was closed, or fuel is asked of a module without fuel metering; the instance works on
+   * @throws StoppedException if the instance is stopped, or stops during this call: a {@link
+   *     TimeoutException} past the hard deadline, an {@link OutOfFuelException} when the fuel runs
+   *     out
+   * @throws IllegalStateException if the engine is closed
    */
   public EvalResult evalWith(Object input, EvalOptions options) {
     EvalResult result = engine.evaluate(evalRequest(input, options), options, functions);
@@ -98,11 +145,13 @@ public final class Policy implements AutoCloseable {
    * §6.2: its key order, its omissions, its numbers), for a host that passes the record on as JSON
    * without reading it, such as an HTTP server.
    *
-   * @param input one key per input the kind declares
-   * @param options the evaluation's timeout and fuel
-   * @return the eval record's compact UTF-8 JSON object, without the response envelope
-   * @throws EngineException if the input doesn't fit the kind, or the policy was closed
-   * @throws StoppedException if the instance is stopped, or stops during this call
+   * @param input one key per input the kind declares, as for {@link #eval(Object)}
+   * @param options the evaluation's timeout, grace and fuel
+   * @return the eval record's compact UTF-8 JSON object, without the response envelope; not
+   *     stamped with a {@link ResultShape}
+   * @throws EngineException as {@link #evalWith(Object, EvalOptions)} does
+   * @throws StoppedException as {@link #evalWith(Object, EvalOptions)} does
+   * @throws IllegalStateException if the engine is closed
    */
   public byte[] evalJson(Object input, EvalOptions options) {
     return AbiCodec.body(engine.evaluateRaw(evalRequest(input, options), options, functions));
@@ -110,6 +159,7 @@ public final class Policy implements AutoCloseable {
 
   private byte[] evalRequest(Object input, EvalOptions options) {
     Objects.requireNonNull(options, "options");
+    requireOpen();
     try {
       return AbiCodec.evalRequest(handle, input, options.timeoutMillis());
     } catch (IllegalArgumentException e) {
@@ -117,7 +167,7 @@ public final class Policy implements AutoCloseable {
       throw new EngineException(
           "the input can't be encoded as JSON: " + e.getMessage(),
           "pass a JsonNode, a Map, or an object Jackson can serialize, with one key per input the"
-              + " kind declares",
+              + " kind declares and no NaN or infinite float (JSON has no number for them)",
           e);
     }
   }
@@ -143,14 +193,14 @@ public final class Policy implements AutoCloseable {
    * ExplainOptions)} answers for this policy of the same files.
    *
    * @return the explanation
-   * @throws EngineException if the policy was closed, or the engine answered no explanation (a bug
-   *     in the engine)
+   * @throws EngineException if the policy was closed ({@code policy «name» was released}), or the
+   *     engine answered no explanation (a bug in the engine)
    * @throws StoppedException if the instance is stopped, or stops during this call
+   * @throws IllegalStateException if the engine is closed
    */
   public Explanation explain() {
-    ObjectNode request =
-        AbiCodec.MAPPER.createObjectNode().put("op", "explain").put("handle", handle);
-    return engine.explained(AbiCodec.encode(request)).stream()
+    requireOpen();
+    return engine.explained(Requests.explain(handle)).stream()
         .findFirst()
         .orElseThrow(
             () ->
@@ -160,16 +210,26 @@ public final class Policy implements AutoCloseable {
   }
 
   /**
-   * Releases the handle; later calls do nothing. A stopped or closed engine has dropped it already.
+   * Releases the policy inside its instance; later calls do nothing. A stopped or closed engine has
+   * dropped it already, so closing costs no call then. Called inside a host function of the same
+   * engine, which can't call back into it, the release waits for the engine's next call.
+   *
+   * @throws EngineException if the engine refuses the release (it doesn't know the handle)
    */
   @Override
   public void close() {
     if (released.getAndSet(true)) {
       return;
     }
-    ObjectNode request =
-        AbiCodec.MAPPER.createObjectNode().put("op", "release").put("handle", handle);
-    engine.releaseQuietly(AbiCodec.encode(request));
+    cleanable.clean();
+    engine.releaseQuietly(handle);
+  }
+
+  // A closed policy's handle is gone, or belongs to a newer policy once the counter wraps.
+  private void requireOpen() {
+    if (released.get()) {
+      throw new EngineException("policy " + name + " was released", "compile it again to evaluate it");
+    }
   }
 
   /** The body of the compile op's answer. */

@@ -18,7 +18,10 @@ public abstract sealed class SvcException extends RuntimeException
 
   private static final long serialVersionUID = 1L;
 
+  /** What failed, in one sentence without the help. */
   private final String message;
+
+  /** What to do about it; empty when there is nothing to suggest. */
   private final String help;
 
   SvcException(String message, String help, Throwable cause) {

@@ -13,6 +13,7 @@ public final class TimeoutException extends StoppedException {
 
   private static final long serialVersionUID = 1L;
 
+  /** The hard deadline the call ran past. */
   private final Duration deadline;
 
   TimeoutException(Duration deadline, String stderr) {

@@ -3,11 +3,14 @@ package dev.svc.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.engine.internal.CallingThread;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@link Engine#check} over the real engine.wasm. */
 class CheckTest extends EngineFixture {
@@ -162,6 +165,21 @@ class CheckTest extends EngineFixture {
             });
     assertThatThrownBy(() -> SourceFile.of("", "x")).isInstanceOf(IllegalArgumentException.class);
     assertThat(engine.stopped()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @EnumSource(CallingThread.class)
+  void nestingFarPastTheLimitIsADiagnosticNeverACrash(CallingThread thread) throws Exception {
+    thread.run(() -> {
+      String deep = "(".repeat(100_000) + "floor" + ")".repeat(100_000);
+      SourceFile nested = policy("door/main.sigil", "when " + deep + " > 1 {\n  allow(reason: member)\n}\n");
+
+      assertThat(engine.check(List.of(KIND, nested)))
+          .extracting(Diagnostic::message)
+          .contains("this expression nests more than 256 levels deep");
+      assertThat(engine.stopped()).isEmpty();
+      assertThat(engine.check(List.of(KIND))).isEmpty();
+    });
   }
 
   @Test

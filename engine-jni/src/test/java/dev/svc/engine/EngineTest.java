@@ -2,8 +2,12 @@ package dev.svc.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.svc.engine.internal.CallingThread;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -136,6 +140,13 @@ class EngineTest extends EngineFixture {
   }
 
   @Test
+  void theBundledEngineOwnsItsModule() {
+    try (Engine bundled = Engine.bundled()) {
+      assertThat(bundled.version()).isEqualTo(engine.version());
+    }
+  }
+
+  @Test
   void closingTwiceIsHarmlessAndUseAfterCloseSaysSo() {
     Engine other = Engine.create(TestModules.engine());
     other.close();
@@ -179,8 +190,35 @@ class EngineTest extends EngineFixture {
 
   @Test
   void aMemoryCapBelowWhatTheModuleNeedsToStartStopsItAtStart() {
-    assertThatThrownBy(() -> Engine.create(TestModules.engine(), Limits.defaults().withMaxMemory(64 * 1024)))
+    assertThatThrownBy(() -> Engine.create(TestModules.engine(), Limits.defaults().withMaxMemory(1 << 20)))
         .isInstanceOf(StoppedException.class)
         .hasMessageStartingWith("starting the Sigil module failed: ");
+  }
+
+  @Test
+  void anInputThatNeedsMoreMemoryThanTheCapStopsTheInstanceWithTheModulesReason() {
+    SourceFile kind =
+        SourceFile.of(
+            "kind.sigil",
+            "kind Bag version 1\n\ninput items: list<string>\n\ndecision ok {\n  reason: yes\n}\n\n"
+                + "collect one\nprecedence ok\n\ndefault ok(reason: yes)\n");
+    SourceFile policy = SourceFile.of("bag.sigil", "policy bag: Bag@1\n");
+    List<String> items = new ArrayList<>();
+    for (int i = 0; i < 300_000; i++) {
+      items.add("i" + i);
+    }
+    try (Engine capped = Engine.create(TestModules.engine(), Limits.defaults().withMaxMemory(16 << 20));
+        Policy bag = capped.compile(List.of(kind, policy), CompileOptions.defaults())) {
+      assertThat(bag.eval(Map.of("items", List.of("a"))).reason()).contains("yes");
+
+      StoppedException stopped = catchThrowableOfType(StoppedException.class, () -> bag.eval(Map.of("items", items)));
+
+      assertThat(stopped.message())
+          .startsWith("the Sigil module stopped: it trapped: ")
+          .containsPattern("memory allocation of \\d+ bytes failed");
+      assertThat(stopped.getMessage().length()).as("the whole message").isLessThan(6000);
+      assertThat(capped.stopped()).containsSame(stopped);
+      assertThat(capped.memorySize()).isLessThanOrEqualTo(16 << 20);
+    }
   }
 }

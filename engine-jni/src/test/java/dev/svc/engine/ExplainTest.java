@@ -187,7 +187,7 @@ class ExplainTest extends EngineFixture {
     assertThatThrownBy(policy::explain)
         .isInstanceOfSatisfying(
             EngineException.class,
-            e -> assertThat(e.message()).startsWith("no compiled policy has handle"));
+            e -> assertThat(e.message()).isEqualTo("policy gate.main was released"));
   }
 
   @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -103,14 +102,5 @@ class FuelTest {
                   + "  help: load the module with ModuleConfig.defaults().withFuel(true)");
       assertThat(policy.eval(Map.of("floor", 3)).decision()).contains("allow");
     }
-  }
-
-  @Test
-  void fuelMustBePositive() {
-    assertThatThrownBy(() -> EvalOptions.defaults().withFuel(0))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("fuel must be positive, got 0");
-    assertThat(EvalOptions.defaults().withFuel(7).withTimeout(Duration.ofSeconds(1)).fuel())
-        .hasValue(7);
   }
 }

@@ -99,8 +99,8 @@ class HostFunctionTest extends EngineFixture {
   private static String failure(EvalResult result) {
     assertThat(result.decision()).contains("deny");
     assertThat(result.reason()).contains("fallback");
-    EvalError error = result.error().orElseThrow();
-    assertThat(error.kind()).isEqualTo("runtime");
+    EvalFailure error = result.error().orElseThrow();
+    assertThat(error.kind()).isEqualTo(EvalFailure.Kind.RUNTIME);
     return error.message();
   }
 

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +29,19 @@ class ModuleTest {
         .isInstanceOf(EngineException.class)
         .extracting(e -> ((EngineException) e).message())
         .isEqualTo("the module imports env.clock, which this library doesn't provide");
+  }
+
+  @Test
+  void aModuleImportingAWasiFunctionOutsideTheLinkedSetIsRefused() {
+    assertThatThrownBy(() -> Module.fromBytes(TestModules.wat("engine_foreign_wasi")))
+        .isInstanceOfSatisfying(
+            EngineException.class,
+            e -> {
+              assertThat(e.message())
+                  .isEqualTo("the module imports wasi_snapshot_preview1.sock_accept, which this library doesn't provide");
+              assertThat(e.help())
+                  .isEqualTo("build the module from the same svc revision as this library (native/engine/build-wasm)");
+            });
   }
 
   @Test
@@ -57,6 +72,32 @@ class ModuleTest {
   }
 
   @Test
+  void aModuleFromAUrlRunsLikeTheBundledOneWhereverTheUrlPoints(@TempDir Path dir) throws IOException {
+    Path file = Files.write(dir.resolve("engine.wasm"), bundledBytes());
+    URL resource = Module.class.getResource("engine.wasm");
+
+    for (URL url : List.of(file.toUri().toURL(), resource)) {
+      try (Module module = Module.fromUrl(url);
+          Engine engine = Engine.create(module)) {
+        assertThat(engine.version()).as("%s", url).isEqualTo(versionOfBundled());
+      }
+    }
+  }
+
+  @Test
+  void aUrlThatCantBeReadNamesTheUrl(@TempDir Path dir) throws IOException {
+    URL missing = dir.resolve("nothing.wasm").toUri().toURL();
+
+    assertThatThrownBy(() -> Module.fromUrl(missing))
+        .isInstanceOfSatisfying(
+            EngineException.class,
+            e -> {
+              assertThat(e.message()).startsWith("reading " + missing + ": ");
+              assertThat(e.help()).isEqualTo("pass an engine.wasm built by native/engine/build-wasm");
+            });
+  }
+
+  @Test
   void instancesKeepAClosedModuleAliveUntilTheyCloseToo() {
     Module module = Module.fromBytes(bundledBytes());
     Engine engine = Engine.create(module);
@@ -74,6 +115,7 @@ class ModuleTest {
   void nullArgumentsAreRefusedByName() {
     assertThatThrownBy(() -> Module.fromBytes(null)).hasMessage("wasm");
     assertThatThrownBy(() -> Module.fromFile(null)).hasMessage("path");
+    assertThatThrownBy(() -> Module.fromUrl(null)).hasMessage("url");
     assertThatThrownBy(() -> Module.fromBytes(new byte[0], null)).hasMessage("config");
   }
 

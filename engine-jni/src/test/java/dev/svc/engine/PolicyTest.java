@@ -5,11 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.svc.engine.internal.AbiCodec;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** {@link Engine#compile} and {@link Policy} over the real engine.wasm. */
 class PolicyTest extends EngineFixture {
@@ -62,6 +71,46 @@ class PolicyTest extends EngineFixture {
       assertThatThrownBy(() -> policy.eval(Map.of("floor", new Opaque())))
           .isInstanceOf(EngineException.class)
           .hasMessageStartingWith("the input can't be encoded as JSON: ");
+      assertThat(engine.stopped()).isEmpty();
+      assertThat(policy.eval(Map.of("floor", 3)).decision()).contains("allow");
+    }
+  }
+
+  /** An input record with a float Jackson would write as the string "NaN". */
+  record Reading(double level) {}
+
+  @Test
+  void anInputWithANanOrInfiniteFloatIsRefusedBeforeTheModuleSeesIt() {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      for (Object input :
+          List.of(
+              Map.of("floor", Double.NaN),
+              Map.of("floor", new Reading(Double.POSITIVE_INFINITY)),
+              Map.of("floor", List.of(1.0f, Float.NEGATIVE_INFINITY)),
+              AbiCodec.MAPPER.createObjectNode().put("floor", Double.NaN))) {
+        assertThatThrownBy(() -> policy.eval(input))
+            .as("%s", input)
+            .isInstanceOfSatisfying(
+                EngineException.class,
+                e -> {
+                  assertThat(e.message())
+                      .startsWith("the input can't be encoded as JSON: ")
+                      .containsPattern("(NaN|-?Infinity) isn't a JSON number");
+                  assertThat(e.help()).endsWith("no NaN or infinite float (JSON has no number for them)");
+                });
+      }
+      assertThat(engine.stopped()).isEmpty();
+      assertThat(policy.eval(Map.of("floor", 3)).decision()).contains("allow");
+    }
+  }
+
+  @Test
+  void anInputNested100000DeepIsRefusedAndTheInstanceWorksOn() {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      String deep = "[".repeat(100_000) + "]".repeat(100_000);
+
+      assertThat(engine.call("{\"op\":\"eval\",\"handle\":" + policy.handle() + ",\"input\":{\"names\":" + deep + "}}"))
+          .startsWith("{\"ok\":false,");
       assertThat(engine.stopped()).isEmpty();
       assertThat(policy.eval(Map.of("floor", 3)).decision()).contains("allow");
     }
@@ -173,7 +222,7 @@ class PolicyTest extends EngineFixture {
           policy.evalWith(
               Map.of("floor", 1, "names", names),
               EvalOptions.defaults().withTimeout(Duration.ofMillis(1)));
-      assertThat(canceled.error()).map(EvalError::kind).contains("canceled");
+      assertThat(canceled.error()).map(EvalFailure::kind).contains(EvalFailure.Kind.CANCELED);
       assertThat(canceled.reason()).contains("no_rule");
       assertThat(policy.eval(Map.of("names", List.of("zz"))).decision()).contains("allow");
     }
@@ -185,12 +234,158 @@ class PolicyTest extends EngineFixture {
     Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults());
     policy.close();
     policy.close();
-    assertThatThrownBy(() -> policy.eval(Map.of("floor", 3)))
-        .isInstanceOfSatisfying(
-            EngineException.class,
-            e -> assertThat(e.message()).startsWith("no compiled policy has handle"));
+    for (ThrowingCallable use :
+        List.<ThrowingCallable>of(
+            () -> policy.eval(Map.of("floor", 3)),
+            () -> policy.evalWith(Map.of("floor", 3), EvalOptions.defaults()),
+            () -> policy.evalJson(Map.of("floor", 3), EvalOptions.defaults()),
+            policy::explain)) {
+      assertThatThrownBy(use)
+          .isInstanceOfSatisfying(
+              EngineException.class,
+              e -> {
+                assertThat(e.message()).isEqualTo("policy door.main was released");
+                assertThat(e.help()).isEqualTo("compile it again to evaluate it");
+              });
+    }
+    assertThat(engine.call("{\"op\":\"eval\",\"handle\":" + policy.handle() + ",\"input\":{}}"))
+        .as("the handle is gone from the engine")
+        .contains("no compiled policy has handle");
     try (Policy next = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
       assertThat(next.handle()).isGreaterThan(policy.handle());
+    }
+  }
+
+  @Test
+  void problemsInDocumentsTheRootDoesntUseAreThePolicysDiagnostics() {
+    SourceFile other =
+        SourceFile.of("other.sigil", "policy other: Door@1\n\nwhen nope {\n  allow(reason: member)\n}\n");
+
+    try (Policy policy = engine.compile(List.of(KIND, MAIN, other), CompileOptions.defaults().withPolicy("door.main"))) {
+      assertThat(policy.diagnostics())
+          .extracting(Diagnostic::render)
+          .containsExactly(
+              "other.sigil:3:6: error: unknown name `nope` (help: names come from the kind's inputs, host"
+                  + " functions, decisions and enum values, and the document's params, lets and imports)");
+      assertThat(policy.eval(Map.of("floor", 3)).decision()).contains("allow");
+    }
+  }
+
+  /** A policy that calls its host function {@code tick} and says yes when it answers true. */
+  private Policy tick(HostFunction tick) {
+    SourceFile kind =
+        SourceFile.of(
+            "kind.sigil",
+            "kind Tick version 1\n\nfn tick() -> bool\n\ndecision ok {\n  reason: yes | no\n}\n\n"
+                + "collect one\nprecedence ok\n\ndefault ok(reason: no)\n");
+    SourceFile main = SourceFile.of("tick.sigil", "policy tick: Tick@1\n\nwhen tick() {\n  ok(reason: yes)\n}\n");
+    return engine.compile(List.of(kind, main), CompileOptions.defaults().withFunction("tick", tick));
+  }
+
+  /** Compiles a policy and forgets it unclosed; its handle. */
+  private long compileAndForget() {
+    return engine.compile(List.of(KIND, MAIN), CompileOptions.defaults()).handle();
+  }
+
+  /** Whether the engine still holds a compiled policy under {@code handle}. */
+  private boolean holds(long handle) {
+    String answer = engine.call("{\"op\":\"eval\",\"handle\":" + handle + ",\"input\":{}}");
+    return !answer.contains("no compiled policy has handle " + handle);
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS) // a cleaner that never runs would loop, not fail
+  void aPolicyCollectedUnclosedIsReleasedAtTheEnginesNextCall() {
+    long handle = compileAndForget();
+
+    while (holds(handle)) {
+      System.gc();
+    }
+
+    try (Policy next = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      assertThat(next.eval(Map.of("floor", 3)).decision()).contains("allow");
+    }
+  }
+
+  @Test
+  void aPolicyClosedInsideAHostFunctionOfItsEngineIsReleasedAtTheNextCall() {
+    Policy inner = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults());
+    HostFunction closesInner = HostFunction.of(() -> { inner.close(); return true; });
+
+    try (Policy outer = tick(closesInner)) {
+      assertThat(outer.eval(Map.of()).reason()).contains("yes");
+    }
+
+    assertThat(holds(inner.handle())).isFalse();
+  }
+
+  @Test
+  void aPolicyLivesInItsEngineAndGoesWhenTheEngineIsClosed() {
+    Engine other = Engine.create(TestModules.engine());
+    Policy policy = other.compile(List.of(KIND, MAIN), CompileOptions.defaults());
+    other.close();
+
+    assertThatThrownBy(() -> policy.eval(Map.of("floor", 3)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the Engine is closed; create a new one");
+    policy.close();
+  }
+
+  @Test
+  void evaluationsFromManyThreadsOnOneEngineRunOneAtATimeAndDecideAsSerialOnes() throws Exception {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      Map<Integer, EvalResult> serial = new HashMap<>();
+      for (int floor = 0; floor < 8; floor++) {
+        serial.put(floor, policy.eval(Map.of("floor", floor)));
+      }
+      ExecutorService threads = Executors.newFixedThreadPool(8);
+      try {
+        List<Future<?>> running = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+          int first = t;
+          running.add(
+              threads.submit(
+                  () -> {
+                    for (int i = 0; i < 200; i++) {
+                      int floor = (first + i) % 8;
+                      assertThat(policy.eval(Map.of("floor", floor))).isEqualTo(serial.get(floor));
+                    }
+                  }));
+        }
+        for (Future<?> done : running) {
+          done.get();
+        }
+      } finally {
+        threads.shutdownNow();
+      }
+      assertThat(engine.stopped()).isEmpty();
+    }
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS) // a call that didn't wait would deadlock or fail
+  void aCallFromAnotherThreadWaitsForTheRunningOneInsteadOfFailing() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    HostFunction blocks =
+        HostFunction.of(
+            () -> {
+              entered.countDown();
+              release.await();
+              return true;
+            });
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try (Policy policy = tick(blocks)) {
+      Future<EvalResult> evaluation = threads.submit(() -> policy.eval(Map.of()));
+      entered.await();
+      Future<VersionInfo> version = threads.submit(engine::version);
+
+      assertThat(version).as("waits while the evaluation holds the instance").isNotDone();
+      release.countDown();
+      assertThat(evaluation.get().reason()).contains("yes");
+      assertThat(version.get().platform()).isEqualTo("wasip1/wasm");
+    } finally {
+      threads.shutdownNow();
     }
   }
 

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.engine.internal.ModuleCache;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,14 +30,57 @@ class PrecompiledModuleTest {
     }
   }
 
+  private static final List<SourceFile> DOOR = List.of(BadgeDoor.KIND, BadgeDoor.MAIN);
+  private static final Map<String, Object> ADA = Map.of("floor", 2, "user", "ada");
+
+  /** What {@code module} decides for Ada at the badge door. */
+  private static EvalResult decide(Module module) {
+    CompileOptions badge = CompileOptions.defaults().withStub("badge", Stub.returning(true));
+    try (Engine engine = Engine.create(module);
+        Policy policy = engine.compile(DOOR, badge)) {
+      return policy.eval(ADA);
+    }
+  }
+
   @Test
-  void aPrecompiledModuleRunsLikeTheCompiledOne() {
+  void aPrecompiledModuleDecidesLikeTheCompiledOne() {
     byte[] artifact = TestModules.engine().precompile();
 
-    try (Module module = Module.fromPrecompiled(artifact, ModuleConfig.defaults());
-        Engine engine = Engine.create(module)) {
+    try (Module module = Module.fromPrecompiled(artifact, ModuleConfig.defaults())) {
       assertThat(module.isPrecompiled()).isTrue();
-      assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
+      assertThat(decide(module)).isEqualTo(decide(TestModules.engine()));
+    }
+  }
+
+  @Test
+  void anArtifactOfAnotherWasmtimeVersionIsRefused() {
+    byte[] artifact = TestModules.engine().precompile();
+    // The engine section opens with wasmtime's major version and the target, each length-prefixed.
+    String text = new String(artifact, StandardCharsets.ISO_8859_1);
+    int version = text.indexOf("\u000249\u0018x86_64-unknown-linux-gnu") + 1;
+    assertThat(version).as("wasmtime's version inside the artifact").isPositive();
+    artifact[version + 1] = '8';
+
+    assertThatThrownBy(() -> Module.fromPrecompiled(artifact, ModuleConfig.defaults()))
+        .isInstanceOf(EngineException.class)
+        .hasMessageStartingWith(REFUSED)
+        .hasMessageContaining("48");
+  }
+
+  @Test
+  void theBundledModuleWithFuelIsNotTheCachedOneWithout(@TempDir Path dir) {
+    System.setProperty(ModuleCache.DIR_PROPERTY, dir.toString());
+    ModuleConfig fuel = ModuleConfig.defaults().withFuel(true);
+    Module.bundled().close();
+
+    try (Module metered = Module.bundled(fuel);
+        Module cached = Module.bundled(fuel);
+        Engine engine = Engine.create(cached);
+        Policy policy = engine.compile(DOOR, CompileOptions.defaults().withStub("badge", Stub.returning(true)))) {
+      assertThat(metered.isPrecompiled()).isFalse();
+      assertThat(cached.isPrecompiled()).isTrue();
+      assertThat(cached.config()).isEqualTo(fuel);
+      assertThat(policy.evalWith(ADA, EvalOptions.defaults().withFuel(50_000_000)).decision()).contains("allow");
     }
   }
 

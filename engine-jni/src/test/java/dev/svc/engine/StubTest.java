@@ -84,6 +84,21 @@ class StubTest extends EngineFixture {
   }
 
   @Test
+  void aStubValueJsonCantWriteFailsTheCompileBeforeTheModuleSeesIt() {
+    CompileOptions options = CompileOptions.defaults().withStub("badge", Stub.returning(Double.NaN));
+
+    assertThatThrownBy(() -> engine.compile(List.of(BadgeDoor.KIND, BadgeDoor.MAIN), options))
+        .isInstanceOfSatisfying(
+            EngineException.class,
+            e -> {
+              assertThat(e.message()).isEqualTo("the request can't be encoded as JSON: NaN isn't a JSON number");
+              assertThat(e.help())
+                  .isEqualTo("keep NaN and infinite floats out of stubs and other options: JSON has no number for them");
+            });
+    assertThat(engine.stopped()).isEmpty();
+  }
+
+  @Test
   void stubsWriteOnlyWhatIsSet() {
     Stub stub =
         Stub.failing("down")

@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.svc.engine.internal.AbiCodec;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@link Engine#test} and its records over the real engine.wasm. */
 class TestOpTest extends EngineFixture {
@@ -103,6 +107,71 @@ class TestOpTest extends EngineFixture {
                 List.of(),
                 8,
                 false));
+  }
+
+  private static final String CASE =
+      "cases:\n  - name: a\n    input: {floor: 2, user: x}\n    expect: {decision: deny, reason: no_rule}\n";
+
+  static Stream<Arguments> testFilesThatCantRun() {
+    return Stream.of(
+        Arguments.of(
+            "bad YAML",
+            "policy: door.main\ncases: [\n",
+            "door/a_test.yaml: not a valid test file: line 3: while parsing a node"),
+        Arguments.of(
+            "an unknown key",
+            "policy: door.main\ncases:\n  - nme: a\n",
+            "door/a_test.yaml: not a valid test file: line 3: unknown key \"nme\" in a case (did you mean \"name\"?"),
+        Arguments.of(
+            "a malformed stub",
+            "policy: door.main\nstubs:\n  badge: {returns: 3}\n" + CASE,
+            "door/a_test.yaml:3: stub badge: returns: expected a bool, found a number"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("testFilesThatCantRun")
+  void aTestFileThatCantRunIsAResultSayingWhy(String what, String text, String error) {
+    SourceFile file = SourceFile.of("door/a_test.yaml", text);
+
+    List<TestResult> results = run(List.of(file), TestOptions.defaults());
+
+    assertThat(results).singleElement().satisfies(r -> {
+      assertThat(r.error()).hasValueSatisfying(e -> assertThat(e).startsWith(error));
+      assertThat(r.cases()).isEmpty();
+      assertThat(r.passed()).isFalse();
+    });
+  }
+
+  @Test
+  void aBrokenPolicyIsTheTestFilesError() {
+    SourceFile broken =
+        SourceFile.of("door/main.sigil", "policy door.main: Door@1\n\nwhen flor > 1 {\n  allow(reason: member)\n}\n");
+    SourceFile file = SourceFile.of("door/a_test.yaml", "policy: door.main\n" + CASE);
+
+    List<TestResult> results = engine.test(List.of(KIND, broken), List.of(file), TestOptions.defaults());
+
+    assertThat(results.get(0).error()).hasValueSatisfying(e -> assertThat(e).startsWith("door/main.sigil:3:6: error: unknown name `flor`"));
+  }
+
+  @Test
+  void aStubThatFailsFailsItsCaseAndARunMatchingNothingRunsNone() {
+    SourceFile file =
+        SourceFile.of(
+            "door/a_test.yaml",
+            "policy: door.main\ncases:\n  - name: a\n    input: {floor: 2, user: x}\n    stubs: {badge: {error: down}}\n"
+                + "    expect: {decision: deny, reason: no_rule}\n");
+
+    assertThat(run(List.of(file), TestOptions.defaults()).get(0).cases())
+        .singleElement()
+        .satisfies(c -> assertThat(c.failures()).containsExactly(
+            "got a runtime error (door/main.sigil:3:20: host function badge failed: down), want deny(reason:"
+                + " no_rule)"));
+    assertThat(run(List.of(file), TestOptions.defaults().withRun("^zzz")))
+        .singleElement()
+        .satisfies(r -> {
+          assertThat(r.error()).isEmpty();
+          assertThat(r.cases()).isEmpty();
+        });
   }
 
   @Test

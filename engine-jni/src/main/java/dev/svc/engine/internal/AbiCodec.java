@@ -1,9 +1,11 @@
 package dev.svc.engine.internal;
 
+import com.fasterxml.jackson.core.JsonGenerationException;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonGeneratorDelegate;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -86,11 +88,12 @@ public final class AbiCodec {
    * is positive, written in one pass: the input is serialized where it goes rather than made a tree
    * first.
    *
-   * @throws IllegalArgumentException when Jackson can't serialize {@code input}
+   * @throws IllegalArgumentException when Jackson can't serialize {@code input}, or it holds a NaN or
+   *     infinite number, which JSON has no text for
    */
   public static byte[] evalRequest(long handle, Object input, long timeoutMillis) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-    try (JsonGenerator json = MAPPER.createGenerator(out)) {
+    try (JsonGenerator json = new FiniteNumbers(MAPPER.createGenerator(out))) {
       json.writeStartObject();
       json.writeStringField("op", "eval");
       json.writeNumberField("handle", handle);
@@ -146,6 +149,54 @@ public final class AbiCodec {
       return i + marker.length;
     }
     return -1;
+  }
+
+  /**
+   * The compact UTF-8 JSON of a request built as a tree.
+   *
+   * @throws EngineException {@code the request can't be encoded as JSON: …} when the tree holds a
+   *     NaN or infinite number (a stub's value, say), which JSON has no text for
+   */
+  public static byte[] request(ObjectNode request) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+    try (JsonGenerator json = new FiniteNumbers(MAPPER.createGenerator(out))) {
+      MAPPER.writeTree(json, request);
+    } catch (IOException e) {
+      throw new EngineException(
+          "the request can't be encoded as JSON: " + e.getMessage(),
+          "keep NaN and infinite floats out of stubs and other options: JSON has no number for them",
+          e);
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * Refuses the numbers JSON can't write (Jackson would write them as strings), so a request that
+   * holds one fails before the module sees it rather than with a type error from the module.
+   */
+  private static final class FiniteNumbers extends JsonGeneratorDelegate {
+
+    FiniteNumbers(JsonGenerator json) {
+      super(json, false);
+    }
+
+    @Override
+    public void writeNumber(double v) throws IOException {
+      requireFinite(Double.isFinite(v), Double.toString(v));
+      super.writeNumber(v);
+    }
+
+    @Override
+    public void writeNumber(float v) throws IOException {
+      requireFinite(Float.isFinite(v), Float.toString(v));
+      super.writeNumber(v);
+    }
+
+    private void requireFinite(boolean finite, String text) throws JsonGenerationException {
+      if (!finite) {
+        throw new JsonGenerationException(text + " isn't a JSON number", this);
+      }
+    }
   }
 
   /** A host-call answer {@code {"error": message}}. */

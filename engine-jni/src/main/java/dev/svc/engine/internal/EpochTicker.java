@@ -87,6 +87,11 @@ public final class EpochTicker implements AutoCloseable {
     }
   }
 
+  /** Whether the thread has parked for want of watches (it ticks again on the next watch). */
+  boolean parked() {
+    return parked;
+  }
+
   /** Stops the thread; later watches do nothing. Idempotent. */
   @Override
   public void close() {

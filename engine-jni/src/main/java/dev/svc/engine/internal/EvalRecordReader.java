@@ -1,11 +1,12 @@
 package dev.svc.engine.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.EvalEntry;
-import dev.svc.engine.EvalError;
+import dev.svc.engine.EvalFailure;
 import dev.svc.engine.EvalResult;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +18,7 @@ import java.util.function.Supplier;
 /**
  * Reads the module's answer to an eval, {@code {"ok":true, «eval record»}}, straight from its
  * bytes into an {@link EvalResult}: the same records Jackson binds from the same JSON (payloads
- * and asserts as the trees {@code readTree} builds), at a fraction of the cost. An evaluation is
+ * as the trees {@code readTree} builds), at a fraction of the cost. An evaluation is
  * the library's hot path, and making a Jackson parser and binding three records by reflection
  * took as long as the engine takes to evaluate.
  *
@@ -61,17 +62,10 @@ final class EvalRecordReader {
   private static final int POSITION = 10;
   private static final int CHAIN = 11;
   private static final int CONDITIONS = 12;
-  private static final int KIND = 13;
-  private static final int PHASE = 14;
-  private static final int MESSAGE = 15;
-  private static final int HELP = 16;
-  private static final int ASSERTS = 17;
-  private static final int CANDIDATES = 18;
   private static final byte[][] NAMES =
       names(
           "id", "ok", "payload", "error", "policy", "decision", "reason", "outcome", "trace",
-          "collect", "position", "chain", "conditions", "kind", "phase", "message", "help",
-          "asserts", "candidates");
+          "collect", "position", "chain", "conditions");
   private static final int UNKNOWN = -1;
 
   private final byte[] in;
@@ -106,7 +100,7 @@ final class EvalRecordReader {
       throw UNEXPECTED;
     }
     Optional<JsonNode> payload = Optional.empty();
-    Optional<EvalError> error = Optional.empty();
+    Optional<EvalFailure> error = Optional.empty();
     String policy = null;
     Optional<String> decision = Optional.empty();
     Optional<String> reason = Optional.empty();
@@ -163,30 +157,14 @@ final class EvalRecordReader {
     return new EvalEntry(payload, decision, reason, policy, position, chain, conditions, outcome);
   }
 
-  private EvalError error() {
-    String kind = null;
-    Optional<String> phase = Optional.empty();
-    String message = null;
-    String help = null;
-    List<JsonNode> asserts = List.of();
-    List<EvalEntry> candidates = List.of();
-    if (open('{', '}')) {
-      do {
-        switch (member()) {
-          case KIND -> kind = string();
-          case PHASE -> phase = Optional.of(string());
-          case MESSAGE -> message = string();
-          case HELP -> help = string();
-          case ASSERTS -> asserts = list(this::value);
-          case CANDIDATES -> candidates = list(this::entry);
-          default -> value();
-        }
-      } while (next('}'));
-    }
-    if (kind == null || message == null || help == null) {
+  /** A failure, bound by Jackson: failures are rare, and their records are the richest. */
+  private EvalFailure error() {
+    JsonNode failure = value();
+    try {
+      return AbiCodec.MAPPER.treeToValue(failure, EvalFailure.class);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
       throw UNEXPECTED;
     }
-    return new EvalError(kind, phase, message, help, asserts, candidates);
   }
 
   /** A list of what {@code element} reads, in turn. */

@@ -9,11 +9,13 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.svc.engine.CompileOptions;
 import dev.svc.engine.Engine;
 import dev.svc.engine.EngineException;
+import dev.svc.engine.EvalFailure;
 import dev.svc.engine.EvalResult;
 import dev.svc.engine.HostFunction;
 import dev.svc.engine.Policy;
 import dev.svc.engine.ResultShape;
 import dev.svc.engine.SourceFile;
+import dev.svc.engine.Stub;
 import dev.svc.engine.internal.AbiCodec;
 import java.time.Duration;
 import java.util.List;
@@ -152,6 +154,17 @@ class KindCompileTest {
   }
 
   @Test
+  void aStubInTheOptionsAnswersInPlaceOfTheKindsImplementation(Engine engine) {
+    Kind routing = CoverageKinds.alertRouting().kind();
+    CompileOptions stubbed = CompileOptions.defaults().withStub("oncall_for", Stub.returning("bo"));
+
+    try (Policy policy =
+        routing.compile(engine, List.of(alertsPolicy()), KindCompileOptions.of(stubbed))) {
+      assertThat(PAGE.match(policy.eval(alert("critical")), Page.class)).contains(new Page("bo"));
+    }
+  }
+
+  @Test
   void theDefaultOutcomeMatchesWithItsPayloadDefaults(Engine engine) {
     try (Policy policy =
         CoverageKinds.alertRouting().kind().compile(engine, List.of(alertsPolicy()))) {
@@ -182,7 +195,7 @@ class KindCompileTest {
             .compile(engine, List.of(alertsPolicy()), KindCompileOptions.of(failing))) {
       EvalResult failed = policy.eval(alert("critical"));
 
-      assertThat(failed.error()).hasValueSatisfying(e -> assertThat(e.kind()).isEqualTo("runtime"));
+      assertThat(failed.error()).hasValueSatisfying(e -> assertThat(e.kind()).isEqualTo(EvalFailure.Kind.RUNTIME));
       assertThat(NOTIFY.reason("unrouted").is(failed)).isTrue();
       assertThat(PAGE.match(failed)).isEmpty();
     }

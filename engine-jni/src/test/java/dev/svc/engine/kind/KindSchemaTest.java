@@ -1,19 +1,14 @@
 package dev.svc.engine.kind;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.svc.engine.Engine;
 import dev.svc.engine.SourceFile;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.svc.engine.SpecExamples;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -136,56 +131,23 @@ class KindSchemaTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("exampleKinds")
   void theSpecsPolicyExamplesKindFilesAreWhatTheBuilderWrites(ExampleKinds.Case example) {
-    Path scenario = specExamples().resolve("policies").resolve(example.scenario());
+    Path scenario = SpecExamples.scenario(example.scenario());
     SourceFile kindFile = example.kind().file();
 
-    assertThat(example.kind().schema()).isEqualTo(read(scenario.resolve(kindFile.path())));
+    assertThat(example.kind().schema()).isEqualTo(SpecExamples.read(scenario.resolve(kindFile.path())));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("exampleKinds")
   void theSpecsPolicyExamplesCheckCleanlyAgainstTheBuiltKind(
       ExampleKinds.Case example, Engine engine) {
-    Path scenario = specExamples().resolve("policies").resolve(example.scenario());
     SourceFile kindFile = example.kind().file();
     List<SourceFile> files = new ArrayList<>(List.of(kindFile));
-    try (Stream<Path> paths = Files.walk(scenario)) {
-      paths
-          .filter(p -> p.toString().endsWith(".sigil"))
-          .filter(p -> !p.getFileName().toString().equals(kindFile.path()))
-          .sorted()
-          .forEach(p -> files.add(SourceFile.of(scenario.relativize(p).toString(), read(p))));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    SpecExamples.sigilFiles(SpecExamples.scenario(example.scenario())).stream()
+        .filter(f -> !f.path().equals(kindFile.path()))
+        .forEach(files::add);
 
     assertThat(files).hasSizeGreaterThan(1);
     assertThat(engine.check(files)).isEmpty();
-  }
-
-  /**
-   * The spec's examples: {@code $SIGIL_SPEC_EXAMPLES}, else {@code shared/spec/examples} beside the
-   * repository. Where they are missing the test is skipped, except under CI ({@code CI} set), where
-   * examples must never go unchecked.
-   */
-  private static Path specExamples() {
-    String configured = System.getenv("SIGIL_SPEC_EXAMPLES");
-    Path dir =
-        configured != null ? Path.of(configured) : ROOT.resolve("../shared/spec/examples");
-    boolean present = Files.isDirectory(dir);
-    if (!present && System.getenv("CI") != null) {
-      throw new IllegalStateException(
-          "the spec examples are missing at " + dir + "; set SIGIL_SPEC_EXAMPLES");
-    }
-    assumeTrue(present, "spec examples not found at " + dir + "; set SIGIL_SPEC_EXAMPLES");
-    return dir;
-  }
-
-  private static String read(Path file) {
-    try {
-      return Files.readString(file, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading " + file, e);
-    }
   }
 }

@@ -1,0 +1,188 @@
+package dev.svc.engine;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.svc.engine.internal.AbiCodec;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The glue between the library and a module (bindings.md §2, §3), with a fake module in place of the
+ * engine ({@code src/test/wat/bridge_abi.wat}): its {@code H} request passes the rest of the request
+ * to {@code engine.host_call} and answers {@code !} and the host's answer, so a test sees exactly
+ * what the module would get back from a host function.
+ */
+class HostCallGlueTest {
+
+  private Module module;
+  private Engine engine;
+
+  @BeforeEach
+  void start() {
+    module = Module.fromBytes(TestModules.wat("bridge_abi"));
+    engine = Engine.create(module);
+  }
+
+  @AfterEach
+  void stop() {
+    engine.close();
+    module.close();
+  }
+
+  /** What the module gets back for the host call {@code call} while {@code functions} are installed. */
+  private String hostCall(String call, Map<String, HostFunction> functions) {
+    byte[] answer = engine.evaluateRaw(("H" + call).getBytes(UTF_8), EvalOptions.defaults(), functions);
+    String text = new String(answer, UTF_8);
+    assertThat(text).startsWith("!");
+    return text.substring(1);
+  }
+
+  @Test
+  void aResultIsAnsweredAsResultAndNonAsciiTextSurvivesBothWays() throws Exception {
+    List<List<JsonNode>> calls = new ArrayList<>();
+    HostFunction upper =
+        args -> {
+          calls.add(args);
+          return TextNode.valueOf(args.get(0).textValue().toUpperCase(Locale.ROOT));
+        };
+
+    String answer = hostCall("{\"function\":\"upper\",\"args\":[\"grüß ✓ 😀\"]}", Map.of("upper", upper));
+
+    // Jackson may escape a character beyond U+FFFF as a surrogate pair, which JSON reads back whole.
+    assertThat(AbiCodec.MAPPER.readTree(answer))
+        .isEqualTo(AbiCodec.MAPPER.createObjectNode().put("result", "GRÜSS ✓ 😀"));
+    assertThat(calls).singleElement().isEqualTo(List.of(TextNode.valueOf("grüß ✓ 😀")));
+  }
+
+  @Test
+  void aFunctionNobodyRegisteredIsAnsweredWithAnError() {
+    assertThat(hostCall("{\"function\":\"nope\",\"args\":[]}", Map.of("other", args -> null)))
+        .isEqualTo("{\"error\":\"no host function nope is registered\"}");
+  }
+
+  @Test
+  void noFunctionAnswersOutsideAnEvaluation() {
+    String answer = engine.call("H{\"function\":\"upper\",\"args\":[]}");
+
+    assertThat(answer).isEqualTo("!{\"error\":\"no host function upper is registered\"}");
+  }
+
+  @Test
+  void aVoidResultIsSentAsNull() {
+    HostFunction raw = args -> null;
+    HostFunction typed = HostFunction.of(() -> null);
+
+    assertThat(hostCall("{\"function\":\"f\",\"args\":[]}", Map.of("f", raw))).isEqualTo("{\"result\":null}");
+    assertThat(hostCall("{\"function\":\"f\",\"args\":[]}", Map.of("f", typed))).isEqualTo("{\"result\":null}");
+  }
+
+  @Test
+  void missingArgsAreNoArgs() {
+    List<List<JsonNode>> calls = new ArrayList<>();
+
+    hostCall("{\"function\":\"f\"}", Map.of("f", args -> { calls.add(args); return null; }));
+
+    assertThat(calls).containsExactly(List.of());
+  }
+
+  @Test
+  void aThrownExceptionIsAnsweredWithItsMessageOrElseItsClass() {
+    HostFunction fails = args -> { throw new IllegalStateException("label too long"); };
+    HostFunction silent = args -> { throw new AssertionError(); };
+
+    assertThat(hostCall("{\"function\":\"f\",\"args\":[]}", Map.of("f", fails)))
+        .isEqualTo("{\"error\":\"label too long\"}");
+    assertThat(hostCall("{\"function\":\"f\",\"args\":[]}", Map.of("f", silent)))
+        .isEqualTo("{\"error\":\"java.lang.AssertionError\"}");
+    assertThat(engine.stopped()).isEmpty();
+  }
+
+  @Test
+  void aHostCallThatIsntJsonIsAnsweredWithTheReason() {
+    assertThat(hostCall("{\"function\":", Map.of()))
+        .startsWith("{\"error\":\"the module's host call isn't readable: ");
+  }
+
+  @Test
+  void typedAdaptersSayHowManyArgumentsTheyTake() {
+    HostFunction none = HostFunction.of(() -> "x");
+    HostFunction one = HostFunction.of(String.class, a -> a);
+    HostFunction two = HostFunction.of(String.class, String.class, (a, b) -> a + b);
+
+    assertThat(hostCall("{\"function\":\"f\",\"args\":[1]}", Map.of("f", none)))
+        .isEqualTo("{\"error\":\"expected 0 arguments, got 1\"}");
+    assertThat(hostCall("{\"function\":\"f\",\"args\":[]}", Map.of("f", one)))
+        .isEqualTo("{\"error\":\"expected 1 argument, got 0\"}");
+    assertThat(hostCall("{\"function\":\"f\",\"args\":[\"a\"]}", Map.of("f", two)))
+        .isEqualTo("{\"error\":\"expected 2 arguments, got 1\"}");
+  }
+
+  /** Jackson refuses a bean without properties. */
+  static final class Opaque {}
+
+  @Test
+  void typedAdaptersNameTheArgumentThatDoesntDecodeAndAResultThatDoesntEncode() {
+    HostFunction ints = HostFunction.of(Integer.class, Integer.class, (a, b) -> a + b);
+    HostFunction opaque = HostFunction.of(() -> new Opaque());
+
+    assertThat(hostCall("{\"function\":\"f\",\"args\":[1,\"two\"]}", Map.of("f", ints)))
+        .startsWith("{\"error\":\"argument 2: ");
+    assertThat(hostCall("{\"function\":\"f\",\"args\":[]}", Map.of("f", opaque)))
+        .startsWith("{\"error\":\"the result can't be encoded as JSON: ");
+  }
+
+  @Test
+  void aPlainCallAllocatesAndFreesTwiceAndLeavesNothingPinned() {
+    int[] before = counters();
+    int[] after = counters();
+
+    // Read while the C request itself is allocated and its answer isn't yet.
+    assertThat(after[0] - before[0]).as("allocs per call").isEqualTo(2);
+    assertThat(after[1] - before[1]).as("frees per call").isEqualTo(2);
+    assertThat(after[0] - after[1]).as("live buffers: the request being answered").isEqualTo(1);
+  }
+
+  private int[] counters() {
+    byte[] answer = engine.evaluateRaw("C".getBytes(UTF_8), EvalOptions.defaults(), Map.of());
+    ByteBuffer counts = ByteBuffer.wrap(answer).order(ByteOrder.LITTLE_ENDIAN);
+    return new int[] {counts.getInt(), counts.getInt()};
+  }
+
+  @Test
+  void aRequestTheModuleCantAllocateIsRefusedAndTheInstanceWorksOn() {
+    try (Engine capped = Engine.create(module, Limits.defaults().withMaxMemory(2 * 64 * 1024))) {
+      String big = "E" + "x".repeat(200_000);
+
+      assertThatThrownBy(() -> capped.call(big))
+          .isInstanceOfSatisfying(
+              EngineException.class,
+              e -> {
+                assertThat(e.message()).isEqualTo("the module couldn't allocate memory for a request");
+                assertThat(e.help()).isEqualTo("the instance is out of memory; build a new one, or raise Limits.maxMemory");
+              });
+      assertThat(capped.stopped()).isEmpty();
+      assertThat(capped.call("Eok")).isEqualTo("Eok");
+    }
+  }
+
+  @Test
+  void aResponseOutsideTheModulesMemoryStopsTheInstance() {
+    assertThatThrownBy(() -> engine.call("B"))
+        .isInstanceOfSatisfying(
+            StoppedException.class,
+            e -> assertThat(e.message())
+                .isEqualTo("the Sigil module stopped: the module returned a response outside its memory"));
+    assertThat(engine.stopped()).isPresent();
+  }
+}
