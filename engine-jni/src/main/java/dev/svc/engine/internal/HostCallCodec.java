@@ -49,6 +49,9 @@ public final class HostCallCodec {
   private static final byte[] FALSE_ANSWER = ascii("{\"result\":false}");
   // Up to nine digits always fit an int; Jackson reads longer integers as int, long or big.
   private static final int INT_DIGITS = 9;
+  // Jackson refuses longer strings (in chars; a char takes at least a byte).
+  private static final int MAX_STRING_LENGTH =
+      AbiCodec.MAPPER.getFactory().streamReadConstraints().getMaxStringLength();
 
   private HostCallCodec() {}
 
@@ -83,6 +86,7 @@ public final class HostCallCodec {
     return new RequestReader(request).call();
   }
 
+  /** The request as Jackson reads it: the way every request was read before. */
   static Call readWithJackson(byte[] request) throws IOException {
     JsonNode call = AbiCodec.MAPPER.readTree(request);
     List<JsonNode> args = new ArrayList<>();
@@ -108,8 +112,8 @@ public final class HostCallCodec {
   }
 
   /**
-   * {@code {"result":"«text»"}} for text of printable ASCII characters, where Jackson escapes only a
-   * quote and a backslash; {@code null} for any other text.
+   * {@code {"result":"«text»"}} for text of printable ASCII characters, where Jackson escapes only
+   * a quote and a backslash; {@code null} for any other text.
    */
   private static byte[] plainString(String text) {
     int escapes = 0;
@@ -229,7 +233,12 @@ public final class HostCallCodec {
         byte b = in[at];
         if (b == '"') {
           at++;
-          return ascii ? new String(in, start, at - 1 - start, StandardCharsets.US_ASCII)
+          int length = at - 1 - start;
+          if (length > MAX_STRING_LENGTH) {
+            return null;
+          }
+          return ascii
+              ? new String(in, start, length, StandardCharsets.US_ASCII)
               : utf8(start, at - 1);
         }
         if (b == '\\' || (b >= 0 && b < 0x20)) {
@@ -241,8 +250,7 @@ public final class HostCallCodec {
       return null;
     }
 
-    /** The bytes from {@code start} to {@code end} as text when they are valid UTF-8, as Jackson
-     * requires; else {@code null}. */
+    /** The text of the bytes from {@code start} to {@code end} if they are valid UTF-8. */
     private String utf8(int start, int end) {
       try {
         return StandardCharsets.UTF_8
@@ -254,7 +262,7 @@ public final class HostCallCodec {
       }
     }
 
-    /** An integer of up to nine digits without a leading zero (or zero itself); else {@code null}. */
+    /** An integer of up to nine digits, without a leading zero; else {@code null}. */
     private JsonNode smallInt() {
       int start = at;
       boolean negative = in[at] == '-';
