@@ -54,7 +54,7 @@ fn program(policy: &str) -> Program {
 }
 
 /// Nanoseconds per call of `op`: the median of rounds of `per_round` calls.
-fn ns_per_op(per_round: u32, mut op: impl FnMut()) -> u128 {
+pub(super) fn ns_per_op(per_round: u32, mut op: impl FnMut()) -> u128 {
     let mut rounds: Vec<u128> = (0..15)
         .map(|_| {
             let started = Instant::now();

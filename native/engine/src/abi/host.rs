@@ -2,7 +2,7 @@
 //! `functions` run through the import `engine.host_call`, one JSON request
 //! and one JSON answer per call.
 //!
-//! The request `{"function": «name», "args": [«arg», …]}` is pinned while
+//! The request `{"function": «name», "args": [«arg», …]}` stays alive while
 //! the host runs; its answer is a buffer the host allocated with
 //! `engine_alloc`, which this module reads and frees. Every way the answer
 //! can be wrong is the call's failure, never a trap.
@@ -11,7 +11,8 @@ use std::collections::BTreeSet;
 
 use super::BUFFERS;
 use super::buffers::PinnedRequest;
-use crate::data::{Data, Syntax, parse_json};
+use super::json::scan_first_value;
+use crate::data::{Data, Syntax, parse_checked_json, parse_json};
 use crate::eval::{Host, HostError};
 use crate::kind::{FnDef, Kind};
 use crate::value::Value;
@@ -49,8 +50,10 @@ impl<H: Host> Host for ModuleHost<'_, H> {
 
 /// `{"function":…,"args":[…]}`, args encoded as payload values are.
 fn request(function: &FnDef, args: &[Value]) -> Result<Vec<u8>, HostError> {
-    let mut out = String::from(r#"{"function":"#);
-    crate::encode::write_string(function.name.as_bytes(), &mut out);
+    // Room for the usual request: a name and a few short args, without growing.
+    let mut out = String::with_capacity(64 + function.name.len());
+    out.push_str(r#"{"function":"#);
+    crate::encode::write_str(&function.name, &mut out);
     out.push_str(r#","args":["#);
     for (i, arg) in args.iter().enumerate() {
         if i > 0 {
@@ -72,15 +75,33 @@ fn request(function: &FnDef, args: &[Value]) -> Result<Vec<u8>, HostError> {
 /// its answer isn't a buffer from `engine_alloc`, else the answer's bytes
 /// (whose buffer is already freed).
 fn exchange(request: Vec<u8>) -> Option<Result<PinnedRequest, HostError>> {
+    let packed = call_host(request)?.cast_unsigned();
+    let (answer, answer_len) = ((packed >> 32) as u32, (packed & 0xffff_ffff) as u32);
+    Some(taken(answer, answer_len))
+}
+
+/// Hands the host the request where it lies in linear memory, alive until
+/// the host returns. It isn't pinned in the registry: the host never frees
+/// it, and if it did, freeing an address that isn't pinned does nothing.
+#[cfg(target_arch = "wasm32")]
+fn call_host(request: Vec<u8>) -> Option<i64> {
+    let len = i32::try_from(request.len()).unwrap_or(i32::MAX);
+    // wasm32 addresses are 32 bits: the conversion never fails.
+    let address = u32::try_from(request.as_ptr().expose_provenance()).unwrap_or(0);
+    super::exports::host_call(address.cast_signed(), len)
+}
+
+/// Natively an address is a token only the registry resolves, so the
+/// request is pinned while the host runs.
+#[cfg(not(target_arch = "wasm32"))]
+fn call_host(request: Vec<u8>) -> Option<i64> {
     let len = i32::try_from(request.len()).unwrap_or(i32::MAX);
     // The registry isn't borrowed while the host runs: it allocates the
     // answer with engine_alloc meanwhile.
     let address = BUFFERS.with_borrow_mut(|buffers| buffers.pin(request));
     let packed = super::exports::host_call(address.cast_signed(), len);
     BUFFERS.with_borrow_mut(|buffers| buffers.free(address));
-    let packed = packed?.cast_unsigned();
-    let (answer, answer_len) = ((packed >> 32) as u32, (packed & 0xffff_ffff) as u32);
-    Some(taken(answer, answer_len))
+    packed
 }
 
 /// The answer buffer at `address`, unpinned: the module owns it now.
@@ -101,6 +122,9 @@ fn taken(address: u32, len: u32) -> Result<PinnedRequest, HostError> {
 /// The host's answer: its `error` (which wins), else its `result` decoded
 /// as the function's result type.
 fn read_answer(answer: &[u8], function: &FnDef, kind: &Kind) -> Result<Value, HostError> {
+    if let Some(result) = plain_result(answer) {
+        return decode_result(&result, function, kind);
+    }
     let protocol = |text: String, help: String| HostError {
         text,
         help: Some(help),
@@ -136,6 +160,18 @@ fn read_answer(answer: &[u8], function: &FnDef, kind: &Kind) -> Result<Value, Ho
             format!("{PROTOCOL_HELP}; a null result is {{\"result\": null}}"),
         )),
     }
+}
+
+/// The result of an answer that is just `{"result":«value»}`, compact, as
+/// hosts write it: read without building the object around it. `None` for
+/// any other answer, which [`read_answer`] reads whole.
+fn plain_result(answer: &[u8]) -> Option<Data> {
+    let value = answer.strip_prefix(br#"{"result":"#)?.strip_suffix(b"}")?;
+    // One value fills the object, and the object is JSON as `parse_json`
+    // checks it: its nesting counts from the object's own level.
+    let single = scan_first_value(value).ok()? == (0, value.len());
+    let whole = scan_first_value(answer).ok()? == (0, answer.len());
+    (single && whole).then(|| parse_checked_json(value))
 }
 
 /// A result is read as an input value of the declared result type.

@@ -167,7 +167,7 @@ const PROTOCOL: &str = r#"the host answers a call with {"result": ...} or {"erro
 
 #[test]
 fn answers_that_break_the_protocol_fail_the_call_with_their_own_help() {
-    let cases: [(&[u8], &str, String); 5] = [
+    let cases: [(&[u8], &str, String); 6] = [
         (
             br#"{"error":42}"#,
             "the host answered with an error that isn't a string",
@@ -189,6 +189,11 @@ fn answers_that_break_the_protocol_fail_the_call_with_their_own_help() {
             PROTOCOL.to_owned(),
         ),
         (
+            br#"{"result":["team"]}}"#,
+            "the host's answer isn't a JSON object: invalid character '}' after top-level value",
+            PROTOCOL.to_owned(),
+        ),
+        (
             br#"{"result":7}"#,
             "the host returned result: expected a list<string>, found a number",
             "the kind declares `fn split(string, string) -> list<string>`; return a value of its result type".to_owned(),
@@ -203,6 +208,54 @@ fn answers_that_break_the_protocol_fail_the_call_with_their_own_help() {
             "{text}"
         );
     }
+}
+
+#[test]
+fn an_answer_reads_the_same_whatever_its_layout() {
+    let replies: [&[u8]; 4] = [
+        br#"{"result":["team"]}"#,
+        br#"{ "result" : [ "team" ] }"#,
+        b"{\"result\":[\"team\"]}\n",
+        br#"{"result":["ops"],"result":["team"]}"#,
+    ];
+    for reply in replies {
+        host(
+            move |request| match request.contains(r#""function":"split""#) {
+                true => reply.to_vec(),
+                false => br#"{"result":"no"}"#.to_vec(),
+            },
+        );
+        let response = eval(compile(&["describe", "split"]), INPUT);
+        attach_native_host(None);
+        assert!(
+            response.contains(r#""decision":"allow","reason":"tagged""#),
+            "{}: {response}",
+            String::from_utf8_lossy(reply)
+        );
+    }
+}
+
+#[test]
+fn a_result_nests_as_deep_as_json_allows_counting_its_answer_object() {
+    let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    let answer = |depth: usize| format!(r#"{{"result":{}}}"#, nested(depth)).into_bytes();
+    let deepest = answer(super::json::MAX_DEPTH - 1);
+    host(move |_| deepest.clone());
+    let response = eval(compile(&["split"]), INPUT);
+    assert!(
+        response.contains("the host returned result[0]: expected a string, found a list"),
+        "{response}"
+    );
+    let too_deep = answer(super::json::MAX_DEPTH);
+    host(move |_| too_deep.clone());
+    let response = eval(compile(&["split"]), INPUT);
+    attach_native_host(None);
+    assert!(
+        response.contains(
+            "the host's answer isn't a JSON object: invalid character '[' exceeded max depth"
+        ),
+        "{response}"
+    );
 }
 
 #[test]
@@ -304,4 +357,45 @@ fn a_stub_answers_before_the_host_for_a_function_in_both_lists() {
         ]
     );
     assert!(response.contains(r#""reason":"tagged""#), "{response}");
+}
+
+/// The bench module's policy (`bench/.../HostCallRoundTrip.java`): one rule
+/// that compares the input itself (`condition` `name == "ana"`) or the
+/// result of one host call (`lower(name) == "ana"`).
+fn round_trip_eval(condition: &str, input: &str) -> String {
+    let kind = "kind Name version 1\n\ninput name: string\n\nfn lower(string) -> string\n\n\
+        decision allow {\n  reason: known\n}\n\ndecision deny {\n  reason: no_rule\n}\n\n\
+        collect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
+    let policy =
+        format!("policy names.check: Name@1\n\nwhen {condition} {{\n  allow(reason: known)\n}}\n");
+    let response = answer(&format!(
+        r#"{{"op":"compile","files":[{{"path":"kind.sigil","source":{}}},{{"path":"names.sigil","source":{}}}],"functions":["lower"]}}"#,
+        json(kind),
+        json(&policy)
+    ));
+    let handle = compiled_handle(&response);
+    format!(r#"{{"op":"eval","handle":{handle},"input":{input}}}"#)
+}
+
+#[test]
+#[ignore = "benchmark: cargo test --release --lib abi::host_tests::bench -- --ignored --nocapture"]
+fn bench_the_engine_share_of_a_host_call() {
+    let native: NativeHost = Box::new(|_, _| {
+        let bytes = br#"{"result":"ana"}"#;
+        let buffer = engine_alloc(16);
+        host_write(buffer, bytes);
+        (i64::from(buffer) << 32) | 16
+    });
+    attach_native_host(Some(native));
+    let none = round_trip_eval(r#"name == "ana""#, r#"{"name":"ana"}"#);
+    let one = round_trip_eval(r#"lower(name) == "ana""#, r#"{"name":"ANA"}"#);
+    assert!(answer(&one).contains(r#""decision":"allow""#));
+    let without = super::eval_bench::ns_per_op(20_000, || {
+        std::hint::black_box(handle(std::hint::black_box(none.as_bytes())));
+    });
+    let with = super::eval_bench::ns_per_op(20_000, || {
+        std::hint::black_box(handle(std::hint::black_box(one.as_bytes())));
+    });
+    attach_native_host(None);
+    println!("eval without a host call {without} ns, with one {with} ns");
 }

@@ -1,11 +1,10 @@
 package dev.svc.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
+import dev.svc.engine.internal.HostCallCodec;
 import dev.svc.engine.internal.HostCallHandler;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -38,20 +37,17 @@ final class HostCalls implements HostCallHandler {
 
   @Override
   public byte[] hostCall(byte[] request) {
-    JsonNode call;
+    HostCallCodec.Call call;
     try {
-      call = AbiCodec.MAPPER.readTree(request);
+      call = HostCallCodec.read(request);
     } catch (IOException e) {
       return AbiCodec.hostError("the module's host call isn't readable: " + e.getMessage());
     }
-    String name = call.path("function").asText("");
-    HostFunction function = functions.get(name);
+    HostFunction function = functions.get(call.function());
     if (function == null) {
-      return AbiCodec.hostError("no host function " + name + " is registered");
+      return AbiCodec.hostError("no host function " + call.function() + " is registered");
     }
-    List<JsonNode> args = new ArrayList<>();
-    call.path("args").forEach(args::add);
-    return run(function, List.copyOf(args));
+    return run(function, call.args());
   }
 
   private byte[] run(HostFunction function, List<JsonNode> args) {
@@ -69,9 +65,7 @@ final class HostCalls implements HostCallHandler {
     } finally {
       running = null;
     }
-    ObjectNode answer = AbiCodec.MAPPER.createObjectNode();
-    answer.set("result", result == null ? answer.nullNode() : result);
-    return AbiCodec.encode(answer);
+    return HostCallCodec.answer(result);
   }
 
   // The engine's own exceptions give their message without the help Throwable.getMessage adds.

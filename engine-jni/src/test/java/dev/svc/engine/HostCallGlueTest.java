@@ -97,6 +97,18 @@ class HostCallGlueTest {
   }
 
   @Test
+  void argsReachTheFunctionAsTheTreesJacksonReadsWhateverTheirShape() throws Exception {
+    List<List<JsonNode>> calls = new ArrayList<>();
+    String args = "[\"ANA\",-7,true,null,{\"name\":\"ana\",\"tags\":[\"a\\\"b\",0.5]},\"\\u003c\"]";
+
+    hostCall("{\"function\":\"f\",\"args\":" + args + "}", Map.of("f", a -> { calls.add(a); return null; }));
+
+    List<JsonNode> expected = new ArrayList<>();
+    AbiCodec.MAPPER.readTree(args).forEach(expected::add);
+    assertThat(calls).containsExactly(expected);
+  }
+
+  @Test
   void aThrownExceptionIsAnsweredWithItsMessageOrElseItsClass() {
     HostFunction fails = args -> { throw new IllegalStateException("label too long"); };
     HostFunction silent = args -> { throw new AssertionError(); };
