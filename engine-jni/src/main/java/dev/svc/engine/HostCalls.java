@@ -65,7 +65,11 @@ final class HostCalls implements HostCallHandler {
     } finally {
       running = null;
     }
-    return HostCallCodec.answer(result);
+    try {
+      return HostCallCodec.answer(result);
+    } catch (IOException e) {
+      return AbiCodec.hostError("the result can't be encoded as JSON: " + e.getMessage());
+    }
   }
 
   // The engine's own exceptions give their message without the help Throwable.getMessage adds.

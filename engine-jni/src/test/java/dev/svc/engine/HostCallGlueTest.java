@@ -155,6 +155,27 @@ class HostCallGlueTest {
   }
 
   @Test
+  void aResultHoldingANanOrInfiniteNumberIsAnErrorNotAString() {
+    HostFunction raw = args -> AbiCodec.MAPPER.createObjectNode().put("ratio", Double.NaN);
+    HostFunction typed = HostFunction.of(() -> Double.POSITIVE_INFINITY);
+
+    assertThat(hostCall("{\"function\":\"f\",\"args\":[]}", Map.of("f", raw)))
+        .isEqualTo("{\"error\":\"the result can't be encoded as JSON: NaN isn't a JSON number\"}");
+    assertThat(hostCall("{\"function\":\"f\",\"args\":[]}", Map.of("f", typed)))
+        .isEqualTo("{\"error\":\"the result can't be encoded as JSON: Infinity isn't a JSON number\"}");
+  }
+
+  @Test
+  void argsThatArentAnArrayMakeTheCallUnreadable() {
+    List<List<JsonNode>> calls = new ArrayList<>();
+
+    String answer = hostCall("{\"function\":\"f\",\"args\":{\"a\":1}}", Map.of("f", args -> { calls.add(args); return null; }));
+
+    assertThat(answer).isEqualTo("{\"error\":\"the module's host call isn't readable: args is object, not an array\"}");
+    assertThat(calls).isEmpty();
+  }
+
+  @Test
   void aPlainCallAllocatesAndFreesTwiceAndLeavesNothingPinned() {
     int[] before = counters();
     int[] after = counters();

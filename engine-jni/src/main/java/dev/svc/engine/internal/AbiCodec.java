@@ -158,14 +158,25 @@ public final class AbiCodec {
    *     NaN or infinite number (a stub's value, say), which JSON has no text for
    */
   public static byte[] request(ObjectNode request) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-    try (JsonGenerator json = new FiniteNumbers(MAPPER.createGenerator(out))) {
-      MAPPER.writeTree(json, request);
+    try {
+      return encodeFinite(request);
     } catch (IOException e) {
       throw new EngineException(
           "the request can't be encoded as JSON: " + e.getMessage(),
           "keep NaN and infinite floats out of stubs and other options: JSON has no number for them",
           e);
+    }
+  }
+
+  /**
+   * The compact UTF-8 JSON of {@code tree}, refusing what JSON has no text for.
+   *
+   * @throws JsonGenerationException {@code «number» isn't a JSON number} for a NaN or infinite one
+   */
+  public static byte[] encodeFinite(JsonNode tree) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+    try (JsonGenerator json = new FiniteNumbers(MAPPER.createGenerator(out))) {
+      MAPPER.writeTree(json, tree);
     }
     return out.toByteArray();
   }

@@ -12,6 +12,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The JSON of one host call (module-abi §9): reads the module's request {@code
@@ -70,15 +71,17 @@ public final class HostCallCodec {
    * The answer {@code {"result":«result»}} as Jackson writes it.
    *
    * @param result the host function's result; {@code null} is JSON null
+   * @throws IOException {@code «number» isn't a JSON number} when it holds a NaN or infinite number,
+   *     which Jackson would write as a string
    */
-  public static byte[] answer(JsonNode result) {
+  public static byte[] answer(JsonNode result) throws IOException {
     byte[] plain = plainAnswer(result);
     if (plain != null) {
       return plain;
     }
     ObjectNode answer = AbiCodec.MAPPER.createObjectNode();
     answer.set("result", result);
-    return AbiCodec.encode(answer);
+    return AbiCodec.encodeFinite(answer);
   }
 
   /** The request when it has the module's compact shape and plain args; else {@code null}. */
@@ -89,8 +92,12 @@ public final class HostCallCodec {
   /** The request as Jackson reads it: the way every request was read before. */
   static Call readWithJackson(byte[] request) throws IOException {
     JsonNode call = AbiCodec.MAPPER.readTree(request);
+    JsonNode given = call.path("args");
+    if (!given.isArray() && !given.isMissingNode()) {
+      throw new IOException("args is " + given.getNodeType().name().toLowerCase(Locale.ROOT) + ", not an array");
+    }
     List<JsonNode> args = new ArrayList<>();
-    call.path("args").forEach(args::add);
+    given.forEach(args::add);
     return new Call(call.path("function").asText(""), List.copyOf(args));
   }
 

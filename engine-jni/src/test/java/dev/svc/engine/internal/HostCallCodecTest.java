@@ -68,7 +68,6 @@ class HostCallCodecTest {
         "{\"args\":[1],\"function\":\"f\"}",
         "{\"function\":\"f\"}",
         "{\"function\":\"f\",\"args\":[1],\"function\":\"g\"}",
-        "{\"function\":\"f\",\"args\":{\"a\":1,\"b\":\"x\"}}",
         "{\"function\":7,\"args\":[1]}",
         "{\"function\":\"f\",\"args\":[1]}  {\"ignored\":true}",
         "[1,2]",
@@ -163,7 +162,7 @@ class HostCallCodecTest {
 
   @ParameterizedTest
   @MethodSource("results")
-  void anAnswerIsTheResultAsJacksonWritesIt(JsonNode result) {
+  void anAnswerIsTheResultAsJacksonWritesIt(JsonNode result) throws IOException {
     ObjectNode answer = AbiCodec.MAPPER.createObjectNode();
     answer.set("result", result);
 
@@ -172,7 +171,7 @@ class HostCallCodecTest {
   }
 
   @Test
-  void aMissingResultIsAnsweredAsNull() {
+  void aMissingResultIsAnsweredAsNull() throws IOException {
     assertThat(new String(HostCallCodec.answer(null), StandardCharsets.UTF_8))
         .isEqualTo("{\"result\":null}");
   }
