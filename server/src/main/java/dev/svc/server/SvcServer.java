@@ -11,6 +11,7 @@ import dev.svc.server.mesh.DevMesh;
 import dev.svc.server.mesh.Mesh;
 import dev.svc.server.mesh.MeshStatus;
 import dev.svc.server.telemetry.Telemetry;
+import dev.svc.server.telemetry.TracedEngines;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -131,6 +132,7 @@ public final class SvcServer {
           healthDeployment = id;
           return vertx.executeBlocking(() -> engineFactory.apply(registry));
         })
+        .map(pool -> telemetry.<EnginePool>map(t -> new TracedEngines(pool, t.sdk().getTracer("svc"))).orElse(pool))
         .compose(pool -> {
           engines = pool;
           configured = new ConfigPolicies(config.policies(), pool, catalog, registry);

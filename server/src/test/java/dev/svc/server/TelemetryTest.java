@@ -51,7 +51,7 @@ class TelemetryTest {
     await(server.stop());
 
     assertThat(received).containsKeys(TRACES, METRICS);
-    assertThat(received.get(TRACES)).contains("/api/v1/format");
+    assertThat(received.get(TRACES)).contains("/api/v1/format").contains("engine format");
     assertThat(received.get(METRICS)).contains("svc.requests").contains("jvm.memory.used");
   }
 

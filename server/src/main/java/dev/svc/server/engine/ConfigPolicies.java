@@ -134,7 +134,7 @@ public final class ConfigPolicies {
   // Each configured name in order; a failure keeps the version before, if there is one.
   private Future<Void> load(Vertx vertx, Map<Path, String> files) {
     Future<List<SourceFile>> sources = vertx.executeBlocking(() -> read(files.keySet()));
-    return sources.compose(read -> Future.fromCompletionStage(engines.submit(pool -> {
+    return sources.compose(read -> Future.fromCompletionStage(engines.submit("reload", pool -> {
       boolean all = true;
       for (Map.Entry<String, String> install : config.install().entrySet()) {
         all &= install(pool, install.getKey(), install.getValue(), read);

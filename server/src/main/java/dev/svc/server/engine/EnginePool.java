@@ -23,6 +23,19 @@ public interface EnginePool extends AutoCloseable {
    */
   <T> CompletionStage<T> submit(Function<Pool, T> operation);
 
+  /**
+   * {@link #submit(Function)}, naming the work for tracing: a traced pool makes it a span named
+   * {@code engine «name»}, a child of the request that submitted it.
+   *
+   * @param <T> the operation's result
+   * @param name what the operation does, such as {@code eval} or {@code check}
+   * @param operation one or more calls on the pool
+   * @return completes with the operation's result, or with what it threw
+   */
+  default <T> CompletionStage<T> submit(String name, Function<Pool, T> operation) {
+    return submit(operation);
+  }
+
   /** Lets the operations already submitted finish, then closes the pool. Idempotent. */
   @Override
   void close();

@@ -162,7 +162,7 @@ public final class EngineRoutes {
       options = options.withLint(lint.getKey(), lint.getValue());
     }
     CheckOptions checked = options;
-    run(ctx, engines, pool -> pool.withEngine(engine -> new CheckResult(engine.check(files, checked))));
+    run(ctx, engines, "check", pool -> pool.withEngine(engine -> new CheckResult(engine.check(files, checked))));
   }
 
   private void explain(RoutingContext ctx) {
@@ -171,7 +171,7 @@ public final class EngineRoutes {
     ExplainOptions options = ExplainOptions.defaults()
         .withTrustedFiles(sourceFiles(body.trustedFiles(), "trusted_files", "trusted file"));
     ExplainOptions chosen = body.policy() == null ? options : options.withPolicy(body.policy());
-    run(ctx, engines, pool -> pool.withEngine(engine -> new ExplainResult(engine.explain(files, chosen))));
+    run(ctx, engines, "explain", pool -> pool.withEngine(engine -> new ExplainResult(engine.explain(files, chosen))));
   }
 
   private void test(RoutingContext ctx) {
@@ -182,7 +182,7 @@ public final class EngineRoutes {
         .withTrustedFiles(sourceFiles(body.trustedFiles(), "trusted_files", "trusted file"))
         .withDataFiles(sourceFiles(body.dataFiles(), "data_files", "data file"));
     TestOptions chosen = body.run() == null ? options : options.withRun(body.run());
-    run(ctx, engines, pool -> pool.withEngine(engine -> new TestAnswer(engine.test(files, testFiles, chosen))));
+    run(ctx, engines, "test", pool -> pool.withEngine(engine -> new TestAnswer(engine.test(files, testFiles, chosen))));
   }
 
   private void format(RoutingContext ctx) {
@@ -192,7 +192,7 @@ public final class EngineRoutes {
           "send " + FORMAT_EXAMPLE + "; the path, which diagnostics name, is optional");
     }
     FormatOptions options = body.path() == null ? FormatOptions.defaults() : FormatOptions.defaults().withPath(body.path());
-    run(ctx, engines, pool -> pool.withEngine(engine -> {
+    run(ctx, engines, "format", pool -> pool.withEngine(engine -> {
       String formatted = engine.format(body.source(), options);
       return new FormatResult(formatted, formatted.equals(body.source()));
     }));
@@ -202,17 +202,17 @@ public final class EngineRoutes {
    * Runs {@code operation} on {@code engines} and answers 200 with its result as JSON, or fails
    * {@code ctx} with what it threw, for the API's failure handler to answer.
    */
-  static <T> void run(RoutingContext ctx, EnginePool engines, Function<Pool, T> operation) {
-    respond(ctx, engines, operation, (done, result) -> ApiJson.write(done, 200, result));
+  static <T> void run(RoutingContext ctx, EnginePool engines, String name, Function<Pool, T> operation) {
+    respond(ctx, engines, name, operation, (done, result) -> ApiJson.write(done, 200, result));
   }
 
   /**
    * Runs {@code operation} on {@code engines} and answers with {@code answer}, on the request's
    * context, unless a write timeout answered already; or fails {@code ctx} with what it threw.
    */
-  static <T> void respond(RoutingContext ctx, EnginePool engines, Function<Pool, T> operation,
+  static <T> void respond(RoutingContext ctx, EnginePool engines, String name, Function<Pool, T> operation,
       BiConsumer<RoutingContext, T> answer) {
-    Future.fromCompletionStage(engines.submit(operation), ctx.vertx().getOrCreateContext())
+    Future.fromCompletionStage(engines.submit(name, operation), ctx.vertx().getOrCreateContext())
         .onSuccess(result -> {
           if (!ctx.response().ended()) {
             answer.accept(ctx, result);

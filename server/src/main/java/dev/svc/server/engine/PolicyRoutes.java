@@ -150,7 +150,7 @@ public final class PolicyRoutes {
       options = options.withRequired(required);
     }
     CompileOptions compile = options;
-    EngineRoutes.respond(ctx, engines,
+    EngineRoutes.respond(ctx, engines, "install",
         pool -> catalog.install(pool, name, files, compile, PolicyCatalog.Source.API),
         (done, installed) -> ApiJson.write(done, installed.replaced() ? 200 : 201, new InstallResult(
             name, installed.entry().policy(), installed.entry().diagnostics())));
@@ -159,13 +159,13 @@ public final class PolicyRoutes {
   private void get(RoutingContext ctx) {
     String name = ctx.pathParam("name");
     PolicyCatalog.Entry entry = catalog.get(name).orElseThrow(() -> unknown(name));
-    EngineRoutes.run(ctx, engines, pool -> new PolicyResult(entry.name(), entry.policy(), entry.diagnostics(),
+    EngineRoutes.run(ctx, engines, "explain policy", pool -> new PolicyResult(entry.name(), entry.policy(), entry.diagnostics(),
         entry.source(), entry.reloadFailure(), pool.withPolicy(name, Policy::explain)));
   }
 
   private void delete(RoutingContext ctx) {
     String name = ctx.pathParam("name");
-    EngineRoutes.respond(ctx, engines, pool -> catalog.remove(pool, name), (done, removed) -> {
+    EngineRoutes.respond(ctx, engines, "remove", pool -> catalog.remove(pool, name), (done, removed) -> {
       if (removed) {
         done.response().setStatusCode(204).end();
       } else {
@@ -178,7 +178,7 @@ public final class PolicyRoutes {
     String name = ctx.pathParam("name");
     EvalBody body = EvalBody.read(ctx);
     EvalOptions options = evalOptions(body.timeoutMs());
-    EngineRoutes.respond(ctx, engines, pool -> evaluate(pool, name, body.input(), options),
+    EngineRoutes.respond(ctx, engines, "eval", pool -> evaluate(pool, name, body.input(), options),
         (done, record) -> done.response()
             .setStatusCode(200)
             .putHeader(HttpHeaders.CONTENT_TYPE, "application/json; charset=utf-8")

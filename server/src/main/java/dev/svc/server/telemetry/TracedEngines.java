@@ -1,0 +1,69 @@
+package dev.svc.server.telemetry;
+
+import dev.svc.server.engine.EnginePool;
+import dev.svc.supervisor.Pool;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * An {@link EnginePool} whose operations are spans: {@code engine «name»}, children of the span that
+ * was current where they were submitted (the HTTP request's, on its event loop), timed on the engine
+ * thread from the start of the work to its end, so a trace shows the queue and the engine apart. An
+ * operation that throws ends its span with the error recorded; a failed evaluation is a result, not
+ * an error.
+ *
+ * <p><b>Thread safety:</b> thread-safe, as the pool it wraps.
+ */
+public final class TracedEngines implements EnginePool {
+
+  private final EnginePool engines;
+  private final Tracer tracer;
+
+  /**
+   * Traces the operations of {@code engines} with {@code tracer}.
+   *
+   * @param engines the pool that runs them
+   * @param tracer where the spans go
+   */
+  public TracedEngines(EnginePool engines, Tracer tracer) {
+    this.engines = Objects.requireNonNull(engines, "engines");
+    this.tracer = Objects.requireNonNull(tracer, "tracer");
+  }
+
+  @Override
+  public <T> CompletionStage<T> submit(Function<Pool, T> operation) {
+    return submit("operation", operation);
+  }
+
+  @Override
+  public <T> CompletionStage<T> submit(String name, Function<Pool, T> operation) {
+    Context parent = Context.current();
+    return engines.submit(name, pool -> traced(parent, name, operation, pool));
+  }
+
+  private <T> T traced(Context parent, String name, Function<Pool, T> operation, Pool pool) {
+    Span span = tracer.spanBuilder("engine " + name).setParent(parent).startSpan();
+    Scope scope = span.makeCurrent();
+    try {
+      return operation.apply(pool);
+    } catch (RuntimeException | Error e) {
+      span.recordException(e);
+      span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
+      throw e;
+    } finally {
+      scope.close();
+      span.end();
+    }
+  }
+
+  @Override
+  public void close() {
+    engines.close();
+  }
+}
