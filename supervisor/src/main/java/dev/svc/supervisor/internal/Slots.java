@@ -34,6 +34,10 @@ public final class Slots {
   private final Set<Integer> rebuilding = new HashSet<>(); // guarded by lock
   private final int size;
   private long replaced; // guarded by lock
+  // Callers waiting in take: while any wait, a newcomer queues behind them instead of taking a slot
+  // that went idle for one of them (a thread giving a slot back and taking one again would otherwise
+  // win every time it gets the lock first, and waiters starved under load).
+  private int waiting; // guarded by lock
   private boolean closed; // guarded by lock
 
   /**
@@ -47,7 +51,8 @@ public final class Slots {
   }
 
   /**
-   * Leases an idle slot, waiting for one up to {@code timeout}.
+   * Leases an idle slot, waiting for one up to {@code timeout}. First come, first served: a caller
+   * takes an idle slot at once only when nobody waits.
    *
    * @param timeout how long to wait; empty for as long as it takes
    * @return the slot, now the caller's until it gives it back or hands it to a rebuild
@@ -60,21 +65,40 @@ public final class Slots {
     long remaining = timeout.map(Duration::toNanos).orElse(Long.MAX_VALUE);
     lock.lock();
     try {
+      throwIfClosed();
+      if (!idle.isEmpty() && waiting == 0) {
+        return idle.pop();
+      }
+      return awaitSlot(timeout, remaining);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // INVARIANT: runs under the lock. Waits in line; a slot that goes idle wakes the longest waiter.
+  private Slot awaitSlot(Optional<Duration> timeout, long remaining) {
+    waiting++;
+    boolean leased = false;
+    try {
       while (true) {
-        throwIfClosed();
-        if (!idle.isEmpty()) {
-          return idle.pop();
-        }
         if (remaining <= 0) {
           throw new BusyException(timeout.orElseThrow());
         }
         remaining = timeout.isPresent() ? idleSlot.awaitNanos(remaining) : awaitForever(idleSlot);
+        throwIfClosed();
+        if (!idle.isEmpty()) {
+          leased = true;
+          return idle.pop();
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CancellationException("interrupted while waiting for an engine instance of the pool");
     } finally {
-      lock.unlock();
+      waiting--;
+      if (!leased && !idle.isEmpty()) {
+        idleSlot.signal(); // the slot this caller was woken for goes to the next in line
+      }
     }
   }
 
