@@ -346,9 +346,7 @@ public final class Engine implements AutoCloseable {
 
   /** One explain request: the explanations it answers, none when it answers none. */
   List<Explanation> explained(ObjectNode request, Caller caller) {
-    byte[] answer =
-        roundTrip(AbiCodec.request(request), limits.opDeadline(), Native.UNLIMITED_FUEL, Map.of(), caller);
-    return AbiCodec.decode(answer, Explained.class).explanations();
+    return AbiCodec.decode(roundTrip(request, caller), Explained.class).explanations();
   }
 
   /** The body of the explain op's answer. */
@@ -518,15 +516,15 @@ public final class Engine implements AutoCloseable {
   }
 
   private byte[] roundTrip(ObjectNode request) {
-    return roundTrip(AbiCodec.request(request));
+    return roundTrip(request, Caller.ENGINE);
+  }
+
+  private byte[] roundTrip(ObjectNode request, Caller caller) {
+    return roundTrip(AbiCodec.request(request), limits.opDeadline(), Native.UNLIMITED_FUEL, Map.of(), caller);
   }
 
   private byte[] roundTrip(byte[] request) {
-    return roundTrip(request, limits.opDeadline());
-  }
-
-  private byte[] roundTrip(byte[] request, Optional<Duration> deadline) {
-    return roundTrip(request, deadline, Native.UNLIMITED_FUEL, Map.of(), Caller.ENGINE);
+    return roundTrip(request, limits.opDeadline(), Native.UNLIMITED_FUEL, Map.of(), Caller.ENGINE);
   }
 
   /** Who calls the instance: the engine's own operations end with {@link #close()}, a policy's with it. */

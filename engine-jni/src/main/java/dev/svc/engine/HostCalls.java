@@ -68,7 +68,7 @@ final class HostCalls implements HostCallHandler {
     try {
       return HostCallCodec.answer(result);
     } catch (IOException e) {
-      return AbiCodec.hostError("the result can't be encoded as JSON: " + e.getMessage());
+      return AbiCodec.hostError(TypedCalls.UNENCODABLE_RESULT + e.getMessage());
     }
   }
 

@@ -18,6 +18,9 @@ import java.util.concurrent.Future;
  */
 final class TypedCalls {
 
+  /** How a host function's answer starts when its result can't be written (bindings.md §12). */
+  static final String UNENCODABLE_RESULT = "the result can't be encoded as JSON: ";
+
   private TypedCalls() {}
 
   static void arity(List<JsonNode> args, int expected) {
@@ -74,7 +77,7 @@ final class TypedCalls {
       return AbiCodec.MAPPER.valueToTree(value);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "the result can't be encoded as JSON: " + e.getMessage(), e);
+          UNENCODABLE_RESULT + e.getMessage(), e);
     }
   }
 
