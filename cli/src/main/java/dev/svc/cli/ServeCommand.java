@@ -29,11 +29,13 @@ import picocli.CommandLine.Spec;
 /**
  * {@code svc serve}: runs the access server until SIGTERM or SIGINT, then stops it gracefully and
  * exits 0. Every flag sets one configuration key and wins over the environment and the config file;
- * the values are read and checked with the rest of the configuration, so a wrong one is reported
- * like any other, naming the flag.
+ * the flags are those the keys declare ({@link ConfigKey#serveOption()}), and their values are read
+ * and checked with the rest of the configuration, so a wrong one is reported like any other, naming
+ * the flag.
  */
 @Command(
     name = "serve",
+    modelTransformer = ServeCommand.KeyOptions.class,
     mixinStandardHelpOptions = true,
     description = "Run the svc access server: the policy engine API on the mesh, health and metrics.",
     exitCodeListHeading = "%nExit codes:%n",
@@ -44,95 +46,11 @@ import picocli.CommandLine.Spec;
     })
 final class ServeCommand implements Callable<Integer> {
 
-  // The option that sets each key; options are read as text, so the loader checks them like the rest.
-  private static final Map<String, ConfigKey> KEYS = Map.ofEntries(
-      Map.entry("--debug", ConfigKey.DEBUG),
-      Map.entry("--server", ConfigKey.MESH_HOSTNAME),
-      Map.entry("--port", ConfigKey.MESH_PORT),
-      Map.entry("--dir", ConfigKey.MESH_STATE_DIR),
-      Map.entry("--cap-name", ConfigKey.MESH_CAP_NAME),
-      Map.entry("--mesh-mode", ConfigKey.MESH_MODE),
-      Map.entry("--health-port", ConfigKey.HEALTH_PORT),
-      Map.entry("--api-endpoint", ConfigKey.CLUSTER_INFO_API_ENDPOINT),
-      Map.entry("--ca-data", ConfigKey.CLUSTER_INFO_CA_DATA),
-      Map.entry("--insecure-skip-tls-verify", ConfigKey.CLUSTER_INFO_INSECURE_SKIP_TLS_VERIFY),
-      Map.entry("--labels", ConfigKey.CLUSTER_INFO_LABELS),
-      Map.entry("--engine-pool-size", ConfigKey.ENGINE_POOL_SIZE),
-      Map.entry("--eval-timeout", ConfigKey.ENGINE_EVAL_TIMEOUT),
-      Map.entry("--acquire-timeout", ConfigKey.ENGINE_ACQUIRE_TIMEOUT),
-      Map.entry("--policies-dir", ConfigKey.POLICIES_DIR),
-      Map.entry("--install", ConfigKey.POLICIES_INSTALL),
-      Map.entry("--policies-reload", ConfigKey.POLICIES_RELOAD));
-
   @Spec CommandSpec spec;
 
   @Option(names = {"-c", "--config"}, paramLabel = "<file>",
       description = "Read this config file instead of searching ., $HOME/.config/svc/ and /etc/svc/ for config.yaml.")
   Path configFile;
-
-  @Option(names = "--debug", arity = "0..1", fallbackValue = "true", paramLabel = "<bool>",
-      description = "Debug logging (debug).")
-  String debug;
-
-  @Option(names = {"-s", "--server"}, paramLabel = "<hostname>", description = "Node name on the mesh (mesh.hostname).")
-  String hostname;
-
-  @Option(names = {"-p", "--port"}, paramLabel = "<port>",
-      description = "API port; 443 means HTTPS, 0 any free port (mesh.port).")
-  String port;
-
-  @Option(names = {"-d", "--dir"}, paramLabel = "<dir>", description = "Mesh node state directory (mesh.stateDir).")
-  String stateDir;
-
-  @Option(names = {"-n", "--cap-name"}, paramLabel = "<name>",
-      description = "Capability name whose grants admit callers (mesh.capName).")
-  String capName;
-
-  @Option(names = "--mesh-mode", paramLabel = "<mode>",
-      description = "managed, external or dev: how the node joins the tailnet (mesh.mode).")
-  String meshMode;
-
-  @Option(names = "--health-port", paramLabel = "<port>", description = "Health and metrics port (health.port).")
-  String healthPort;
-
-  @Option(names = "--api-endpoint", paramLabel = "<url>",
-      description = "Kubernetes API URL handed to users (clusterInfo.apiEndpoint).")
-  String apiEndpoint;
-
-  @Option(names = "--ca-data", paramLabel = "<base64>", description = "Cluster CA, base64 of PEM (clusterInfo.caData).")
-  String caData;
-
-  @Option(names = "--insecure-skip-tls-verify", arity = "0..1", fallbackValue = "true", paramLabel = "<bool>",
-      description = "Tell clients to skip TLS verification (clusterInfo.insecureSkipTLSVerify).")
-  String insecureSkipTlsVerify;
-
-  @Option(names = "--labels", paramLabel = "<k=v,...>",
-      description = "Labels shown to users (clusterInfo.labels).")
-  String labels;
-
-  @Option(names = "--engine-pool-size", paramLabel = "<n>",
-      description = "Engine instances; 0 means one per processor (engine.poolSize).")
-  String enginePoolSize;
-
-  @Option(names = "--eval-timeout", paramLabel = "<duration>",
-      description = "Timeout of an evaluation that names none; 0 means none (engine.evalTimeout).")
-  String evalTimeout;
-
-  @Option(names = "--acquire-timeout", paramLabel = "<duration>",
-      description = "Wait for a free engine instance before answering 503 (engine.acquireTimeout).")
-  String acquireTimeout;
-
-  @Option(names = "--policies-dir", paramLabel = "<dir>",
-      description = "Directory of .sigil files of the configured policies (policies.dir).")
-  String policiesDir;
-
-  @Option(names = "--install", paramLabel = "<name=policy,...>",
-      description = "Policies to install from --policies-dir, comma-separated (policies.install).")
-  String install;
-
-  @Option(names = "--policies-reload", arity = "0..1", fallbackValue = "true", paramLabel = "<bool>",
-      description = "Install changed policy files again while serving (policies.reload).")
-  String policiesReload;
 
   @Override
   public Integer call() throws InterruptedException {
@@ -174,12 +92,37 @@ final class ServeCommand implements Callable<Integer> {
   Map<ConfigKey, ConfigSources.Flag> flags() {
     Map<ConfigKey, ConfigSources.Flag> flags = new EnumMap<>(ConfigKey.class);
     for (OptionSpec option : spec.commandLine().getParseResult().matchedOptions()) {
-      ConfigKey key = KEYS.get(option.longestName());
-      if (key != null) {
+      if (option.userObject() instanceof ConfigKey key) {
         flags.put(key, new ConfigSources.Flag(option.longestName(), option.getValue()));
       }
     }
     return flags;
+  }
+
+  /**
+   * Adds an option for every key that declares one ({@link ConfigKey#serveOption()}). The options are
+   * read as text, so the loader checks them like every other source; a boolean may be given without
+   * a value, meaning {@code true}.
+   */
+  static final class KeyOptions implements CommandLine.IModelTransformer {
+
+    @Override
+    public CommandSpec transform(CommandSpec command) {
+      for (ConfigKey key : ConfigKey.values()) {
+        key.serveOption().ifPresent(option -> {
+          OptionSpec.Builder builder = OptionSpec.builder(option.names().toArray(String[]::new))
+              .paramLabel(option.paramLabel())
+              .description(option.description() + " (" + key.key() + ").")
+              .type(String.class)
+              .userObject(key);
+          if (key.isBoolean()) {
+            builder.arity("0..1").fallbackValue("true");
+          }
+          command.addOption(builder.build());
+        });
+      }
+      return command;
+    }
   }
 
   // One line per record on stderr; debug shows the FINE records of svc and its libraries too.

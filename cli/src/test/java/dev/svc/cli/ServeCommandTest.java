@@ -41,7 +41,7 @@ class ServeCommandTest {
   void every_flag_sets_its_key_and_names_itself() {
     ServeCommand serve = parse("serve", "--debug", "-s", "svc-2", "-p", "8443", "-d", "/var/lib/svc", "-n", "corp/cap",
         "--mesh-mode", "dev", "--health-port", "9090", "--api-endpoint", "https://k8s:6443", "--ca-data", "Y2E=",
-        "--insecure-skip-tls-verify", "--labels", "env=staging,region=eu");
+        "--insecure-skip-tls-verify", "--labels", "env=staging,region=eu", "--kubernetes-mode", "embedded");
 
     assertThat(serve.flags()).isEqualTo(Map.ofEntries(
         Map.entry(ConfigKey.DEBUG, new Flag("--debug", "true")),
@@ -54,7 +54,8 @@ class ServeCommandTest {
         Map.entry(ConfigKey.CLUSTER_INFO_API_ENDPOINT, new Flag("--api-endpoint", "https://k8s:6443")),
         Map.entry(ConfigKey.CLUSTER_INFO_CA_DATA, new Flag("--ca-data", "Y2E=")),
         Map.entry(ConfigKey.CLUSTER_INFO_INSECURE_SKIP_TLS_VERIFY, new Flag("--insecure-skip-tls-verify", "true")),
-        Map.entry(ConfigKey.CLUSTER_INFO_LABELS, new Flag("--labels", "env=staging,region=eu"))));
+        Map.entry(ConfigKey.CLUSTER_INFO_LABELS, new Flag("--labels", "env=staging,region=eu")),
+        Map.entry(ConfigKey.KUBERNETES_MODE, new Flag("--kubernetes-mode", "embedded"))));
   }
 
   @Test

@@ -39,8 +39,8 @@ final class TestServers {
     keys.forEach((key, value) -> flags.put(key, new ConfigSources.Flag("--test", value)));
     SvcConfig c = ConfigLoader.load(new ConfigSources(flags, Map.of(), Optional.empty(), List.of()));
     // The key's 0 means 8080; a record built by hand can ask for any free port.
-    return new SvcConfig(c.debug(), c.mesh(), c.server(), new SvcConfig.Health(0), c.otel(), c.operator(), c.api(),
-        c.output(), c.clusterInfo(), c.engine(), c.policies());
+    return new SvcConfig(c.debug(), c.mesh(), c.server(), new SvcConfig.Health(0), c.otel(), c.kubernetes(),
+        c.operator(), c.api(), c.output(), c.clusterInfo(), c.engine(), c.policies());
   }
 
   /** The supervised engines of a pool of one instance, reporting to {@code registry}. */

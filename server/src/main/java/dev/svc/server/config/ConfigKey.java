@@ -9,27 +9,37 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Every configuration key of svc (access-server spec §2.5), server and command line alike, with its
- * type, its default and the environment variable that sets it. A config file may hold any of them,
- * so one {@code config.yaml} serves both {@code svc serve} and the client commands.
+ * Every configuration key of svc (access-server spec §2.5 and §2.7), server and command line alike,
+ * each declared once: its name, type, default, accepted words and the option of {@code svc serve}
+ * that sets it. The environment variable, the serve options, the reading and checking of values and
+ * the check of {@code conf/config.yaml} all derive from that declaration. A config file may hold any
+ * key, so one {@code config.yaml} serves both {@code svc serve} and the client commands.
+ *
+ * <p>Adding a key takes its constant here, its field in {@link SvcConfig} read in
+ * {@link ConfigLoader}, and its entry in {@code conf/config.yaml}; tests fail while one is missing.
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.
  */
 public enum ConfigKey {
   /** Debug logging. */
-  DEBUG("debug", ConfigType.BOOL, "false"),
+  DEBUG("debug", ConfigType.BOOL, "false", new ServeOption("<bool>", "Debug logging", "--debug")),
   /** The node's name on the mesh. */
-  MESH_HOSTNAME("mesh.hostname", ConfigType.STRING, "svc"),
+  MESH_HOSTNAME("mesh.hostname", ConfigType.STRING, "svc",
+      new ServeOption("<hostname>", "Node name on the mesh", "-s", "--server")),
   /** The API port: 443 means HTTPS, anything else plain HTTP; 0 picks a free port. */
-  MESH_PORT("mesh.port", ConfigType.PORT, "443"),
+  MESH_PORT("mesh.port", ConfigType.PORT, "443",
+      new ServeOption("<port>", "API port; 443 means HTTPS, 0 any free port", "-p", "--port")),
   /** The mesh node's state directory; empty means a per-user default. */
-  MESH_STATE_DIR("mesh.stateDir", ConfigType.STRING, ""),
+  MESH_STATE_DIR("mesh.stateDir", ConfigType.STRING, "",
+      new ServeOption("<dir>", "Mesh node state directory", "-d", "--dir")),
   /** The mesh DNS suffix; the command line only. */
   MESH_TAILNET("mesh.tailnet", ConfigType.STRING, ""),
   /** The capability name whose grants admit callers. */
-  MESH_CAP_NAME("mesh.capName", ConfigType.STRING, "svc.dev/cap/svc"),
+  MESH_CAP_NAME("mesh.capName", ConfigType.STRING, "svc.dev/cap/svc",
+      new ServeOption("<name>", "Capability name whose grants admit callers", "-n", "--cap-name")),
   /** How the node joins the tailnet. */
-  MESH_MODE("mesh.mode", ConfigType.STRING, "managed", "managed", "external", "dev"),
+  MESH_MODE("mesh.mode", "managed", namesOf(SvcConfig.MeshMode.values()),
+      new ServeOption("<mode>", "managed, external or dev: how the node joins the tailnet", "--mesh-mode")),
   /** The daemon's local API socket; empty means the mode's default. */
   MESH_SOCKET("mesh.socket", ConfigType.STRING, ""),
   /** The daemon binary of {@code managed} mode. */
@@ -51,11 +61,15 @@ public enum ConfigKey {
   /** The keep-alive idle timeout. */
   SERVER_IDLE_TIMEOUT("server.idleTimeout", ConfigType.DURATION, "120s"),
   /** The health and metrics port; 0 means 8080. */
-  HEALTH_PORT("health.port", ConfigType.PORT, "8080"),
+  HEALTH_PORT("health.port", ConfigType.PORT, "8080",
+      new ServeOption("<port>", "Health and metrics port", "--health-port")),
   /** The OTLP endpoint; empty disables export. */
   OTEL_ENDPOINT("otel.endpoint", ConfigType.STRING, ""),
   /** Plaintext OTLP transport. */
   OTEL_INSECURE("otel.insecure", ConfigType.BOOL, "true"),
+  /** Where the Kubernetes API comes from: the cluster svc runs in or points at, or one embedded in svc. */
+  KUBERNETES_MODE("kubernetes.mode", "cluster", namesOf(SvcConfig.KubernetesMode.values()),
+      new ServeOption("<mode>", "cluster or embedded: where the Kubernetes API comes from", "--kubernetes-mode")),
   /** The namespace of sign-in objects and ServiceAccounts. */
   OPERATOR_NAMESPACE("operator.namespace", ConfigType.STRING, "svc-dev"),
   /** The cluster entry's name in issued kubeconfigs. */
@@ -64,23 +78,31 @@ public enum ConfigKey {
   OPERATOR_CONTEXT_PREFIX("operator.contextPrefix", ConfigType.STRING, "svc-context-"),
   /** The user entry prefix in issued kubeconfigs. */
   OPERATOR_USER_PREFIX("operator.userPrefix", ConfigType.STRING, "svc-user-"),
+  /** The ClusterRoles grants may name; empty means any. */
+  OPERATOR_ALLOWED_ROLES("operator.allowedRoles", ConfigType.STRING_LIST, "[]"),
   /** The value of {@code Retry-After}; 0 or less means 1. */
   API_RETRY_AFTER_SECONDS("api.retryAfterSeconds", ConfigType.INT, "1"),
   /** How many engine instances serve the API; 0 means one per available processor. */
-  ENGINE_POOL_SIZE("engine.poolSize", ConfigType.INT, "0"),
+  ENGINE_POOL_SIZE("engine.poolSize", ConfigType.INT, "0",
+      new ServeOption("<n>", "Engine instances; 0 means one per processor", "--engine-pool-size")),
   /** The timeout of an evaluation that names none; 0 means none. */
-  ENGINE_EVAL_TIMEOUT("engine.evalTimeout", ConfigType.DURATION, "1s"),
+  ENGINE_EVAL_TIMEOUT("engine.evalTimeout", ConfigType.DURATION, "1s",
+      new ServeOption("<duration>", "Timeout of an evaluation that names none; 0 means none", "--eval-timeout")),
   /** How long a request waits for a free engine instance before it is answered 503. */
-  ENGINE_ACQUIRE_TIMEOUT("engine.acquireTimeout", ConfigType.DURATION, "1s"),
+  ENGINE_ACQUIRE_TIMEOUT("engine.acquireTimeout", ConfigType.DURATION, "1s",
+      new ServeOption("<duration>", "Wait for a free engine instance before answering 503", "--acquire-timeout")),
   /** The directory of {@code .sigil} files the configured policies compile from; empty means none. */
-  POLICIES_DIR("policies.dir", ConfigType.STRING, ""),
+  POLICIES_DIR("policies.dir", ConfigType.STRING, "",
+      new ServeOption("<dir>", "Directory of .sigil files of the configured policies", "--policies-dir")),
   /** The policies to install from {@code policies.dir}: {@code name=policy}, or a policy under its own name. */
-  POLICIES_INSTALL("policies.install", ConfigType.STRING_LIST, "[]"),
+  POLICIES_INSTALL("policies.install", ConfigType.STRING_LIST, "[]",
+      new ServeOption("<name=policy,...>", "Policies to install from --policies-dir, comma-separated", "--install")),
   /** Whether changed files in {@code policies.dir} are compiled and installed again while serving. */
-  POLICIES_RELOAD("policies.reload", ConfigType.BOOL, "true"),
+  POLICIES_RELOAD("policies.reload", ConfigType.BOOL, "true",
+      new ServeOption("<bool>", "Install changed policy files again while serving", "--policies-reload")),
   /** The command line's colour theme. */
-  OUTPUT_THEME("output.theme", ConfigType.STRING, "tokyo-night",
-      "ascii", "dark", "dracula", "tokyo-night", "light", "notty", "markdown"),
+  OUTPUT_THEME("output.theme", "tokyo-night",
+      List.of("ascii", "dark", "dracula", "tokyo-night", "light", "notty", "markdown")),
   /** The command line's full help output. */
   OUTPUT_LONG("output.long", ConfigType.BOOL, "true"),
   /** The command line prints machine output only. */
@@ -88,13 +110,17 @@ public enum ConfigKey {
   /** The documentation command runs {@code markdownlint-cli2 --fix}. */
   OUTPUT_MARKDOWNLINT_FIX("output.markdownlint-fix", ConfigType.BOOL, "false"),
   /** The Kubernetes API URL handed to users. */
-  CLUSTER_INFO_API_ENDPOINT("clusterInfo.apiEndpoint", ConfigType.STRING, ""),
+  CLUSTER_INFO_API_ENDPOINT("clusterInfo.apiEndpoint", ConfigType.STRING, "",
+      new ServeOption("<url>", "Kubernetes API URL handed to users", "--api-endpoint")),
   /** The cluster CA, base64 of PEM. */
-  CLUSTER_INFO_CA_DATA("clusterInfo.caData", ConfigType.STRING, ""),
+  CLUSTER_INFO_CA_DATA("clusterInfo.caData", ConfigType.STRING, "",
+      new ServeOption("<base64>", "Cluster CA, base64 of PEM", "--ca-data")),
   /** Tell clients to skip TLS verification. */
-  CLUSTER_INFO_INSECURE_SKIP_TLS_VERIFY("clusterInfo.insecureSkipTLSVerify", ConfigType.BOOL, "false"),
+  CLUSTER_INFO_INSECURE_SKIP_TLS_VERIFY("clusterInfo.insecureSkipTLSVerify", ConfigType.BOOL, "false",
+      new ServeOption("<bool>", "Tell clients to skip TLS verification", "--insecure-skip-tls-verify")),
   /** Free-form labels shown to users. */
-  CLUSTER_INFO_LABELS("clusterInfo.labels", ConfigType.STRING_MAP, "{}"),
+  CLUSTER_INFO_LABELS("clusterInfo.labels", ConfigType.STRING_MAP, "{}",
+      new ServeOption("<k=v,...>", "Labels shown to users", "--labels")),
   /** Read the endpoint and CA from a ConfigMap. */
   CONFIG_MAP_ENABLED("clusterInfo.configMapRef.enabled", ConfigType.BOOL, "false"),
   /** The ConfigMap's name. */
@@ -122,6 +148,38 @@ public enum ConfigKey {
     GRANTS
   }
 
+  /**
+   * The option of {@code svc serve} that sets a key (access-server spec §2.5, the flag column).
+   *
+   * @param paramLabel how the help names the option's value, such as {@code <port>}
+   * @param description what the key does, for the help, without the key's name or a final full stop
+   * @param names the option's names, short before long, such as {@code -p} and {@code --port}
+   */
+  public record ServeOption(String paramLabel, String description, List<String> names) {
+
+    /**
+     * An option named {@code names}.
+     *
+     * @param paramLabel how the help names the value
+     * @param description what the key does
+     * @param names the option's names, the long one last
+     */
+    public ServeOption(String paramLabel, String description, String... names) {
+      this(paramLabel, description, List.of(names));
+    }
+
+    /**
+     * Copies the names.
+     *
+     * @param paramLabel how the help names the value
+     * @param description what the key does
+     * @param names the option's names, the long one last
+     */
+    public ServeOption {
+      names = List.copyOf(names);
+    }
+  }
+
   private static final Map<String, ConfigKey> BY_LOWER_NAME =
       Arrays.stream(values()).collect(Collectors.toUnmodifiableMap(k -> k.lowerName, Function.identity()));
 
@@ -130,13 +188,36 @@ public enum ConfigKey {
   private final ConfigType type;
   private final String defaultText;
   private final List<String> choices;
+  private final Optional<ServeOption> serveOption;
 
-  ConfigKey(String key, ConfigType type, String defaultText, String... choices) {
+  ConfigKey(String key, ConfigType type, String defaultText) {
+    this(key, type, defaultText, List.of(), Optional.empty());
+  }
+
+  ConfigKey(String key, ConfigType type, String defaultText, ServeOption serveOption) {
+    this(key, type, defaultText, List.of(), Optional.of(serveOption));
+  }
+
+  ConfigKey(String key, String defaultText, List<String> choices) {
+    this(key, ConfigType.STRING, defaultText, choices, Optional.empty());
+  }
+
+  ConfigKey(String key, String defaultText, List<String> choices, ServeOption serveOption) {
+    this(key, ConfigType.STRING, defaultText, choices, Optional.of(serveOption));
+  }
+
+  ConfigKey(String key, ConfigType type, String defaultText, List<String> choices, Optional<ServeOption> serveOption) {
     this.key = key;
     this.lowerName = key.toLowerCase(Locale.ROOT);
     this.type = type;
     this.defaultText = defaultText;
-    this.choices = List.of(choices);
+    this.choices = List.copyOf(choices);
+    this.serveOption = serveOption;
+  }
+
+  // The words of a key whose values are an enum's constants: their names in lower case, in order.
+  private static List<String> namesOf(Enum<?>... constants) {
+    return Arrays.stream(constants).map(constant -> constant.name().toLowerCase(Locale.ROOT)).toList();
   }
 
   /**
@@ -174,6 +255,24 @@ public enum ConfigKey {
   /** The accepted values of a key that takes one of a few words; empty for any value. */
   List<String> choices() {
     return choices;
+  }
+
+  /**
+   * The option of {@code svc serve} that sets the key.
+   *
+   * @return the option, or empty when only the environment and the config file set the key
+   */
+  public Optional<ServeOption> serveOption() {
+    return serveOption;
+  }
+
+  /**
+   * Whether the key is a boolean, so its option may be given without a value, meaning {@code true}.
+   *
+   * @return whether the key takes true or false
+   */
+  public boolean isBoolean() {
+    return type == ConfigType.BOOL;
   }
 
   /**

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.svc.server.config.ConfigKey.ConfigType;
+import dev.svc.server.config.SvcConfig.KubernetesMode;
 import dev.svc.server.config.SvcConfig.MeshMode;
 import dev.svc.server.mesh.GrantRule;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -77,6 +79,7 @@ public final class ConfigLoader {
   private final ConfigSources sources;
   private final List<ConfigProblem> problems = new ArrayList<>();
   private final Map<ConfigKey, Raw> chosen = new EnumMap<>(ConfigKey.class);
+  private final Set<ConfigKey> read = EnumSet.noneOf(ConfigKey.class);
 
   private ConfigLoader(ConfigSources sources) {
     this.sources = sources;
@@ -99,6 +102,11 @@ public final class ConfigLoader {
       chosen.put(key, choose(key, file));
     }
     SvcConfig config = build();
+    Set<ConfigKey> unread = EnumSet.complementOf(EnumSet.copyOf(read));
+    if (!unread.isEmpty()) {
+      // A key declared but not read would be accepted and then ignored: a bug here, not in the config.
+      throw new IllegalStateException("ConfigLoader.build reads no SvcConfig field from " + unread);
+    }
     checkAcrossKeys(config);
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
@@ -134,7 +142,7 @@ public final class ConfigLoader {
             string(ConfigKey.MESH_STATE_DIR),
             string(ConfigKey.MESH_TAILNET),
             string(ConfigKey.MESH_CAP_NAME),
-            MeshMode.valueOf(string(ConfigKey.MESH_MODE).toUpperCase(Locale.ROOT)),
+            choice(ConfigKey.MESH_MODE, MeshMode.class),
             string(ConfigKey.MESH_SOCKET),
             string(ConfigKey.MESH_TAILSCALED),
             string(ConfigKey.MESH_CONTROL_URL),
@@ -147,11 +155,13 @@ public final class ConfigLoader {
             duration(ConfigKey.SERVER_IDLE_TIMEOUT)),
         new SvcConfig.Health(healthPort == 0 ? 8080 : healthPort),
         new SvcConfig.Otel(otelEndpoint(otelInsecure), otelInsecure),
+        new SvcConfig.Kubernetes(choice(ConfigKey.KUBERNETES_MODE, KubernetesMode.class)),
         new SvcConfig.Operator(
             string(ConfigKey.OPERATOR_NAMESPACE),
             string(ConfigKey.OPERATOR_CLUSTER_NAME),
             string(ConfigKey.OPERATOR_CONTEXT_PREFIX),
-            string(ConfigKey.OPERATOR_USER_PREFIX)),
+            string(ConfigKey.OPERATOR_USER_PREFIX),
+            roles(ConfigKey.OPERATOR_ALLOWED_ROLES)),
         new SvcConfig.Api(Math.max(1, retryAfter)),
         new SvcConfig.Output(
             string(ConfigKey.OUTPUT_THEME),
@@ -262,7 +272,11 @@ public final class ConfigLoader {
 
   // ---- reading one key's value as its type; a wrong value is a problem, and the default stands in
 
-  private <T> T read(ConfigKey key, Function<JsonNode, T> parse) {
+  private <T> T read(ConfigKey key, Set<ConfigType> types, Function<JsonNode, T> parse) {
+    if (!types.contains(key.type())) {
+      throw new IllegalStateException(key + " is declared " + key.type() + " but read as " + types);
+    }
+    read.add(key);
     Raw raw = chosen.get(key);
     try {
       return parse.apply(raw.value());
@@ -273,7 +287,7 @@ public final class ConfigLoader {
   }
 
   private boolean bool(ConfigKey key) {
-    return read(key, value -> {
+    return read(key, EnumSet.of(ConfigType.BOOL), value -> {
       if (value.isBoolean()) {
         return value.booleanValue();
       }
@@ -291,7 +305,7 @@ public final class ConfigLoader {
   private int integer(ConfigKey key) {
     boolean port = key.type() == ConfigType.PORT;
     String help = port ? "write a port number from 0 to 65535" : "write a whole number, such as 1";
-    return read(key, value -> {
+    return read(key, EnumSet.of(ConfigType.INT, ConfigType.PORT), value -> {
       String text = scalar(value, port ? "a port number" : "a whole number");
       int number;
       try {
@@ -307,7 +321,7 @@ public final class ConfigLoader {
   }
 
   private String string(ConfigKey key) {
-    return read(key, value -> {
+    return read(key, EnumSet.of(ConfigType.STRING), value -> {
       String text = scalar(value, "a single value");
       List<String> choices = key.choices();
       if (!choices.isEmpty() && !choices.contains(text)) {
@@ -320,7 +334,7 @@ public final class ConfigLoader {
   }
 
   private Duration duration(ConfigKey key) {
-    return read(key, value -> {
+    return read(key, EnumSet.of(ConfigType.DURATION), value -> {
       String text = scalar(value, "a duration such as 10s");
       Duration duration;
       try {
@@ -338,7 +352,7 @@ public final class ConfigLoader {
 
   private Map<String, String> labels(ConfigKey key) {
     String help = "write labels as a mapping, as k1=v1,k2=v2, or as a JSON object such as {\"env\": \"staging\"}";
-    return read(key, value -> {
+    return read(key, EnumSet.of(ConfigType.STRING_MAP), value -> {
       if (value.isTextual() && !value.textValue().strip().startsWith("{")) {
         return pairs(Pairs.entries(value.textValue()), LABELS, help);
       }
@@ -366,6 +380,10 @@ public final class ConfigLoader {
     }
   }
 
+  private <E extends Enum<E>> E choice(ConfigKey key, Class<E> type) {
+    return Enum.valueOf(type, string(key).toUpperCase(Locale.ROOT));
+  }
+
   private int count(ConfigKey key) {
     int number = integer(key);
     if (number < 0) {
@@ -379,26 +397,42 @@ public final class ConfigLoader {
   // `name=policy` serves the root policy under another name; a bare policy serves it under its own.
   private Map<String, String> installs(ConfigKey key) {
     String help = "list policies as [access.main, web=access.web], or as text access.main,web=access.web";
-    return read(key, value -> {
-      if (value.isTextual() && !value.textValue().strip().startsWith("[")) {
-        return pairs(Pairs.entries(value.textValue()), INSTALLS, help);
+    return read(key, EnumSet.of(ConfigType.STRING_LIST),
+        value -> pairs(entries(value, "policies to install", "a policy name or name=policy", help), INSTALLS, help));
+  }
+
+  private List<String> roles(ConfigKey key) {
+    String help = "list ClusterRoles as [view, edit], or as text view,edit; an empty list allows any";
+    return read(key, EnumSet.of(ConfigType.STRING_LIST), value -> {
+      List<String> entries = entries(value, "roles", "a role name", help);
+      try {
+        return Pairs.names(entries, "role");
+      } catch (Pairs.Malformed e) {
+        throw new Invalid(e.getMessage(), help);
       }
-      JsonNode list = value.isTextual() ? json(value.textValue(), help) : value;
-      if (!list.isArray()) {
-        throw new Invalid("policies to install are a list, not " + describe(list), help);
-      }
-      List<String> entries = new ArrayList<>();
-      for (JsonNode item : list) {
-        entries.add(scalar(item, "a policy name or name=policy"));
-      }
-      return pairs(entries, INSTALLS, help);
     });
+  }
+
+  // A list is text separated by commas, a JSON list in text, or a list in the file; `what` are its items.
+  private static List<String> entries(JsonNode value, String what, String wanted, String help) {
+    if (value.isTextual() && !value.textValue().strip().startsWith("[")) {
+      return Pairs.entries(value.textValue());
+    }
+    JsonNode list = value.isTextual() ? json(value.textValue(), help) : value;
+    if (!list.isArray()) {
+      throw new Invalid(what + " are a list, not " + describe(list), help);
+    }
+    List<String> entries = new ArrayList<>();
+    for (JsonNode item : list) {
+      entries.add(scalar(item, wanted));
+    }
+    return entries;
   }
 
   private List<GrantRule> grants(ConfigKey key) {
     String help = "write grants as a list of objects such as {role: view, period: 1h, priority: 10}; role and"
         + " period are required";
-    return read(key, value -> {
+    return read(key, EnumSet.of(ConfigType.GRANTS), value -> {
       JsonNode list = value.isTextual() ? json(value.textValue(), help) : value;
       if (!list.isArray()) {
         throw new Invalid("grants are a list, not " + describe(list), help);
@@ -428,7 +462,7 @@ public final class ConfigLoader {
 
   // An endpoint without a scheme takes it from otel.insecure; one with a scheme must agree with it.
   private Optional<URI> otelEndpoint(boolean insecure) {
-    return read(ConfigKey.OTEL_ENDPOINT, value -> {
+    return read(ConfigKey.OTEL_ENDPOINT, EnumSet.of(ConfigType.STRING), value -> {
       String text = scalar(value, "an address such as localhost:4317").strip();
       if (text.isEmpty()) {
         return Optional.empty();

@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param server the API listener's HTTP timeouts
  * @param health the health and metrics listener
  * @param otel OpenTelemetry export
+ * @param kubernetes where the Kubernetes API comes from
  * @param operator the operator's names for sign-ins and issued kubeconfigs
  * @param api API answers
  * @param output the command line's output
@@ -35,6 +36,7 @@ public record SvcConfig(
     Server server,
     Health health,
     Otel otel,
+    Kubernetes kubernetes,
     Operator operator,
     Api api,
     Output output,
@@ -50,6 +52,17 @@ public record SvcConfig(
     EXTERNAL,
     /** No tailnet: a loopback listener where every caller is {@code mesh.dev.login}. */
     DEV
+  }
+
+  /** Where the Kubernetes API comes from ({@code kubernetes.mode}). */
+  public enum KubernetesMode {
+    /**
+     * The fabric8 client's usual resolution: the in-cluster service account, else {@code KUBECONFIG}
+     * or {@code ~/.kube/config}.
+     */
+    CLUSTER,
+    /** An in-process Kubernetes API for trying svc on one machine; never for production. */
+    EMBEDDED
   }
 
   /**
@@ -129,14 +142,37 @@ public record SvcConfig(
   public record Otel(Optional<URI> endpoint, boolean insecure) {}
 
   /**
+   * The {@code kubernetes.*} keys.
+   *
+   * @param mode where the Kubernetes API comes from
+   */
+  public record Kubernetes(KubernetesMode mode) {}
+
+  /**
    * The {@code operator.*} keys.
    *
    * @param namespace the namespace of sign-ins and ServiceAccounts
    * @param clusterName the cluster entry's name in issued kubeconfigs
    * @param contextPrefix the context name prefix
    * @param userPrefix the user entry prefix
+   * @param allowedRoles the ClusterRoles grants may name, each once; empty means any
    */
-  public record Operator(String namespace, String clusterName, String contextPrefix, String userPrefix) {}
+  public record Operator(
+      String namespace, String clusterName, String contextPrefix, String userPrefix, List<String> allowedRoles) {
+
+    /**
+     * Copies the roles.
+     *
+     * @param namespace the namespace of sign-ins and ServiceAccounts
+     * @param clusterName the cluster entry's name
+     * @param contextPrefix the context name prefix
+     * @param userPrefix the user entry prefix
+     * @param allowedRoles the ClusterRoles grants may name
+     */
+    public Operator {
+      allowedRoles = List.copyOf(allowedRoles);
+    }
+  }
 
   /**
    * The {@code api.*} keys.

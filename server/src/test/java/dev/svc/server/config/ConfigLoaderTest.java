@@ -12,6 +12,10 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -19,6 +23,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -85,7 +91,8 @@ class ConfigLoaderTest {
     assertThat(config.health().port()).isEqualTo(8080);
     assertThat(config.otel()).isEqualTo(new SvcConfig.Otel(Optional.empty(), true));
     assertThat(config.operator()).isEqualTo(
-        new SvcConfig.Operator("svc-dev", "svc-cluster", "svc-context-", "svc-user-"));
+        new SvcConfig.Operator("svc-dev", "svc-cluster", "svc-context-", "svc-user-", List.of()));
+    assertThat(config.kubernetes().mode()).isEqualTo(SvcConfig.KubernetesMode.CLUSTER);
     assertThat(config.api().retryAfterSeconds()).isEqualTo(1);
     assertThat(config.output()).isEqualTo(new SvcConfig.Output("tokyo-night", true, false, false));
     assertThat(config.clusterInfo().labels()).isEmpty();
@@ -229,6 +236,8 @@ class ConfigLoaderTest {
       + " priority: 10}; role and period are required";
   private static final String LABELS_HELP = "\n  help: write labels as a mapping, as k1=v1,k2=v2, or as a JSON object such"
       + " as {\"env\": \"staging\"}";
+  private static final String ROLES_HELP = "\n  help: list ClusterRoles as [view, edit], or as text view,edit; an empty"
+      + " list allows any";
   private static final String INSTALL_HELP = "\n  help: list policies as [access.main, web=access.web], or as text"
       + " access.main,web=access.web";
 
@@ -241,6 +250,11 @@ class ConfigLoaderTest {
             "health.port: `70000` isn't a port number\n  help: write a port number from 0 to 65535"),
         arguments("SVC_MESH_MODE", "devv",
             "mesh.mode: unknown value `devv`\n  help: did you mean `dev`? the values are managed, external, dev"),
+        arguments("SVC_KUBERNETES_MODE", "embeded", "kubernetes.mode: unknown value `embeded`\n"
+            + "  help: did you mean `embedded`? the values are cluster, embedded"),
+        arguments("SVC_OPERATOR_ALLOWEDROLES", "view,,edit", "operator.allowedRoles: entry 2 of 3 is empty" + ROLES_HELP),
+        arguments("SVC_OPERATOR_ALLOWEDROLES", "[\"view\", \"view\"]",
+            "operator.allowedRoles: the role `view` is given twice" + ROLES_HELP),
         arguments("SVC_OUTPUT_THEME", "solarized", "output.theme: unknown value `solarized`\n"
             + "  help: the values are ascii, dark, dracula, tokyo-night, light, notty, markdown"),
         arguments("SVC_SERVER_READTIMEOUT", "10", "server.readTimeout: `10` has a number without a unit" + DURATION_HELP),
@@ -288,6 +302,22 @@ class ConfigLoaderTest {
     flag(ConfigKey.POLICIES_INSTALL, "--install", " web = access.web , access.main");
     assertThat(load().policies().install()).containsExactly(
         Map.entry("web", "access.web"), Map.entry("access.main", "access.main"));
+  }
+
+  @Test
+  void allowed_roles_are_a_list_or_text_and_keep_their_order() throws IOException {
+    file("operator:\n  allowedRoles: [view, edit]\n");
+    assertThat(load().operator().allowedRoles()).containsExactly("view", "edit");
+
+    env.put("SVC_OPERATOR_ALLOWEDROLES", " admin , view");
+    assertThat(load().operator().allowedRoles()).containsExactly("admin", "view");
+  }
+
+  @Test
+  void the_kubernetes_mode_is_a_flag_of_serve() {
+    flag(ConfigKey.KUBERNETES_MODE, "--kubernetes-mode", "embedded");
+
+    assertThat(load().kubernetes().mode()).isEqualTo(SvcConfig.KubernetesMode.EMBEDDED);
   }
 
   @Test
@@ -415,6 +445,57 @@ class ConfigLoaderTest {
     SvcConfig defaults = load();
     explicitFile = Optional.of(DOCUMENTED);
     assertThat(load()).isEqualTo(defaults);
+  }
+
+  @Test
+  void the_documented_config_file_describes_every_key_and_names_the_serve_flags_it_has() throws IOException {
+    Map<ConfigKey, String> comments = commentsAboveKeys(Files.readAllLines(DOCUMENTED));
+
+    for (ConfigKey key : ConfigKey.values()) {
+      String comment = comments.getOrDefault(key, "");
+      assertThat(comment).as("the comment above %s", key).isNotBlank();
+      key.serveOption().ifPresentOrElse(
+          option -> assertThat(comment).as("the comment above %s", key)
+              .contains("Flag: " + String.join(", ", option.names())),
+          () -> assertThat(comment).as("the comment above %s, which svc serve has no flag for", key)
+              .doesNotContainPattern("Flag:[^.]*\\(serve\\)"));
+    }
+  }
+
+  private static final Pattern KEY_LINE = Pattern.compile("^( *)([A-Za-z][\\w.-]*):");
+
+  // Each key's comment: the comment lines right above it, joined by spaces. Sections nest by indent.
+  private static Map<ConfigKey, String> commentsAboveKeys(List<String> lines) {
+    Map<ConfigKey, String> comments = new EnumMap<>(ConfigKey.class);
+    Deque<Integer> indents = new ArrayDeque<>();
+    Deque<String> sections = new ArrayDeque<>();
+    StringBuilder comment = new StringBuilder();
+    for (String line : lines) {
+      String text = line.strip();
+      if (text.startsWith("#")) {
+        comment.append(text.substring(1).strip()).append(' ');
+        continue;
+      }
+      Matcher matcher = KEY_LINE.matcher(line);
+      if (matcher.find()) {
+        int indent = matcher.group(1).length();
+        while (!indents.isEmpty() && indents.peek() >= indent) {
+          indents.pop();
+          sections.pop();
+        }
+        List<String> path = new ArrayList<>(sections);
+        Collections.reverse(path);
+        path.add(matcher.group(2));
+        String name = String.join(".", path);
+        ConfigKey.byName(name).ifPresent(key -> comments.put(key, comment.toString().strip()));
+        if (ConfigKey.isSection(name)) {
+          indents.push(indent);
+          sections.push(matcher.group(2));
+        }
+      }
+      comment.setLength(0);
+    }
+    return comments;
   }
 
   private static void collectKeys(JsonNode node, String prefix, TreeSet<String> keys) {
