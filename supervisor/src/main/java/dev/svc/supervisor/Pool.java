@@ -33,6 +33,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -60,6 +61,11 @@ import java.util.function.Supplier;
  * removals made meanwhile, while the pool serves with one instance fewer; a fresh instance that
  * fails is retried after a growing pause. {@link #stats()} counts the replaced instances.
  *
+ * <p><b>Calls that must not block</b>, such as those of an event loop, go to {@link #async}: the pool
+ * runs them on its own threads, one per instance, in the order they came. A call that waited in that
+ * line longer than the acquire timeout fails with a {@link BusyException} without running, as one
+ * that waits that long for an instance does.
+ *
  * <p><b>Lifecycle:</b> the caller owns the module and closes it after the pool. {@link #close()}
  * ends the pool's threads and frees its instances; a pool left open doesn't keep the JVM alive.
  *
@@ -76,6 +82,8 @@ public final class Pool implements AutoCloseable {
   private final ReentrantLock installs = new ReentrantLock();
   private final PoolThreads executorThreads = new PoolThreads("svc-pool-exec-");
   private final ExecutorService executor;
+  // Async calls submitted and not yet ended: more than there are threads means the newest waits in line.
+  private final AtomicInteger asyncCalls = new AtomicInteger();
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private Pool(Module module, PoolOptions options, List<Slot> all) {
@@ -382,8 +390,55 @@ public final class Pool implements AutoCloseable {
   }
 
   /**
-   * {@link #evaluate(String, Object, EvalOptions)} on one of the pool's own threads
-   * ({@code svc-pool-exec-N}); the calling thread doesn't wait.
+   * Runs {@code calls} with this pool on one of the pool's own threads ({@code svc-pool-exec-N}, as
+   * many as instances, with an 8 MiB stack); the calling thread doesn't wait. For a caller that must
+   * not block, such as an event loop: it gets the result as a future.
+   *
+   * <p>Calls wait for a thread in one line, first come, first served. A call that found every thread
+   * taken and waited in line longer than the acquire timeout fails with a {@link BusyException}
+   * without running: as long as the wait for an instance may last, since each thread serves one
+   * instance at a time. A call that found a thread free runs however long that thread took to start
+   * it. The listener hears of each wait ({@link PoolListener#queued}).
+   *
+   * @param <T> what {@code calls} returns
+   * @param calls what to do with the pool, such as {@code pool -> pool.evaluateJson(name, input,
+   *     options)}; the same rules hold as on any other thread
+   * @return completes with what {@code calls} returned, or exceptionally with what it threw, a
+   *     {@link BusyException} for a call that waited too long, or an {@link IllegalStateException} if
+   *     the pool is closed
+   */
+  public <T> CompletableFuture<T> async(Function<Pool, T> calls) {
+    Objects.requireNonNull(calls, "calls");
+    long submitted = System.nanoTime();
+    boolean waitsInLine = asyncCalls.incrementAndGet() > options.size();
+    try {
+      return CompletableFuture.supplyAsync(() -> {
+        try {
+          startAfterLine(submitted, waitsInLine);
+          return calls.apply(this);
+        } finally {
+          asyncCalls.decrementAndGet();
+        }
+      }, executor);
+    } catch (RejectedExecutionException e) {
+      asyncCalls.decrementAndGet();
+      return CompletableFuture.failedFuture(Slots.closedError());
+    }
+  }
+
+  // Reports the wait for a thread, and refuses a call that waited in line past the acquire timeout.
+  private void startAfterLine(long submitted, boolean waitedInLine) {
+    Duration waited = since(submitted);
+    boolean busy = waitedInLine && options.acquireTimeout().map(timeout -> waited.compareTo(timeout) > 0).orElse(false);
+    listener.queued(waited, busy);
+    if (busy) {
+      throw new BusyException(options.acquireTimeout().orElseThrow());
+    }
+  }
+
+  /**
+   * {@link #evaluate(String, Object, EvalOptions)} on one of the pool's own threads, as
+   * {@link #async} runs it; the calling thread doesn't wait.
    *
    * @param name the name the policy is installed under
    * @param input one key per input the kind declares
@@ -394,11 +449,11 @@ public final class Pool implements AutoCloseable {
   public CompletableFuture<EvalResult> evaluateAsync(String name, Object input, EvalOptions options) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(options, "options");
-    return submit(() -> evaluate(name, input, options));
+    return async(pool -> pool.evaluate(name, input, options));
   }
 
   /**
-   * {@link #compile} on one of the pool's own threads ({@code svc-pool-exec-N}); the calling thread
+   * {@link #compile} on one of the pool's own threads, as {@link #async} runs it; the calling thread
    * doesn't wait.
    *
    * @param name the name calls use
@@ -412,7 +467,7 @@ public final class Pool implements AutoCloseable {
     Objects.requireNonNull(name, "name");
     List<SourceFile> copied = List.copyOf(Objects.requireNonNull(files, "files"));
     Objects.requireNonNull(options, "options");
-    return submit(() -> compile(name, copied, options));
+    return async(pool -> pool.compile(name, copied, options));
   }
 
   /**
@@ -501,14 +556,6 @@ public final class Pool implements AutoCloseable {
           return null;
         }));
       }
-    }
-  }
-
-  private <T> CompletableFuture<T> submit(Supplier<T> task) {
-    try {
-      return CompletableFuture.supplyAsync(task, executor);
-    } catch (RejectedExecutionException e) {
-      return CompletableFuture.failedFuture(Slots.closedError());
     }
   }
 

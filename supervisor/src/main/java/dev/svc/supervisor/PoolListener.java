@@ -41,6 +41,15 @@ public interface PoolListener {
   default void waited(Duration waited) {}
 
   /**
+   * A call given to {@link Pool#async} waited for one of the pool's threads, and starts or is refused.
+   *
+   * @param waited from submitting the call to a thread taking it
+   * @param busy whether it waited in line past the acquire timeout and fails with a
+   *     {@link dev.svc.engine.BusyException} without running
+   */
+  default void queued(Duration waited, boolean busy) {}
+
+  /**
    * An evaluation returned its result, which may be a failed evaluation (a record with an error).
    *
    * @param policy the name the policy is installed under

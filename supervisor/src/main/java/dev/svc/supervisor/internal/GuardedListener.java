@@ -40,6 +40,11 @@ public final class GuardedListener implements PoolListener {
   }
 
   @Override
+  public void queued(Duration waited, boolean busy) {
+    guard("queued", () -> listener.queued(waited, busy));
+  }
+
+  @Override
   public void evaluated(String policy, String decision, Duration took) {
     guard("evaluated", () -> listener.evaluated(policy, decision, took));
   }

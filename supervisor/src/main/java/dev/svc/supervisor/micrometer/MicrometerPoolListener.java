@@ -41,6 +41,10 @@ import java.util.function.ToIntFunction;
  *       <td>rebuild tries that failed and were retried</td></tr>
  *   <tr><td>{@code svc.pool.acquire}</td><td>timer</td><td></td>
  *       <td>how long calls waited for a free instance</td></tr>
+ *   <tr><td>{@code svc.pool.queue}</td><td>timer</td><td></td>
+ *       <td>how long async calls waited in line for a pool thread ({@link PoolListener#queued})</td></tr>
+ *   <tr><td>{@code svc.pool.queue.busy}</td><td>counter</td><td></td>
+ *       <td>async calls that waited in line past the acquire timeout and didn't run</td></tr>
  *   <tr><td>{@code svc.pool.instances}</td><td>gauge</td><td>{@code state}: {@code idle},
  *       {@code busy}, {@code rebuilding}</td><td>instances in each state</td></tr>
  * </table>
@@ -55,6 +59,8 @@ public final class MicrometerPoolListener implements PoolListener {
   private final MeterRegistry registry;
   private final Tags tags;
   private final Timer waits;
+  private final Timer queueWaits;
+  private final Counter queueBusy;
   private final Timer rebuilds;
   private final Counter rebuildFailures;
   private final List<Meter> gauges = new CopyOnWriteArrayList<>();
@@ -85,6 +91,11 @@ public final class MicrometerPoolListener implements PoolListener {
     this.tags = Tags.of(Objects.requireNonNull(tags, "tags"));
     this.waits = Timer.builder("svc.pool.acquire")
         .description("time calls waited for a free engine instance").tags(this.tags).register(registry);
+    this.queueWaits = Timer.builder("svc.pool.queue")
+        .description("time async calls waited in line for a pool thread").tags(this.tags).register(registry);
+    this.queueBusy = Counter.builder("svc.pool.queue.busy")
+        .description("async calls that waited in line longer than the acquire timeout and didn't run")
+        .tags(this.tags).register(registry);
     this.rebuilds = Timer.builder("svc.pool.rebuilds")
         .description("stopped engine instances back in service, from the stop").tags(this.tags).register(registry);
     this.rebuildFailures = Counter.builder("svc.pool.rebuild.failures")
@@ -101,6 +112,14 @@ public final class MicrometerPoolListener implements PoolListener {
   @Override
   public void waited(Duration waited) {
     waits.record(waited);
+  }
+
+  @Override
+  public void queued(Duration waited, boolean busy) {
+    queueWaits.record(waited);
+    if (busy) {
+      queueBusy.increment();
+    }
   }
 
   @Override
