@@ -6,6 +6,7 @@ import dev.svc.server.engine.EngineRoutes;
 import dev.svc.server.engine.PolicyCatalog;
 import dev.svc.server.engine.PolicyRoutes;
 import dev.svc.server.http.ApiErrors;
+import dev.svc.server.http.ApiRoute;
 import dev.svc.server.http.CallerAuthHandler;
 import dev.svc.server.http.HttpTimeouts;
 import dev.svc.server.http.RequestMetrics;
@@ -23,9 +24,8 @@ import io.vertx.ext.web.handler.BodyHandler;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
@@ -64,9 +64,11 @@ final class ApiVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    Map<String, String> methods = new HashMap<>(EngineRoutes.methods());
-    methods.putAll(PolicyRoutes.methods());
-    RouteTable routes = new RouteTable(methods);
+    // The policies' routes first: their evaluations are nearly all the traffic, and the router tries
+    // the routes in order.
+    List<ApiRoute> declared = new ArrayList<>(new PolicyRoutes(engines, catalog, config.engine().evalTimeout()).routes());
+    declared.addAll(new EngineRoutes(engines).routes());
+    RouteTable routes = new RouteTable(declared);
     HttpTimeouts timeouts = new HttpTimeouts(vertx, config.server());
     Router router = Router.router(vertx);
     router.route().handler(new RequestMetrics(registry, routes));
@@ -74,10 +76,7 @@ final class ApiVerticle extends VerticleBase {
     List<Handler<RoutingContext>> guards = List.of(
         new CallerAuthHandler(mesh, config.mesh().capName()),
         BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
-    // The policies' routes first: their evaluations are nearly all the traffic, and the router tries
-    // the routes in order.
-    new PolicyRoutes(engines, catalog, config.engine().evalTimeout()).mount(router, guards);
-    new EngineRoutes(engines).mount(router, guards);
+    routes.mount(router, guards);
     ApiErrors errors = new ApiErrors(BODY_LIMIT, routes, config.api().retryAfterSeconds());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);

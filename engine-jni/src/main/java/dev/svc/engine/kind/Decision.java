@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.engine.EngineException;
 import dev.svc.engine.EvalEntry;
 import dev.svc.engine.EvalResult;
+import dev.svc.engine.Nearest;
 import dev.svc.engine.internal.AbiCodec;
 import dev.svc.engine.internal.GoQuote;
-import dev.svc.engine.internal.Nearest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -120,7 +120,7 @@ public record Decision(String name, List<String> reasons, List<PayloadField> fie
   // The help's did-you-mean is the bindings' own rule (bindings.md §14), not the engine's.
   private EngineException undeclared(String reason) {
     String suggestion =
-        Nearest.nearest(reason, reasons)
+        Nearest.BINDINGS.to(reason, reasons)
             .map(near -> "did you mean " + GoQuote.quote(near) + "? ")
             .orElse("");
     return new EngineException(

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.svc.engine.Nearest;
 import dev.svc.server.config.ConfigKey.ConfigType;
 import dev.svc.server.config.SvcConfig.KubernetesMode;
 import dev.svc.server.config.SvcConfig.MeshMode;
@@ -261,7 +262,7 @@ public final class ConfigLoader {
       } else {
         parser.skipChildren();
         problems.add(new ConfigProblem(source, name, "unknown key",
-            Nearest.to(name, ConfigKey.names()).map(n -> "did you mean `" + n + "`? ").orElse("") + KEYS_HELP));
+            Nearest.ENGINE.to(name, ConfigKey.names()).map(n -> "did you mean `" + n + "`? ").orElse("") + KEYS_HELP));
       }
     }
   }
@@ -326,7 +327,7 @@ public final class ConfigLoader {
       List<String> choices = key.choices();
       if (!choices.isEmpty() && !choices.contains(text)) {
         throw new Invalid("unknown value `" + text + "`",
-            Nearest.to(text, choices).map(n -> "did you mean `" + n + "`? ").orElse("")
+            Nearest.ENGINE.to(text, choices).map(n -> "did you mean `" + n + "`? ").orElse("")
                 + "the values are " + String.join(", ", choices));
       }
       return text;

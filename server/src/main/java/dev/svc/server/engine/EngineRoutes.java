@@ -11,15 +11,13 @@ import dev.svc.engine.SourceFile;
 import dev.svc.engine.TestOptions;
 import dev.svc.engine.TestResult;
 import dev.svc.server.http.ApiError;
+import dev.svc.server.http.ApiRoute;
 import dev.svc.server.http.ApiJson;
 import dev.svc.supervisor.Pool;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
-import io.vertx.ext.web.Route;
-import io.vertx.ext.web.Router;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -118,33 +116,16 @@ public final class EngineRoutes {
   }
 
   /**
-   * Adds the routes to {@code router}, each behind {@code guards}, which must admit the caller and
-   * read the body. Each route carries its guards itself, rather than sharing a route under
-   * {@code /api/}, so its metrics name the route alone.
+   * The routes, one per operation, for a {@link dev.svc.server.http.RouteTable}.
    *
-   * @param router the API's router
-   * @param guards the handlers every request passes first, in order
+   * @return the routes
    */
-  public void mount(Router router, List<Handler<RoutingContext>> guards) {
-    guarded(router.post(CHECK), guards).handler(this::check);
-    guarded(router.post(FORMAT), guards).handler(this::format);
-    guarded(router.post(EXPLAIN), guards).handler(this::explain);
-    guarded(router.post(TEST), guards).handler(this::test);
-  }
-
-  /** {@code route} behind {@code guards}, in order. */
-  static Route guarded(Route route, List<Handler<RoutingContext>> guards) {
-    guards.forEach(route::handler);
-    return route;
-  }
-
-  /**
-   * The paths of the routes and the methods they take, for the answers to a wrong path or method.
-   *
-   * @return path to its methods, as an {@code Allow} header writes them
-   */
-  public static Map<String, String> methods() {
-    return Map.of(CHECK, "POST", FORMAT, "POST", EXPLAIN, "POST", TEST, "POST");
+  public List<ApiRoute> routes() {
+    return List.of(
+        new ApiRoute(HttpMethod.POST, CHECK, this::check),
+        new ApiRoute(HttpMethod.POST, FORMAT, this::format),
+        new ApiRoute(HttpMethod.POST, EXPLAIN, this::explain),
+        new ApiRoute(HttpMethod.POST, TEST, this::test));
   }
 
   private void check(RoutingContext ctx) {
@@ -247,19 +228,11 @@ public final class EngineRoutes {
     return files;
   }
 
-  // Levels are case-sensitive, and an unknown one gets the engine's own message and help.
+  // Levels are read as the engine reads them, in the order it reads them, and refused with its words.
   private static Map<String, LintLevel> lintLevels(Map<String, String> lints) {
     Map<String, LintLevel> levels = new TreeMap<>();
-    if (lints == null) {
-      return levels;
-    }
-    for (Map.Entry<String, String> lint : new TreeMap<>(lints).entrySet()) {
-      LintLevel level = Arrays.stream(LintLevel.values())
-          .filter(l -> l.wireName().equals(lint.getValue()))
-          .findFirst()
-          .orElseThrow(() -> new ApiError(422, "lints: " + lint.getKey() + ": unknown level \"" + lint.getValue() + "\"",
-              "set a lint to off, warn or error"));
-      levels.put(lint.getKey(), level);
+    if (lints != null) {
+      new TreeMap<>(lints).forEach((lint, level) -> levels.put(lint, LintLevel.fromWireName(lint, String.valueOf(level))));
     }
     return levels;
   }

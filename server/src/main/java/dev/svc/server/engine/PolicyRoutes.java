@@ -11,11 +11,11 @@ import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
 import dev.svc.server.http.ApiError;
 import dev.svc.server.http.ApiJson;
+import dev.svc.server.http.ApiRoute;
 import dev.svc.supervisor.Pool;
-import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.ext.web.Router;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
 import java.util.List;
@@ -102,29 +102,18 @@ public final class PolicyRoutes {
   }
 
   /**
-   * Adds the routes to {@code router}, each behind {@code guards}.
+   * The routes, for a {@link dev.svc.server.http.RouteTable}: evaluations first, since they are nearly
+   * all the traffic.
    *
-   * @param router the API's router
-   * @param guards the handlers every request passes first, in order
+   * @return the routes
    */
-  public void mount(Router router, List<Handler<RoutingContext>> guards) {
-    // Evaluations first: the router tries the routes in order, a parameterized path by a regular
-    // expression, and evaluations are nearly all the traffic.
-    EngineRoutes.guarded(router.post(EVAL), guards).handler(this::eval);
-    EngineRoutes.guarded(router.get(POLICIES), guards).handler(this::list);
-    EngineRoutes.guarded(router.put(POLICY), guards).handler(this::install);
-    EngineRoutes.guarded(router.get(POLICY), guards).handler(this::get);
-    EngineRoutes.guarded(router.delete(POLICY), guards).handler(this::delete);
-  }
-
-  /**
-   * The paths of the routes and the methods they take, for the answers to a wrong path or method.
-   *
-   * @return path (its parameter written {@code :name}) to its methods, as an {@code Allow} header
-   *     writes them; {@link #mount} adds exactly these
-   */
-  public static Map<String, String> methods() {
-    return Map.of(POLICIES, "GET", POLICY, "DELETE, GET, PUT", EVAL, "POST");
+  public List<ApiRoute> routes() {
+    return List.of(
+        new ApiRoute(HttpMethod.POST, EVAL, this::eval),
+        new ApiRoute(HttpMethod.GET, POLICIES, this::list),
+        new ApiRoute(HttpMethod.PUT, POLICY, this::install),
+        new ApiRoute(HttpMethod.GET, POLICY, this::get),
+        new ApiRoute(HttpMethod.DELETE, POLICY, this::delete));
   }
 
   private void list(RoutingContext ctx) {

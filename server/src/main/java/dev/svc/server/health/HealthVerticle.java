@@ -2,11 +2,13 @@ package dev.svc.server.health;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.svc.server.http.ApiErrors;
-import dev.svc.server.http.RouteTable;
 import dev.svc.server.http.ApiJson;
+import dev.svc.server.http.ApiRoute;
+import dev.svc.server.http.RouteTable;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.tracing.TracingPolicy;
@@ -14,6 +16,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.micrometer.PrometheusScrapingHandler;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -60,14 +63,16 @@ public final class HealthVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     Router router = Router.router(vertx);
-    router.get("/healthz").handler(ctx -> ApiJson.write(ctx, 200, Map.of("status", "ok")));
-    router.get("/ready").handler(ctx -> {
-      Readiness now = readiness.get();
-      ApiJson.write(ctx, now.ready() ? 200 : 503, new Status(now.ready() ? "ready" : "not ready", now.reason()));
-    });
-    router.get("/metrics").handler(PrometheusScrapingHandler.create(registry));
+    RouteTable routes = new RouteTable(List.of(
+        new ApiRoute(HttpMethod.GET, "/healthz", ctx -> ApiJson.write(ctx, 200, Map.of("status", "ok"))),
+        new ApiRoute(HttpMethod.GET, "/ready", ctx -> {
+          Readiness now = readiness.get();
+          ApiJson.write(ctx, now.ready() ? 200 : 503, new Status(now.ready() ? "ready" : "not ready", now.reason()));
+        }),
+        new ApiRoute(HttpMethod.GET, "/metrics", PrometheusScrapingHandler.create(registry))));
+    routes.mount(router, List.of());
     // Nothing here is ever busy: the Retry-After of a 503 is unused.
-    ApiErrors errors = new ApiErrors(0, new RouteTable(Map.of("/healthz", "GET", "/ready", "GET", "/metrics", "GET")), 1);
+    ApiErrors errors = new ApiErrors(0, routes, 1);
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);
     router.errorHandler(405, errors);

@@ -1,14 +1,21 @@
 package dev.svc.server.http;
 
+import io.vertx.core.Handler;
+import io.vertx.ext.web.Route;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
- * The paths a listener's routes take and the methods of each, for what the router doesn't say: the
- * methods of a path that was asked with another one (405's {@code Allow}), the paths there are
- * (404's help), and which route's path a request's fits (metrics name requests by it).
+ * A listener's routes, each declared once ({@link ApiRoute}): mounted on its router, and read for
+ * what the router doesn't say: the methods of a path that was asked with another one (405's
+ * {@code Allow}), the paths there are (404's help), and which route's path a request's fits (metrics
+ * name requests by it).
  *
  * <p>Paths are written as routes are: a parameter as {@code :name}, standing for one non-empty
  * segment ({@code /api/v1/policies/:name/eval}).
@@ -17,16 +24,37 @@ import java.util.Optional;
  */
 public final class RouteTable {
 
+  private final List<ApiRoute> routes;
+  // Each path, in the order of its first route, to its methods as an Allow header writes them.
   private final Map<String, String> methods;
 
   /**
-   * The table of {@code methods}.
+   * The table of {@code routes}.
    *
-   * @param methods route path to the methods its routes take, as an {@code Allow} header writes them
-   *     ({@code DELETE, GET, PUT}); the first path that fits a request is its route's
+   * @param routes the routes, in the order the router tries them: put the busiest first, since a
+   *     parameterized path is tried by a regular expression
    */
-  public RouteTable(Map<String, String> methods) {
-    this.methods = new LinkedHashMap<>(methods);
+  public RouteTable(List<ApiRoute> routes) {
+    this.routes = List.copyOf(routes);
+    this.methods = routes.stream().collect(Collectors.groupingBy(ApiRoute::path, LinkedHashMap::new,
+        Collectors.mapping(route -> route.method().name(), Collectors.collectingAndThen(
+            Collectors.toCollection(TreeSet::new), names -> String.join(", ", names)))));
+  }
+
+  /**
+   * Adds every route to {@code router}, in order, each behind {@code guards}. Each route carries its
+   * guards itself, rather than sharing a route under {@code /api/}, so its metrics name the route
+   * alone.
+   *
+   * @param router the listener's router
+   * @param guards the handlers every request passes first, in order, such as admission and the body
+   */
+  public void mount(Router router, List<Handler<RoutingContext>> guards) {
+    for (ApiRoute declared : routes) {
+      Route route = router.route(declared.method(), declared.path());
+      guards.forEach(route::handler);
+      route.handler(declared.handler());
+    }
   }
 
   /**

@@ -2,7 +2,8 @@ package dev.svc.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Map;
+import io.vertx.core.http.HttpMethod;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -29,8 +30,16 @@ class RouteTableTest {
     assertThat(RouteTable.fits(template, path)).isEqualTo(fits);
   }
 
-  private static final RouteTable ROUTES = new RouteTable(Map.of(
-      "/api/v1/policies", "GET", "/api/v1/policies/:name", "DELETE, GET, PUT", "/api/v1/policies/:name/eval", "POST"));
+  private static final RouteTable ROUTES = new RouteTable(List.of(
+      route(HttpMethod.POST, "/api/v1/policies/:name/eval"),
+      route(HttpMethod.GET, "/api/v1/policies"),
+      route(HttpMethod.PUT, "/api/v1/policies/:name"),
+      route(HttpMethod.GET, "/api/v1/policies/:name"),
+      route(HttpMethod.DELETE, "/api/v1/policies/:name")));
+
+  private static ApiRoute route(HttpMethod method, String path) {
+    return new ApiRoute(method, path, ctx -> ctx.response().end());
+  }
 
   @Test
   void a_path_finds_its_route_and_the_methods_of_it() {
