@@ -20,10 +20,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One running instance of the engine module: its own memory, its own compiled policies. Start it
- * from a shared {@link Module}; each operation of the engine is one method here.
+ * from a shared {@link EngineModule}; each operation of the engine is one method here.
  *
  * <pre>{@code
- * try (Module module = Module.bundled(); Engine engine = Engine.create(module)) {
+ * try (EngineModule module = EngineModule.bundled(); Engine engine = Engine.create(module)) {
  *   System.out.println(engine.version().version());
  * }
  * }</pre>
@@ -55,7 +55,7 @@ public final class Engine implements AutoCloseable {
       "build engine.wasm from the same svc revision as this library; with Limits.maxMemory, the"
           + " module needs a few MiB to start";
 
-  private final Module module;
+  private final EngineModule module;
   private final Limits limits;
   private final HostCalls hostCalls;
   private final long instance;
@@ -69,7 +69,7 @@ public final class Engine implements AutoCloseable {
   private boolean closed; // guarded by lock: the engine's own operations are over
   private boolean freed; // guarded by lock: the instance is gone
 
-  private Engine(Module module, Limits limits, HostCalls hostCalls, long instance) {
+  private Engine(EngineModule module, Limits limits, HostCalls hostCalls, long instance) {
     this.module = module;
     this.limits = limits;
     this.hostCalls = hostCalls;
@@ -77,10 +77,10 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * Starts an instance of the engine module this library ships ({@link Module#bundled()}), with the
+   * Starts an instance of the engine module this library ships ({@link EngineModule#bundled()}), with the
    * default {@link Limits}: the shortest way to an engine. The instance owns its module, which goes
    * when the instance is closed; an application that starts several instances shares one {@link
-   * Module} instead and starts each with {@link #create(Module)}.
+   * EngineModule} instead and starts each with {@link #create(EngineModule)}.
    *
    * @return the running instance; the caller closes it
    * @throws EngineException if the native libraries can't be loaded on this platform, or this copy of
@@ -88,28 +88,28 @@ public final class Engine implements AutoCloseable {
    * @throws StoppedException if the module trapped or exited while starting (with its stderr)
    */
   public static Engine bundled() {
-    try (Module module = Module.bundled()) {
+    try (EngineModule module = EngineModule.bundled()) {
       return create(module);
     }
   }
 
   /**
    * Starts an instance of {@code module} with the default {@link Limits}; see
-   * {@link #create(Module, Limits)}.
+   * {@link #create(EngineModule, Limits)}.
    *
    * @param module the compiled engine module; it stays alive until this instance is closed
    * @return the running instance; the caller closes it
    * @throws StoppedException if the module trapped or exited while starting (with its stderr)
-   * @throws EngineException if the module speaks another ABI version than {@link Module#ABI_VERSION}
+   * @throws EngineException if the module speaks another ABI version than {@link EngineModule#ABI_VERSION}
    * @throws IllegalStateException if {@code module} is closed
    */
-  public static Engine create(Module module) {
+  public static Engine create(EngineModule module) {
     return create(module, Limits.defaults());
   }
 
   /**
    * Starts an instance of {@code module}: instantiates it, runs its start function and checks that
-   * it speaks this library's ABI version ({@link Module#ABI_VERSION}). Takes microseconds: the
+   * it speaks this library's ABI version ({@link EngineModule#ABI_VERSION}). Takes microseconds: the
    * expensive compile happened when the module was loaded.
    *
    * @param module the compiled engine module; it stays alive until this instance is closed
@@ -117,10 +117,10 @@ public final class Engine implements AutoCloseable {
    * @return the running instance; the caller closes it
    * @throws StoppedException if the module trapped or exited while starting (with its stderr), for
    *     example because {@link Limits#maxMemory()} is below what it needs to start
-   * @throws EngineException if the module speaks another ABI version than {@link Module#ABI_VERSION}
+   * @throws EngineException if the module speaks another ABI version than {@link EngineModule#ABI_VERSION}
    * @throws IllegalStateException if {@code module} is closed
    */
-  public static Engine create(Module module, Limits limits) {
+  public static Engine create(EngineModule module, Limits limits) {
     Objects.requireNonNull(module, "module");
     Objects.requireNonNull(limits, "limits");
     long pre = module.acquire();
@@ -678,10 +678,10 @@ public final class Engine implements AutoCloseable {
           "the Sigil module trapped while reporting its ABI version: " + why(trap) + stderr(instance),
           StoppedException.HELP_REBUILD, trap);
     }
-    if (version != Module.ABI_VERSION) {
+    if (version != EngineModule.ABI_VERSION) {
       throw new EngineException(
-          "the module speaks ABI version " + version + ", and this library version " + Module.ABI_VERSION,
-          "use the engine.wasm that ships with this library (Module.bundled()), or one built from"
+          "the module speaks ABI version " + version + ", and this library version " + EngineModule.ABI_VERSION,
+          "use the engine.wasm that ships with this library (EngineModule.bundled()), or one built from"
               + " the same svc revision");
     }
   }

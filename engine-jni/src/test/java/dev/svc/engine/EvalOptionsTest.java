@@ -80,7 +80,7 @@ class EvalOptionsTest {
 
   @Test
   void aZeroGraceKillsTheCallAtItsTimeoutWhateverTheInstancesGrace() {
-    try (Module module = Module.fromBytes(TestModules.wat("engine_loops"));
+    try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_loops"));
         Engine engine = Engine.create(module, Limits.defaults().withGrace(Duration.ofMinutes(10)))) {
       EvalOptions noGrace = EvalOptions.defaults().withTimeout(Duration.ofMillis(20)).withGrace(Duration.ZERO);
 

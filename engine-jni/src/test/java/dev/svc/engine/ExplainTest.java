@@ -192,7 +192,7 @@ class ExplainTest extends EngineFixture {
 
   @Test
   void anEngineThatAnswersNoExplanationIsReportedAsABug() {
-    try (Module module = Module.fromBytes(TestModules.wat("engine_answers_ok"));
+    try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_answers_ok"));
         Engine fake = Engine.create(module);
         Policy policy =
             new Policy(fake, new Policy.Compiled("gate.main", List.of(), 1), Map.of())) {

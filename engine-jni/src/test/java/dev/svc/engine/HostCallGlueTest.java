@@ -25,12 +25,12 @@ import org.junit.jupiter.api.Test;
  */
 class HostCallGlueTest {
 
-  private Module module;
+  private EngineModule module;
   private Engine engine;
 
   @BeforeEach
   void start() {
-    module = Module.fromBytes(TestModules.wat("bridge_abi"));
+    module = EngineModule.fromBytes(TestModules.wat("bridge_abi"));
     engine = Engine.create(module);
   }
 

@@ -1,7 +1,7 @@
 package dev.svc.server.engine;
 
 import dev.svc.engine.BusyException;
-import dev.svc.engine.Module;
+import dev.svc.engine.EngineModule;
 import dev.svc.engine.SvcException;
 import dev.svc.server.config.SvcConfig;
 import dev.svc.supervisor.Pool;
@@ -48,7 +48,7 @@ public final class SupervisedEngines implements EnginePool {
 
   private static final long STACK_BYTES = 8L << 20;
 
-  private final Module module;
+  private final EngineModule module;
   private final Pool pool;
   private final int threadCount;
   private final ExecutorService threads;
@@ -70,7 +70,7 @@ public final class SupervisedEngines implements EnginePool {
    * @param registry where the queue's meters go
    * @param nanoTime the clock of the waits, {@link System#nanoTime} but in tests
    */
-  SupervisedEngines(Module module, Pool pool, int instances, Duration acquireTimeout, MeterRegistry registry,
+  SupervisedEngines(EngineModule module, Pool pool, int instances, Duration acquireTimeout, MeterRegistry registry,
       LongSupplier nanoTime) {
     this.module = module;
     this.pool = pool;
@@ -100,7 +100,7 @@ public final class SupervisedEngines implements EnginePool {
    * @throws SvcException if the module or an instance can't start
    */
   public static SupervisedEngines start(SvcConfig.Engine engine, MeterRegistry registry) {
-    Module module = Module.bundled();
+    EngineModule module = EngineModule.bundled();
     try {
       PoolOptions options = PoolOptions.builder()
           .size(engine.instances())

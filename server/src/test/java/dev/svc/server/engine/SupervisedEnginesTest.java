@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.engine.BusyException;
-import dev.svc.engine.Module;
+import dev.svc.engine.EngineModule;
 import dev.svc.supervisor.Pool;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -24,7 +24,7 @@ class SupervisedEnginesTest {
 
   private static final Duration ACQUIRE = Duration.ofMillis(100);
 
-  private final Module module = Module.bundled();
+  private final EngineModule module = EngineModule.bundled();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   @AfterEach
