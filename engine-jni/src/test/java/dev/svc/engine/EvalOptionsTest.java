@@ -87,7 +87,7 @@ class EvalOptionsTest {
       TimeoutException timeout =
           catchThrowableOfType(
               TimeoutException.class,
-              () -> engine.evaluateRaw("{\"op\":\"eval\"}".getBytes(UTF_8), noGrace, Map.of()));
+              () -> engine.instance().evaluate("{\"op\":\"eval\"}".getBytes(UTF_8), noGrace, Map.of()));
 
       assertThat(timeout.deadline()).isEqualTo(Duration.ofMillis(20));
       assertThat(engine.stopped()).isPresent();
