@@ -349,7 +349,7 @@ fn write_payload(json: &mut Json, payload: &[(Rc<str>, Value)]) {
 fn write_value(json: &mut Json, value: &Value) {
     let text = json.text_mut();
     let start = text.len();
-    if crate::encode::write_value(value, text).is_err() {
+    if crate::wire::write_value(value, text).is_err() {
         text.truncate(start);
         text.push_str("null");
     }

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use super::BUFFERS;
 use super::buffers::PinnedRequest;
-use super::json::scan_first_value;
+use crate::wire::scan_first_value;
 use crate::data::{Data, Syntax, parse_checked_json, parse_json};
 use crate::eval::{Host, HostError};
 use crate::kind::{FnDef, Kind};
@@ -53,13 +53,13 @@ fn request(function: &FnDef, args: &[Value]) -> Result<Vec<u8>, HostError> {
     // Room for the usual request: a name and a few short args, without growing.
     let mut out = String::with_capacity(64 + function.name.len());
     out.push_str(r#"{"function":"#);
-    crate::encode::write_str(&function.name, &mut out);
+    crate::wire::write_str(&function.name, &mut out);
     out.push_str(r#","args":["#);
     for (i, arg) in args.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        crate::encode::write_value(arg, &mut out).map_err(|e| HostError {
+        crate::wire::write_value(arg, &mut out).map_err(|e| HostError {
             text: format!("its args can't be sent as JSON: {e}"),
             help: Some(
                 "JSON has no infinite or NaN float; keep them out of a host function's args"

@@ -107,7 +107,7 @@ fn error_of(response: &str) -> &str {
 fn runtime_error(message: &str, help: &str) -> String {
     let go = |text: &str| {
         let mut out = String::new();
-        crate::encode::write_string(text.as_bytes(), &mut out);
+        crate::wire::write_string(text.as_bytes(), &mut out);
         out
     };
     format!(
@@ -239,14 +239,14 @@ fn an_answer_reads_the_same_whatever_its_layout() {
 fn a_result_nests_as_deep_as_json_allows_counting_its_answer_object() {
     let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
     let answer = |depth: usize| format!(r#"{{"result":{}}}"#, nested(depth)).into_bytes();
-    let deepest = answer(super::json::MAX_DEPTH - 1);
+    let deepest = answer(crate::wire::MAX_DEPTH - 1);
     host(move |_| deepest.clone());
     let response = eval(compile(&["split"]), INPUT);
     assert!(
         response.contains("the host returned result[0]: expected a string, found a list"),
         "{response}"
     );
-    let too_deep = answer(super::json::MAX_DEPTH);
+    let too_deep = answer(crate::wire::MAX_DEPTH);
     host(move |_| too_deep.clone());
     let response = eval(compile(&["split"]), INPUT);
     attach_native_host(None);

@@ -11,7 +11,7 @@
 //!   buffers (`buffers`), answers it with [`handle`], pins the response.
 //! * [`handle`]: bytes in, bytes out, for one request; never panics (below).
 //!   Tests, fuzzing and benchmarks enter here.
-//! * `request` (decoding, Go-compatible, with `json`), `ops` (one function
+//! * `request` (decoding, Go-compatible, with [`crate::wire`]), `ops` (one function
 //!   per op), `response` (the envelope and bodies), `error` (every failure's
 //!   message and help), `handles` (the handle table of §5).
 //!
@@ -54,7 +54,6 @@ mod handles;
 #[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "atomics"))))]
 mod heap;
 mod host;
-pub(crate) mod json;
 mod ops;
 mod policy_ops;
 mod request;

@@ -38,7 +38,7 @@ use std::collections::BTreeMap;
 
 use crate::diag::go_quote_bytes;
 
-use super::json::{Cursor, Kind, SyntaxError, is_number, scan_first_value, skip_space, unquote};
+use crate::wire::{Cursor, Kind, SyntaxError, is_number, scan_first_value, skip_space, unquote};
 
 /// A request whose syntax has been checked once, for [`read_id`] and
 /// [`decode`] to share.

@@ -3,7 +3,7 @@
 //! written) then `ok`, then the op's fields in the spec's order.
 //!
 //! Strings are escaped as Go's `json.Marshal` escapes them (by
-//! [`crate::encode`], which values share), so responses are
+//! [`crate::wire`], which values share), so responses are
 //! byte-identical to the reference's: `<`, `>` and `&` as `\u003c`, `\u003e`
 //! and `\u0026`; U+2028 and U+2029 as `\u2028` and `\u2029`; control
 //! characters as `\b`, `\f`, `\n`, `\r`, `\t` or `\u00XX`.
@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use super::error::EngineError;
 use crate::diag::Diagnostic;
-use crate::encode::write_str;
+use crate::wire::write_str;
 use crate::source::{LineIndex, Position};
 use crate::version::BuildInfo;
 
@@ -140,7 +140,7 @@ impl Json {
     }
 
     /// The text written so far, for writers that append to a `String`
-    /// (values, [`crate::encode`]).
+    /// (values, [`crate::wire`]).
     pub(crate) fn text_mut(&mut self) -> &mut String {
         &mut self.text
     }

@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::abi::json::{Cursor, Kind as JsonKind};
+use crate::wire::{Cursor, Kind as JsonKind};
 use crate::data::{Data, Syntax};
 use crate::diag::{declared_help, go_quote};
 use crate::kind::Kind;

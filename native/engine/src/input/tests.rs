@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::data::parse_json;
-use crate::encode::write_value;
+use crate::wire::write_value;
 use crate::testing::load_kind;
 
 const KIND: &str = r#"kind Decode version 1
