@@ -8,7 +8,7 @@ use super::ops::load_project;
 use super::policy_ops::{
     FIX_HELP, own_policies, unless_broken, with_diagnostics, with_explanation,
 };
-use super::request::Request;
+use super::op_request::ExplainRequest;
 use super::response::{Json, Success};
 use crate::bundle::Project;
 use crate::diag::go_quote;
@@ -16,10 +16,10 @@ use crate::explain::Explanation;
 
 /// §4.5: by `handle`, or by `files` (with `trusted_files` and a `policy`
 /// pattern), not both.
-pub(crate) fn explain(request: &Request<'_>) -> Result<Success, EngineError> {
+pub(crate) fn explain(request: &ExplainRequest<'_>) -> Result<Success, EngineError> {
     let mut body = Json::body();
     if request.handle != 0 {
-        if !request.files.is_empty() {
+        if !request.files.files.is_empty() {
             return Err(EngineError::rejected(
                 "explain takes a handle or files, not both".to_owned(),
                 "explain a compiled policy by its handle, or the policies of files".to_owned(),
@@ -29,7 +29,7 @@ pub(crate) fn explain(request: &Request<'_>) -> Result<Success, EngineError> {
             super::explain_record::write(&mut body, [e]);
         })?;
     } else {
-        let project = load_project(request, &[])?;
+        let project = load_project(&request.files, &[])?;
         let explanations = explain_files(&project, &request.policy)?;
         super::explain_record::write(&mut body, &explanations);
     }

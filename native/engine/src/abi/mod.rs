@@ -54,6 +54,7 @@ mod handles;
 #[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "atomics"))))]
 mod heap;
 mod host;
+mod op_request;
 mod ops;
 mod policy_ops;
 mod request;
@@ -84,7 +85,10 @@ pub fn handle(request: &[u8]) -> Vec<u8> {
     let answered = catch_unwind(AssertUnwindSafe(|| {
         let checked = request::check(request);
         match request::decode(&checked) {
-            Ok(request) => response::encode(request.id, &ops::run(&request)),
+            Ok(fields) => {
+                let envelope = op_request::Envelope::from(fields);
+                response::encode(envelope.id, &ops::run(envelope.op))
+            }
             Err(DecodeError(text)) => {
                 response::failure(request::read_id(&checked), &EngineError::malformed(&text))
             }

@@ -1,10 +1,10 @@
 //! The ops (module-abi.md §4), one function each, chosen by the request's
-//! `op`. An op reads the fields it needs from the decoded request and
-//! answers a [`Success`] or an [`EngineError`].
+//! `op`. An op takes its own typed request and answers a [`Success`] or an
+//! [`EngineError`].
 
 use super::error::EngineError;
+use super::op_request::{CheckRequest, Files, FormatRequest, OpRequest};
 use super::request::File;
-use super::request::Request;
 use super::response::{DiagnosticRecord, Record, Success};
 use crate::bundle::{FileInput, Project, named_files};
 use crate::diag::Diagnostic;
@@ -13,26 +13,20 @@ use crate::lint::Levels;
 use crate::require::{self, Refusal, Requirement};
 use crate::source::LineIndex;
 
-/// The op that panics on purpose, in test builds and builds with the
-/// `panic-probe` feature: it proves that a panic becomes an `ok:false`
-/// answer and leaves the instance working (see the crate doc of `abi`).
-#[cfg(any(test, feature = "panic-probe"))]
-pub(crate) const PANIC_PROBE: &str = "panic-probe";
-
 /// Runs the request's op.
-pub(crate) fn run(request: &Request<'_>) -> Result<Success, EngineError> {
-    match request.op.as_ref() {
-        "version" => Ok(version()),
-        "check" => check(request),
-        "compile" => super::policy_ops::compile(request),
-        "eval" => super::policy_ops::eval(request),
-        "explain" => super::explain_op::explain(request),
-        "format" => format(request),
-        "test" => super::test_op::test(request),
-        "release" => super::policy_ops::release(request),
+pub(crate) fn run(request: OpRequest<'_>) -> Result<Success, EngineError> {
+    match request {
+        OpRequest::Version => Ok(version()),
+        OpRequest::Check(request) => check(&request),
+        OpRequest::Compile(request) => super::policy_ops::compile(&request),
+        OpRequest::Eval(request) => super::policy_ops::eval(&request),
+        OpRequest::Explain(request) => super::explain_op::explain(&request),
+        OpRequest::Format(request) => format(&request),
+        OpRequest::Test(request) => super::test_op::test(&request),
+        OpRequest::Release(handle) => super::policy_ops::release(handle),
         #[cfg(any(test, feature = "panic-probe"))]
-        PANIC_PROBE => panic_probe(),
-        op => Err(EngineError::unknown_op(op)),
+        OpRequest::PanicProbe => panic_probe(),
+        OpRequest::Unknown(op) => Err(EngineError::unknown_op(&op)),
     }
 }
 
@@ -45,13 +39,13 @@ fn version() -> Success {
 /// them. Finding errors is a result (`ok: true`); a request whose lints,
 /// files, requirements or patterns can't be used fails, in the order the
 /// spec lists those failures.
-fn check(request: &Request<'_>) -> Result<Success, EngineError> {
+fn check(request: &CheckRequest<'_>) -> Result<Success, EngineError> {
     let lints = request.lints.iter().map(|(k, v)| (k.as_ref(), v.as_ref()));
     let levels = Levels::configured(lints).map_err(|e| EngineError::rejected(e.message, e.help))?;
     let requirements = requirements(request);
-    let paths = request.files.iter().chain(&request.trusted_files);
+    let paths = request.files.files.iter().chain(&request.files.trusted);
     require::check_trusted_paths(&requirements, paths.map(|f| f.path.as_ref())).map_err(refused)?;
-    let project = load_project(request, &requirements)?;
+    let project = load_project(&request.files, &requirements)?;
     require::check_named(&requirements, "deploy.guardrails").map_err(refused)?;
     let patterns: Vec<&str> = request.policies.iter().map(AsRef::as_ref).collect();
     let scope = project
@@ -72,7 +66,7 @@ fn check(request: &Request<'_>) -> Result<Success, EngineError> {
 }
 
 /// The request's `require`, as the requirement rules take it.
-fn requirements(request: &Request<'_>) -> Vec<Requirement> {
+fn requirements(request: &CheckRequest<'_>) -> Vec<Requirement> {
     request
         .require
         .iter()
@@ -95,13 +89,13 @@ pub(super) fn refused(refusal: Refusal) -> EngineError {
 /// The request's files and trusted files, parsed, indexed and checked;
 /// files below a requirement's trusted path count as trusted.
 pub(super) fn load_project(
-    request: &Request<'_>,
+    request: &Files<'_>,
     requirements: &[Requirement],
 ) -> Result<Project, EngineError> {
     if request.files.is_empty() {
         return Err(EngineError::no_files());
     }
-    let files = named_files(&inputs(&request.files), &inputs(&request.trusted_files))
+    let files = named_files(&inputs(&request.files), &inputs(&request.trusted))
         .map_err(|e| EngineError::rejected(e.message, e.help))?;
     Ok(Project::load(require::move_into_trusted(
         requirements,
@@ -151,7 +145,7 @@ const STDIN: &str = "<stdin>";
 /// §4.6: `source` in the canonical style (tooling §4), and whether it was
 /// already. A source that doesn't parse fails with its syntax errors, in the
 /// file `path` (default `<stdin>`, used as given).
-fn format(request: &Request<'_>) -> Result<Success, EngineError> {
+fn format(request: &FormatRequest<'_>) -> Result<Success, EngineError> {
     let Some(source) = request.source.as_deref() else {
         return Err(EngineError::format_needs_source());
     };

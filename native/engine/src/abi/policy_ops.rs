@@ -11,7 +11,7 @@ use super::error::EngineError;
 use super::handles::HandleTable;
 use super::host::ModuleHost;
 use super::ops::{load_project, records, refused};
-use super::request::Request;
+use super::op_request::{CompileRequest, EvalRequest};
 use super::response::{DiagnosticRecord, Json, Record, Success};
 use crate::bundle::Project;
 use crate::compile::Program;
@@ -52,11 +52,11 @@ fn unknown_handle(handle: u32) -> EngineError {
 }
 
 /// §4.3: compiles the root in the scope of what it uses, and stores it.
-pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
+pub(crate) fn compile(request: &CompileRequest<'_>) -> Result<Success, EngineError> {
     let requirements = compile_requirements(request)?;
-    let project = load_project(request, &[])?;
+    let project = load_project(&request.files, &[])?;
     let root = pick_root(&project, &request.policy)?;
-    if !request.trusted_files.is_empty() {
+    if !request.files.trusted.is_empty() {
         from_trusted_files(&project, &requirements)?;
     }
     let root_name = project
@@ -156,7 +156,7 @@ fn from_trusted_files(project: &Project, requirements: &[Requirement]) -> Result
 }
 
 /// Compile's requirements: a policy each, and nothing else (§6).
-fn compile_requirements(request: &Request<'_>) -> Result<Vec<Requirement>, EngineError> {
+fn compile_requirements(request: &CompileRequest<'_>) -> Result<Vec<Requirement>, EngineError> {
     let mut out = Vec::new();
     for (i, r) in request.require.iter().enumerate() {
         if r.policy.is_empty() {
@@ -255,7 +255,7 @@ pub(super) fn unless_broken(project: &Project, error: EngineError, done: &str) -
 }
 
 /// Every name in `functions` is a host function of the root's kind.
-fn check_functions(request: &Request<'_>, kind: &crate::kind::Kind) -> Result<(), EngineError> {
+fn check_functions(request: &CompileRequest<'_>, kind: &crate::kind::Kind) -> Result<(), EngineError> {
     for name in &request.functions {
         if kind.func(name).is_some() {
             continue;
@@ -283,7 +283,7 @@ fn check_functions(request: &Request<'_>, kind: &crate::kind::Kind) -> Result<()
 /// The request's `stubs` (a YAML or JSON document; absent or `null` is
 /// none) bound to the root's kind. Problems fail the request, each as
 /// `stubs: «problem» («help»)` on its own line.
-fn bind_stubs(request: &Request<'_>, kind: &crate::kind::Kind) -> Result<BoundStubs, EngineError> {
+fn bind_stubs(request: &CompileRequest<'_>, kind: &crate::kind::Kind) -> Result<BoundStubs, EngineError> {
     let Some(raw) = request.stubs else {
         return Ok(BoundStubs::default());
     };
@@ -318,7 +318,7 @@ pub(super) fn with_diagnostics(
 }
 
 /// §4.4: one input through a compiled policy.
-pub(crate) fn eval(request: &Request<'_>) -> Result<Success, EngineError> {
+pub(crate) fn eval(request: &EvalRequest<'_>) -> Result<Success, EngineError> {
     let handle = request.handle;
     let deadline = (request.timeout_ms > 0)
         .then(|| Instant::now() + Duration::from_millis(request.timeout_ms.unsigned_abs()));
@@ -376,8 +376,7 @@ pub(super) fn with_explanation<T>(
 }
 
 /// §4.8: drops a compiled policy.
-pub(crate) fn release(request: &Request<'_>) -> Result<Success, EngineError> {
-    let handle = request.handle;
+pub(crate) fn release(handle: u32) -> Result<Success, EngineError> {
     PROGRAMS
         .with_borrow_mut(|table| table.remove(handle))
         .map(|_| Success::Released)

@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 use super::error::EngineError;
 use super::eval_record::strings;
 use super::ops::inputs;
-use super::request::{File, Request};
+use super::op_request::TestRequest;
+use super::request::File;
 use super::response::{Json, Success};
 use crate::bundle::{Project, clean, named_files};
 use crate::pattern::Regex;
@@ -24,9 +25,9 @@ const PATH_HELP: &str = "give every file a path, such as checkout/alerts_test.ya
 const TEST_SUFFIXES: [&str; 2] = ["_test.yaml", "_test.yml"];
 
 /// §4.7: runs every test file and answers their records.
-pub(crate) fn test(request: &Request<'_>) -> Result<Success, EngineError> {
+pub(crate) fn test(request: &TestRequest<'_>) -> Result<Success, EngineError> {
     let filter = run_filter(&request.run)?;
-    let mut claimed = Claimed::reserving(&request.files, &request.trusted_files);
+    let mut claimed = Claimed::reserving(&request.files.files, &request.files.trusted);
     let mut tests = claimed.claim(&request.test_files, "test file")?;
     if tests.is_empty() {
         return Err(EngineError::rejected(
@@ -48,7 +49,7 @@ pub(crate) fn test(request: &Request<'_>) -> Result<Success, EngineError> {
         .into_iter()
         .map(|(path, source)| (path, source.to_owned()))
         .collect();
-    let files = named_files(&inputs(&request.files), &inputs(&request.trusted_files))
+    let files = named_files(&inputs(&request.files.files), &inputs(&request.files.trusted))
         .map_err(|e| EngineError::rejected(e.message, e.help))?;
     let project = Project::load(files);
     tests.sort_by(|a, b| a.0.cmp(&b.0));
