@@ -292,7 +292,7 @@ fn an_answer_not_allocated_with_engine_alloc_fails_the_call() {
 fn the_request_and_answer_buffers_are_freed_after_each_call() {
     host(|_| br#"{"result":["team"]}"#.to_vec());
     let handle = compile(&["split"]);
-    let live = || super::BUFFERS.with_borrow(super::buffers::Buffers::live_count);
+    let live = || super::INSTANCE.with(|instance| instance.buffers.borrow().live_count());
     let before = live();
     for _ in 0..3 {
         eval(handle, INPUT);

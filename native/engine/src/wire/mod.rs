@@ -15,8 +15,10 @@ pub(crate) mod plain_run;
 mod read;
 mod write;
 
+#[cfg(test)]
+pub(crate) use read::MAX_DEPTH;
 pub(crate) use read::{
-    Cursor, Kind, MAX_DEPTH, SyntaxError, is_number, scan_first_value, skip_space, unquote,
+    Cursor, Kind, SyntaxError, is_number, scan_first_value, skip_space, unquote,
 };
 pub(crate) use write::write_str;
 pub use write::{NonFinite, write_string, write_value};
