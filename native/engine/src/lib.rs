@@ -55,6 +55,9 @@
 //! * [`check`]: the type checker of policy and module documents.
 //! * [`bundle`]: the files of a request parsed, indexed by name and
 //!   checked in import order; scopes of `policies` patterns.
+//! * [`program`]: the compiled form of a root policy that [`compile`]
+//!   builds and [`eval`] runs: instances flattened, names resolved, rules
+//!   and asserts with their record texts.
 //! * [`compile`]: a root policy compiled for evaluation: instances,
 //!   resolved names, rules and asserts with their record texts.
 //! * [`eval`]: evaluation of a compiled policy: phases, resolution,
@@ -91,6 +94,7 @@ pub mod lexer;
 pub mod lint;
 pub mod parser;
 pub mod pattern;
+pub mod program;
 pub mod require;
 pub mod source;
 pub mod stubs;

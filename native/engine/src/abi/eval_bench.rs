@@ -13,9 +13,9 @@ use super::eval_record::EvalRecord;
 use super::fuzz_tests::json_string as json;
 use super::{handle, request, response};
 use crate::bundle::{FileInput, Project, named_files};
-use crate::compile::Program;
 use crate::data::Syntax;
 use crate::eval::Unbound;
+use crate::program::Program;
 
 const KIND: &str = "kind Refund version 1\n\ninput amount: int\ninput channel: string\n\n\
     decision deny {\n  reason: fraud | no_rule\n}\n\n\

@@ -5,10 +5,10 @@
 use std::rc::Rc;
 
 use super::writer::Json;
-use crate::compile::{Fallback, Program};
 use crate::diag::go_quote;
 use crate::eval::{Candidate, Evaluation, FailedAssert, Failure, Outcome, Phase, RuntimeError};
 use crate::kind::Collect;
+use crate::program::{Fallback, Program};
 use crate::value::Value;
 
 const RUNTIME_HELP: &str = "fix the expression the runtime error points at, or the input it read";

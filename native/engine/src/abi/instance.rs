@@ -8,8 +8,8 @@ use std::rc::Rc;
 
 use super::buffers::Buffers;
 use super::handles::{HandleTable, TableFull};
-use crate::compile::Program;
 use crate::explain::Explanation;
+use crate::program::Program;
 use crate::stubs::BoundStubs;
 
 /// One instance's state. Each part is borrowed on its own: a host function
