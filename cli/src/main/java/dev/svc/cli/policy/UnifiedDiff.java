@@ -108,12 +108,12 @@ final class UnifiedDiff {
         out.add(new Line(' ', a.get(i), i + 1, j + 1));
         i++;
         j++;
-      } else if (j < b.size() && (i == a.size() || common[i][j + 1] >= common[i + 1][j])) {
-        out.add(new Line('+', b.get(j), i + 1, j + 1));
-        j++;
-      } else {
+      } else if (i < a.size() && (j == b.size() || common[i + 1][j] >= common[i][j + 1])) {
         out.add(new Line('-', a.get(i), i + 1, j + 1));
         i++;
+      } else {
+        out.add(new Line('+', b.get(j), i + 1, j + 1));
+        j++;
       }
     }
     return out;
