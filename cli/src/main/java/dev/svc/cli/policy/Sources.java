@@ -73,11 +73,13 @@ final class Sources {
       files.add(SourceFile.of(STDIN, readStdin(workspace.stdin())));
       return;
     }
-    Path path = workspace.resolve(arg);
+    // Named and opened by its cleaned path, as the reference does: a/../b.sigil is b.sigil.
+    String name = clean(arg);
+    Path path = workspace.resolve(name);
     if (Files.isDirectory(path)) {
-      directory(clean(arg), path);
+      directory(name, path);
     } else {
-      file(clean(arg), path);
+      file(name, path);
     }
   }
 
