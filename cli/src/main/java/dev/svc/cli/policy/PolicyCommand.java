@@ -135,31 +135,42 @@ public final class PolicyCommand implements Callable<Integer> {
     return FAILED;
   }
 
-  /** Reads {@code -o}, refusing other formats in the reference's words. */
-  static final class FormatConverter implements CommandLine.ITypeConverter<Format> {
+  /** Reads one of an enum's names, refusing others in the reference's words and listing the choices. */
+  abstract static class Choice<E extends Enum<E>> implements CommandLine.ITypeConverter<E> {
+
+    private final Class<E> type;
+    private final String what;
+
+    Choice(Class<E> type, String what) {
+      this.type = type;
+      this.what = what;
+    }
+
     @Override
-    public Format convert(String value) {
-      for (Format format : Format.values()) {
-        if (format.name().equals(value)) {
-          return format;
+    public E convert(String value) {
+      List<String> names = new ArrayList<>();
+      for (E choice : type.getEnumConstants()) {
+        if (choice.name().equals(value)) {
+          return choice;
         }
+        names.add(choice.name());
       }
       throw new CommandLine.TypeConversionException(
-          "unsupported output type \"" + value + "\"; use one of: text, json, yaml");
+          "unsupported " + what + " \"" + value + "\"; use one of: " + String.join(", ", names));
+    }
+  }
+
+  /** Reads {@code -o}. */
+  static final class FormatConverter extends Choice<Format> {
+    FormatConverter() {
+      super(Format.class, "output type");
     }
   }
 
   /** Reads {@code --color}. */
-  static final class ColorConverter implements CommandLine.ITypeConverter<ColorMode> {
-    @Override
-    public ColorMode convert(String value) {
-      for (ColorMode mode : ColorMode.values()) {
-        if (mode.name().equals(value)) {
-          return mode;
-        }
-      }
-      throw new CommandLine.TypeConversionException(
-          "unsupported color mode \"" + value + "\"; use one of: auto, always, never");
+  static final class ColorConverter extends Choice<ColorMode> {
+    ColorConverter() {
+      super(ColorMode.class, "color mode");
     }
   }
 }
