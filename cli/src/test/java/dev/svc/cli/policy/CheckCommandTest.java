@@ -228,4 +228,28 @@ class CheckCommandTest {
     assertThat(run.exit()).isEqualTo(1);
     assertThat(run.err()).startsWith("Error: no policy matches \"payments.*\"\n\nWhat you can do\n  • the bundle defines: deploy.gate, deploy.lookup\n");
   }
+
+  @Test
+  void a_required_policy_from_the_flag_or_the_configuration_must_be_invoked_by_every_root() throws IOException {
+    PolicyRun.project(dir);
+    PolicyRun flag = PolicyRun.in(dir, "check", "--require", "deploy.lookup", "-o", "json");
+    Files.writeString(dir.resolve("sigil.yaml"), "require:\n  - policy: deploy.lookup\n    roots: deploy.gate\n");
+    PolicyRun config = PolicyRun.in(dir, "check", "-o", "json");
+
+    assertThat(flag.exit()).isEqualTo(1);
+    assertThat(flag.out()).contains("\"message\": \"deploy.gate doesn't invoke deploy.lookup\"");
+    assertThat(config.exit()).isEqualTo(1);
+    assertThat(config.out()).isEqualTo(flag.out());
+  }
+
+  @Test
+  void a_trusted_path_that_does_not_exist_is_an_error_at_its_entry() throws IOException {
+    PolicyRun.project(dir);
+    Files.writeString(dir.resolve("sigil.yaml"), "require:\n  - policy: deploy.lookup\n    trusted: guard\n");
+
+    PolicyRun run = PolicyRun.in(dir, "check");
+
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.err()).startsWith("Error: sigil.yaml:2:5: trusted path guard doesn't exist\n");
+  }
 }
