@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,7 +20,7 @@ final class Documents {
   private static final ObjectMapper JSON = JsonMapper.builder()
       .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+      .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
       .build();
   private static final ObjectMapper YAML = new YAMLMapper();
 

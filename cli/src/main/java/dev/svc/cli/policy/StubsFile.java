@@ -33,8 +33,7 @@ final class StubsFile {
       throw new PolicyException(name + ": stubs must be an object", "map each host function's name to its stub");
     }
     SortedMap<String, Stub> stubs = new TreeMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = document.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> entry = it.next();
+    for (Map.Entry<String, JsonNode> entry : document.properties()) {
       stubs.put(entry.getKey(), stub(name, entry.getKey(), entry.getValue()));
     }
     return stubs;

@@ -148,6 +148,17 @@ class EvalCommandTest {
   }
 
   @Test
+  void json_numbers_reach_the_engine_as_written() throws IOException {
+    PolicyRun.project(dir);
+    Files.writeString(dir.resolve("float.json"), "{\"hour\": 12.0}");
+
+    PolicyRun run = PolicyRun.in(dir, "eval", "--policy", "deploy.gate", "--input", "float.json");
+
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.err()).startsWith("Error: float.json: hour: expected an int, found a number\n");
+  }
+
+  @Test
   void empty_and_broken_inputs_are_error_blocks() throws IOException {
     PolicyRun.project(dir);
     Files.writeString(dir.resolve("broken.json"), "{\"user\": [}");
