@@ -48,4 +48,12 @@ class SvcPolicyTest {
     assertThat(run("serve", "--nope")).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(err.toString()).startsWith("Unknown option: '--nope'");
   }
+
+  @Test
+  void svc_policy_help_lists_its_commands_and_exit_codes() {
+    assertThat(run("policy", "--help")).isZero();
+    assertThat(out.toString())
+        .contains("check", "fmt", "eval", "test", "explain", "version", "-o, --output=<format>")
+        .contains("1   any failure: a bad flag, an unreadable file, an error found");
+  }
 }

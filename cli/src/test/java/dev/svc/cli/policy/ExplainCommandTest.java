@@ -34,6 +34,8 @@ class ExplainCommandTest {
 
     assertGolden("explain_deploy.golden", PolicyRun.in(at, "explain", "--policy", "payments.deploy").out());
     assertGolden("explain_deploy_yaml.golden", PolicyRun.in(at, "explain", "--policy", "payments.deploy", "-o", "yaml").out());
+    assertGolden("explain_deploy_color.golden",
+        PolicyRun.in(at, "explain", "--policy", "payments.deploy", "--color", "always").out());
   }
 
   @Test

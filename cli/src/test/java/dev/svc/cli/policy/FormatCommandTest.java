@@ -64,6 +64,7 @@ class FormatCommandTest {
     assertThat(run.exit()).isZero();
     assertGolden("fmt_diff.golden", run.out());
     assertGolden("fmt_diff_json.golden", PolicyRun.in(dir, "fmt", "-o", "json").out());
+    assertGolden("fmt_diff_yaml.golden", PolicyRun.in(dir, "fmt", "-o", "yaml").out());
   }
 
   @Test
