@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The eval record for a person (tooling spec §6.2, text form): the decision and its payload, the
- * trace with {@code *} on the entries that made the outcome, then what went wrong, each with its
- * help.
+ * The eval record for a person (tooling spec §6.2, text form): what the host acts on and its
+ * payload; for a failed evaluation, the fallback, what went wrong and its help; then the trace, the
+ * entries that made the outcome marked {@code *}, each with the conditions that held and its payload.
  */
 final class EvalText {
 
@@ -17,32 +17,39 @@ final class EvalText {
     Theme theme = console.theme();
     String policy = JsonTree.text(report.get("policy"));
     List<Object> outcome = JsonTree.list(report.get("outcome"));
-    if (report.containsKey("decision")) {
+    boolean failed = report.containsKey("error");
+    if (failed) {
+      console.out().println(theme.bold(policy + ": the evaluation failed, the host falls back to " + outcomeText(outcome)));
+    } else if (report.containsKey("decision")) {
       console.out().println(theme.bold(policy + ": " + call(report)));
       JsonTree.object(report.get("payload")).forEach((field, value) ->
           console.out().println("  " + field + " = " + value(value)));
     } else {
-      List<String> calls = new ArrayList<>();
-      outcome.forEach(entry -> calls.add(call(JsonTree.object(entry))));
-      console.out().println(theme.bold(policy + ": [" + String.join(", ", calls) + "]"));
+      console.out().println(theme.bold(policy + ": " + outcomeText(outcome)));
     }
-    List<Object> trace = JsonTree.list(report.get("trace"));
-    console.out().println("trace: " + Counts.of(trace.size(), "candidate", "candidates"));
-    for (Object item : trace) {
-      Map<String, Object> entry = JsonTree.object(item);
-      String mark = Boolean.TRUE.equals(entry.get("outcome")) ? theme.ok("*") : " ";
-      console.out().println("  " + mark + " " + call(entry) + "  " + theme.muted(JsonTree.text(entry.get("position"))));
-    }
-    if (report.containsKey("error")) {
+    if (failed) {
+      console.out().println();
       failure(console, JsonTree.object(report.get("error")));
     }
+    List<Object> trace = JsonTree.list(report.get("trace"));
+    console.out().println();
+    console.out().println("trace: " + Counts.of(trace.size(), "candidate", "candidates"));
+    entries(console, trace, "  ", true);
+  }
+
+  private static String outcomeText(List<Object> outcome) {
+    if (outcome.isEmpty()) {
+      return "no decisions";
+    }
+    List<String> calls = new ArrayList<>();
+    outcome.forEach(entry -> calls.add(call(JsonTree.object(entry))));
+    return calls.size() == 1 ? calls.get(0) : "[" + String.join(", ", calls) + "]";
   }
 
   private static void failure(Console console, Map<String, Object> error) {
     Theme theme = console.theme();
-    String kind = JsonTree.text(error.get("kind"));
     String message = JsonTree.text(error.get("message"));
-    switch (kind) {
+    switch (JsonTree.text(error.get("kind"))) {
       case "assertion" -> {
         for (Object item : JsonTree.list(error.get("asserts"))) {
           Map<String, Object> failed = JsonTree.object(item);
@@ -51,13 +58,39 @@ final class EvalText {
           if (failed.containsKey("cause")) {
             console.out().println("  " + JsonTree.text(failed.get("cause")));
           }
+          if (failed.containsKey("outcome")) {
+            console.out().println("  the outcome it read:");
+            entries(console, JsonTree.list(failed.get("outcome")), "    ", false);
+          }
         }
       }
-      case "conflict" -> console.out().println(theme.fail("conflict: " + message));
+      case "conflict" -> {
+        console.out().println(theme.fail("conflict: " + message));
+        entries(console, JsonTree.list(error.get("candidates")), "    ", false);
+      }
       case "runtime" -> console.out().println(theme.fail("runtime error: " + message));
-      default -> console.out().println(theme.fail(kind + ": " + message));
+      default -> console.out().println(theme.fail(message));
     }
     console.out().println("  " + theme.info("= help:") + " " + JsonTree.text(error.get("help")));
+  }
+
+  // Entries with their calls padded to one column, then the conditions that held and the payload.
+  private static void entries(Console console, List<Object> entries, String indent, boolean marked) {
+    Theme theme = console.theme();
+    int width = entries.stream().mapToInt(e -> call(JsonTree.object(e)).length()).max().orElse(0);
+    for (Object item : entries) {
+      Map<String, Object> entry = JsonTree.object(item);
+      String mark = !marked ? "" : Boolean.TRUE.equals(entry.get("outcome")) ? theme.ok("*") + " " : "  ";
+      String call = call(entry);
+      console.out().println(indent + mark + call + " ".repeat(width - call.length() + 2)
+          + theme.muted(JsonTree.text(entry.get("position"))));
+      String details = indent + (marked ? "    " : "  ");
+      for (Object condition : JsonTree.list(entry.get("conditions"))) {
+        console.out().println(details + "when " + JsonTree.text(condition));
+      }
+      JsonTree.object(entry.get("payload")).forEach((field, value) ->
+          console.out().println(details + field + " = " + value(value)));
+    }
   }
 
   private static String call(Map<String, Object> entry) {

@@ -252,4 +252,33 @@ class CheckCommandTest {
     assertThat(run.exit()).isEqualTo(1);
     assertThat(run.err()).startsWith("Error: sigil.yaml:2:5: trusted path guard doesn't exist\n");
   }
+
+  @Test
+  void a_kind_file_the_configuration_names_must_exist() throws IOException {
+    PolicyRun.project(dir);
+    Files.writeString(dir.resolve("sigil.yaml"), "$schema: https://example.com/sigil.json\nkinds: kinds/missing.sigil\n");
+
+    PolicyRun run = PolicyRun.in(dir, "check");
+
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.err()).isEqualTo("""
+        Error: sigil.yaml: kind file kinds/missing.sigil couldn't be read
+
+        What you can do
+          • fix the path under kinds:; it is relative to the configuration file
+
+        Caused by
+          • kinds/missing.sigil: no such file or directory
+        """);
+  }
+
+  @Test
+  void the_recursive_flag_is_accepted_with_a_notice() throws IOException {
+    PolicyRun.project(dir);
+
+    PolicyRun run = PolicyRun.in(dir, "check", "-R");
+
+    assertThat(run.exit()).isZero();
+    assertThat(run.err()).isEqualTo("-R is deprecated and does nothing: a directory is always read with every level below it\n");
+  }
 }
