@@ -1,5 +1,6 @@
 package dev.svc.cli;
 
+import dev.svc.cli.policy.PolicyCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionCommand.Provider.class,
     description = "Cluster access and policy engine.",
-    subcommands = {VersionCommand.class, ServeCommand.class})
+    subcommands = {VersionCommand.class, ServeCommand.class, PolicyCommand.class})
 public final class Svc {
 
   public static void main(String[] args) {
@@ -18,6 +19,6 @@ public final class Svc {
 
   /** The configured command tree; tests run commands through it without exiting the JVM. */
   static CommandLine commandLine() {
-    return new CommandLine(new Svc());
+    return PolicyCommand.install(new CommandLine(new Svc()));
   }
 }

@@ -111,6 +111,18 @@ public final class Engine implements AutoCloseable {
   public VersionInfo version() {
     return AbiCodec.decode(roundTrip(VERSION_REQUEST), VersionInfo.class);
   }
+  /**
+   * The module's version record exactly as it wrote it (tooling spec §8: its key order), for a tool
+   * that prints the record as JSON.
+   *
+   * @return the record's compact UTF-8 JSON object
+   * @throws StoppedException as {@link #version()} does
+   * @throws IllegalStateException if the engine is closed
+   */
+  public byte[] versionJson() {
+    return AbiCodec.body(roundTrip(VERSION_REQUEST));
+  }
+
 
   /**
    * {@code source} in the canonical style of {@code sigil fmt}: every comment kept, the same program.
@@ -188,6 +200,24 @@ public final class Engine implements AutoCloseable {
     Objects.requireNonNull(options, "options");
     return AbiCodec.decode(roundTrip(Requests.check(files, options)), Checked.class).diagnostics();
   }
+  /**
+   * {@link #check(List, CheckOptions)}, answering the diagnostics exactly as the engine wrote them
+   * (tooling spec §1.2: key order, omissions, Go escaping), for a tool that prints the records as
+   * JSON without reading them.
+   *
+   * @param files the kind documents, policies and modules
+   * @param options trusted files, policy patterns, required policies and lint levels
+   * @return the compact UTF-8 JSON list of Diagnostic records; {@code []} when clean
+   * @throws EngineException as {@link #check(List, CheckOptions)} does
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   * @throws IllegalStateException if the engine is closed
+   */
+  public byte[] checkJson(List<SourceFile> files, CheckOptions options) {
+    Objects.requireNonNull(files, "files");
+    Objects.requireNonNull(options, "options");
+    return AbiCodec.bodyField(roundTrip(Requests.check(files, options)), "diagnostics");
+  }
+
 
   /** The body of the check op's answer. */
   private record Checked(
@@ -222,6 +252,25 @@ public final class Engine implements AutoCloseable {
     Objects.requireNonNull(options, "options");
     return AbiCodec.decode(roundTrip(Requests.test(files, testFiles, options)), Tested.class).results();
   }
+  /**
+   * {@link #test(List, List, TestOptions)}, answering the results exactly as the engine wrote them
+   * (tooling spec §7.6), for a tool that prints the records as JSON without reading them.
+   *
+   * @param files the kind documents, policies and modules
+   * @param testFiles the test files; at least one
+   * @param options data files for {@code input_file}, the cases to run, trusted files
+   * @return the compact UTF-8 JSON list of TestResult records, sorted by path
+   * @throws EngineException as {@link #test(List, List, TestOptions)} does
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   * @throws IllegalStateException if the engine is closed
+   */
+  public byte[] testJson(List<SourceFile> files, List<SourceFile> testFiles, TestOptions options) {
+    Objects.requireNonNull(files, "files");
+    Objects.requireNonNull(testFiles, "testFiles");
+    Objects.requireNonNull(options, "options");
+    return AbiCodec.bodyField(roundTrip(Requests.test(files, testFiles, options)), "results");
+  }
+
 
   /** The body of the test op's answer. */
   private record Tested(
@@ -293,6 +342,24 @@ public final class Engine implements AutoCloseable {
     Objects.requireNonNull(options, "options");
     return Policy.explanations(roundTrip(Requests.explain(files, options)));
   }
+  /**
+   * {@link #explain(List, ExplainOptions)}, answering the explanations exactly as the engine wrote
+   * them (tooling spec §5.2: a policy without rules has {@code "rules":null}), for a tool that prints
+   * the records as JSON without reading them.
+   *
+   * @param files the kind documents, policies and modules
+   * @param options which policies to explain, and trusted files
+   * @return the compact UTF-8 JSON list of Explanation records, sorted by policy name
+   * @throws EngineException as {@link #explain(List, ExplainOptions)} does
+   * @throws StoppedException if the instance is stopped, or stops during this call
+   * @throws IllegalStateException if the engine is closed
+   */
+  public byte[] explainJson(List<SourceFile> files, ExplainOptions options) {
+    Objects.requireNonNull(files, "files");
+    Objects.requireNonNull(options, "options");
+    return AbiCodec.bodyField(roundTrip(Requests.explain(files, options)), "explanations");
+  }
+
 
   /**
    * The size of this instance's linear memory in bytes: a whole number of 64 KiB WebAssembly pages.

@@ -137,6 +137,38 @@ public final class AbiCodec {
     return body;
   }
 
+  /**
+   * One field of a successful response's body, as the module wrote it: the bytes of its value, such
+   * as the compact diagnostics list of a check.
+   *
+   * @throws EngineException with the module's message, help and diagnostics when it answered
+   *     {@code ok:false}, or when the response has no such field
+   */
+  public static byte[] bodyField(byte[] response, String name) {
+    try {
+      if (!readOk(response)) {
+        throw failure(MAPPER.readTree(response));
+      }
+      try (JsonParser parser = MAPPER.createParser(response)) {
+        parser.nextToken();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          String field = parser.currentName();
+          parser.nextToken();
+          // Byte offsets are exact: the parser reads the response's own bytes.
+          int start = (int) parser.currentTokenLocation().getByteOffset();
+          parser.skipChildren();
+          int end = (int) parser.currentLocation().getByteOffset();
+          if (field.equals(name)) {
+            return Arrays.copyOfRange(response, start, end);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new EngineException("reading the module's response: " + e, MISMATCH_HELP, e);
+    }
+    throw new EngineException("the module's response has no " + name + " field", MISMATCH_HELP);
+  }
+
   // The envelope is compact and comes first, so the first "ok":true is the envelope's.
   private static int indexAfter(byte[] response, byte[] marker) {
     outer:
