@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::abi::json::{Cursor, Kind, SyntaxError, scan_first_value, skip_space};
+use crate::wire::{Cursor, Kind, SyntaxError, scan_first_value, skip_space};
 
 /// Which syntax a document was written in: the decoder accepts a whole
 /// YAML float such as `1.0` for an int, but not a JSON one.

@@ -41,8 +41,10 @@
 //! * [`data`]: JSON and YAML data documents before they are decoded.
 //! * [`input`]: data documents decoded against the kind's types (inputs,
 //!   host results, stub values), with the reference's messages.
-//! * [`encode`]: values as the JSON of payloads and host-function
-//!   arguments, and Go's string escaping, which responses share.
+//! * [`wire`]: JSON as Go's `encoding/json` reads and writes it (the
+//!   scanner and its error texts, values as the JSON of payloads and
+//!   host-function arguments, Go's string escaping), the floor that the ABI,
+//!   `data` and `input` share.
 //! * [`yaml`]: YAML documents (the `yaml-rust` crate's parser) read into
 //!   [`data::Data`], or into nodes that keep their lines for test files.
 //! * [`testfile`]: test files and stubs read into typed structures, with
@@ -53,6 +55,9 @@
 //! * [`check`]: the type checker of policy and module documents.
 //! * [`bundle`]: the files of a request parsed, indexed by name and
 //!   checked in import order; scopes of `policies` patterns.
+//! * [`program`]: the compiled form of a root policy that [`compile`]
+//!   builds and [`eval`] runs: instances flattened, names resolved, rules
+//!   and asserts with their record texts.
 //! * [`compile`]: a root policy compiled for evaluation: instances,
 //!   resolved names, rules and asserts with their record texts.
 //! * [`eval`]: evaluation of a compiled policy: phases, resolution,
@@ -64,8 +69,6 @@
 //!   the roots that don't invoke them unconditionally.
 //! * [`pattern`]: the patterns of `like` (glob) and `matches` (Go's RE2
 //!   syntax and error texts, linear-time matching).
-//! * `plain_run`: how far a JSON string's text goes before a byte that
-//!   needs a look, eight bytes at a time, for requests and responses.
 //! * `version`: the build information the version op reports, set by
 //!   `build.rs`.
 //! * `testing` (tests only): the seeded generator of the property tests.
@@ -82,7 +85,6 @@ pub mod compile;
 pub mod constant;
 pub mod data;
 pub mod diag;
-pub mod encode;
 pub mod eval;
 pub mod explain;
 pub mod format;
@@ -92,7 +94,7 @@ pub mod lexer;
 pub mod lint;
 pub mod parser;
 pub mod pattern;
-mod plain_run;
+pub mod program;
 pub mod require;
 pub mod source;
 pub mod stubs;
@@ -103,4 +105,5 @@ pub mod testrun;
 pub mod types;
 pub mod value;
 mod version;
+pub mod wire;
 pub mod yaml;

@@ -177,6 +177,16 @@ impl fmt::Display for Ty {
     }
 }
 
+/// `enum Name: a | b`: an enum type's declaration, which the kind holds
+/// and constants of the type are read against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnumDef {
+    /// The enum's name.
+    pub name: String,
+    /// Its values in declaration order, at least one, unique.
+    pub values: Vec<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::response::Record;
+use super::diagnostic_record::DiagnosticRecord;
 use crate::diag::go_quote;
 
 /// The help of every request the engine couldn't read.
@@ -19,7 +19,7 @@ pub(crate) struct EngineError {
     /// Empty when there is honestly nothing to suggest; then left out.
     pub(crate) help: Cow<'static, str>,
     /// Left out of the response when empty.
-    pub(crate) diagnostics: Vec<Box<dyn Record>>,
+    pub(crate) diagnostics: Vec<DiagnosticRecord>,
 }
 
 impl EngineError {
@@ -67,7 +67,7 @@ impl EngineError {
     pub(crate) fn with_diagnostics(
         message: String,
         help: String,
-        diagnostics: Vec<Box<dyn Record>>,
+        diagnostics: Vec<DiagnosticRecord>,
     ) -> Self {
         Self {
             diagnostics,
@@ -94,7 +94,7 @@ impl EngineError {
 
     /// The source of a format request doesn't parse (§4.6): `diagnostics`
     /// are its syntax errors, in the file named `path`.
-    pub(crate) fn syntax_errors(path: &str, diagnostics: Vec<Box<dyn Record>>) -> Self {
+    pub(crate) fn syntax_errors(path: &str, diagnostics: Vec<DiagnosticRecord>) -> Self {
         Self {
             diagnostics,
             ..Self::new(

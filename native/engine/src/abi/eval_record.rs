@@ -4,11 +4,11 @@
 
 use std::rc::Rc;
 
-use super::response::Json;
-use crate::compile::{Fallback, Program};
+use super::writer::Json;
 use crate::diag::go_quote;
 use crate::eval::{Candidate, Evaluation, FailedAssert, Failure, Outcome, Phase, RuntimeError};
 use crate::kind::Collect;
+use crate::program::{Fallback, Program};
 use crate::value::Value;
 
 const RUNTIME_HELP: &str = "fix the expression the runtime error points at, or the input it read";
@@ -16,21 +16,15 @@ const CANCELED_HELP: &str = "the evaluation ran past its deadline or was cancele
 const CONFLICT_HELP: &str = "a conflict is a defect in the policy: rank the reasons with precedence, or keep the exclusive outcomes' conditions apart";
 const ASSERTION_HELP: &str = "the input breaks an assert of the policy; if the input is right, the policy's assumption is wrong";
 
-/// Writes the record of `evaluation` of `program`.
-pub(crate) fn write(json: &mut Json, program: &Program, evaluation: &Evaluation) {
-    let record = Writer {
-        program,
-        evaluation,
-    };
-    record.write(json);
-}
-
 /// The one outcome entry's payload, decision and reason.
 type Single<'a> = (&'a [(Rc<str>, Value)], &'a str, &'a str);
 
-struct Writer<'a> {
-    program: &'a Program,
-    evaluation: &'a Evaluation,
+/// What eval answers: one evaluation of a compiled program, written by
+/// [`EvalRecord::write`].
+#[derive(Debug)]
+pub(crate) struct EvalRecord {
+    program: Rc<Program>,
+    evaluation: Evaluation,
 }
 
 /// What an entry shows besides its payload, decision and reason.
@@ -41,8 +35,17 @@ struct Shown {
     marked: bool,
 }
 
-impl Writer<'_> {
-    fn write(&self, json: &mut Json) {
+impl EvalRecord {
+    /// The record of `evaluation` of `program`.
+    pub(crate) fn new(program: Rc<Program>, evaluation: Evaluation) -> Self {
+        Self {
+            program,
+            evaluation,
+        }
+    }
+
+    /// Writes the record's members, each after a comma.
+    pub(crate) fn write(&self, json: &mut Json) {
         let collect_one = self.program.kind.collect == Collect::One;
         let single = self.single();
         if collect_one {
@@ -97,7 +100,7 @@ impl Writer<'_> {
     /// The one outcome entry's payload, decision and reason, when the
     /// outcome has exactly one.
     fn single(&self) -> Option<Single<'_>> {
-        let program = self.program;
+        let program = &*self.program;
         match &self.evaluation.outcome {
             Outcome::Top(top) if top.len() == 1 => {
                 let c = top.first().and_then(|&i| self.evaluation.trace.get(i))?;
@@ -182,11 +185,11 @@ impl Writer<'_> {
         json.string(&rule.position);
         if shown.chain && !rule.chain.is_empty() {
             json.member("chain");
-            strings(json, &rule.chain);
+            json.strings(&rule.chain);
         }
         if shown.conditions && !rule.conditions.is_empty() {
             json.member("conditions");
-            strings(json, &rule.conditions);
+            json.strings(&rule.conditions);
         }
         if shown.marked {
             json.member("outcome");
@@ -316,18 +319,6 @@ impl Writer<'_> {
     }
 }
 
-/// A list of strings.
-pub(super) fn strings<S: AsRef<str>>(json: &mut Json, items: &[S]) {
-    json.raw("[");
-    for (i, s) in items.iter().enumerate() {
-        if i > 0 {
-            json.raw(",");
-        }
-        json.string(s.as_ref());
-    }
-    json.raw("]");
-}
-
 /// A payload: an object of every field, keys sorted.
 fn write_payload(json: &mut Json, payload: &[(Rc<str>, Value)]) {
     json.raw("{");
@@ -349,7 +340,7 @@ fn write_payload(json: &mut Json, payload: &[(Rc<str>, Value)]) {
 fn write_value(json: &mut Json, value: &Value) {
     let text = json.text_mut();
     let start = text.len();
-    if crate::encode::write_value(value, text).is_err() {
+    if crate::wire::write_value(value, text).is_err() {
         text.truncate(start);
         text.push_str("null");
     }

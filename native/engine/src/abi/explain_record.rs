@@ -4,8 +4,7 @@
 //! `decision`, `reason`, `phase`, `chain`, `conditions`, `check`,
 //! `payload`) with the omission rules there.
 
-use super::eval_record::strings;
-use super::response::Json;
+use super::writer::Json;
 use crate::eval::Phase;
 use crate::explain::{Entry, Explanation, What};
 
@@ -70,9 +69,9 @@ fn write_entry(json: &mut Json, entry: &Entry) {
         });
     }
     json.member("chain");
-    strings(json, &entry.chain);
+    json.strings(&entry.chain);
     json.member("conditions");
-    strings(json, &entry.conditions);
+    json.strings(&entry.conditions);
     match &entry.what {
         What::Assert { check, .. } => {
             json.member("check");
@@ -80,7 +79,7 @@ fn write_entry(json: &mut Json, entry: &Entry) {
         }
         What::Rule { payload, .. } if !payload.is_empty() => {
             json.member("payload");
-            strings(json, payload);
+            json.strings(payload);
         }
         What::Rule { .. } => {}
     }

@@ -7,15 +7,15 @@
 //! `engine_alloc`, which this module reads and frees. Every way the answer
 //! can be wrong is the call's failure, never a trap.
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 
-use super::BUFFERS;
-use super::buffers::PinnedRequest;
-use super::json::scan_first_value;
+use super::buffers::{Buffers, PinnedRequest};
 use crate::data::{Data, Syntax, parse_checked_json, parse_json};
 use crate::eval::{Host, HostError};
 use crate::kind::{FnDef, Kind};
 use crate::value::Value;
+use crate::wire::scan_first_value;
 
 /// The help of an answer that breaks the protocol.
 const PROTOCOL_HELP: &str = r#"the host answers a call with {"result": ...} or {"error": "..."}"#;
@@ -27,6 +27,9 @@ pub(crate) struct ModuleHost<'a, H: Host> {
     pub(crate) kind: &'a Kind,
     /// The names the host implements.
     pub(crate) functions: &'a BTreeSet<String>,
+    /// The instance's buffers: the request is pinned in them, the answer
+    /// taken from them.
+    pub(crate) buffers: &'a RefCell<Buffers>,
     /// What answers every other function.
     pub(crate) fallback: H,
 }
@@ -37,7 +40,7 @@ impl<H: Host> Host for ModuleHost<'_, H> {
             return self.fallback.call(function, args);
         }
         let request = request(function, args)?;
-        let answer = exchange(request).ok_or_else(|| HostError {
+        let answer = exchange(self.buffers, request).ok_or_else(|| HostError {
             text: "no host is attached to run it".to_owned(),
             help: Some(format!(
                 "the engine runs without a host; stub {} instead",
@@ -53,13 +56,13 @@ fn request(function: &FnDef, args: &[Value]) -> Result<Vec<u8>, HostError> {
     // Room for the usual request: a name and a few short args, without growing.
     let mut out = String::with_capacity(64 + function.name.len());
     out.push_str(r#"{"function":"#);
-    crate::encode::write_str(&function.name, &mut out);
+    crate::wire::write_str(&function.name, &mut out);
     out.push_str(r#","args":["#);
     for (i, arg) in args.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        crate::encode::write_value(arg, &mut out).map_err(|e| HostError {
+        crate::wire::write_value(arg, &mut out).map_err(|e| HostError {
             text: format!("its args can't be sent as JSON: {e}"),
             help: Some(
                 "JSON has no infinite or NaN float; keep them out of a host function's args"
@@ -74,17 +77,20 @@ fn request(function: &FnDef, args: &[Value]) -> Result<Vec<u8>, HostError> {
 /// Runs one host call: `None` when no host is attached, the failure when
 /// its answer isn't a buffer from `engine_alloc`, else the answer's bytes
 /// (whose buffer is already freed).
-fn exchange(request: Vec<u8>) -> Option<Result<PinnedRequest, HostError>> {
-    let packed = call_host(request)?.cast_unsigned();
+fn exchange(
+    buffers: &RefCell<Buffers>,
+    request: Vec<u8>,
+) -> Option<Result<PinnedRequest, HostError>> {
+    let packed = call_host(buffers, request)?.cast_unsigned();
     let (answer, answer_len) = ((packed >> 32) as u32, (packed & 0xffff_ffff) as u32);
-    Some(taken(answer, answer_len))
+    Some(taken(buffers, answer, answer_len))
 }
 
 /// Hands the host the request where it lies in linear memory, alive until
 /// the host returns. It isn't pinned in the registry: the host never frees
 /// it, and if it did, freeing an address that isn't pinned does nothing.
 #[cfg(target_arch = "wasm32")]
-fn call_host(request: Vec<u8>) -> Option<i64> {
+fn call_host(_: &RefCell<Buffers>, request: Vec<u8>) -> Option<i64> {
     let len = i32::try_from(request.len()).unwrap_or(i32::MAX);
     // wasm32 addresses are 32 bits: the conversion never fails.
     let address = u32::try_from(request.as_ptr().expose_provenance()).unwrap_or(0);
@@ -94,29 +100,28 @@ fn call_host(request: Vec<u8>) -> Option<i64> {
 /// Natively an address is a token only the registry resolves, so the
 /// request is pinned while the host runs.
 #[cfg(not(target_arch = "wasm32"))]
-fn call_host(request: Vec<u8>) -> Option<i64> {
+fn call_host(buffers: &RefCell<Buffers>, request: Vec<u8>) -> Option<i64> {
     let len = i32::try_from(request.len()).unwrap_or(i32::MAX);
     // The registry isn't borrowed while the host runs: it allocates the
     // answer with engine_alloc meanwhile.
-    let address = BUFFERS.with_borrow_mut(|buffers| buffers.pin(request));
+    let address = buffers.borrow_mut().pin(request);
     let packed = super::exports::host_call(address.cast_signed(), len);
-    BUFFERS.with_borrow_mut(|buffers| buffers.free(address));
+    buffers.borrow_mut().free(address);
     packed
 }
 
 /// The answer buffer at `address`, unpinned: the module owns it now.
-fn taken(address: u32, len: u32) -> Result<PinnedRequest, HostError> {
+fn taken(buffers: &RefCell<Buffers>, address: u32, len: u32) -> Result<PinnedRequest, HostError> {
     let len = i32::try_from(len).unwrap_or(-1);
-    BUFFERS
-        .with_borrow_mut(|buffers| {
-            let answer = buffers.request(address, len)?;
-            buffers.free(address);
-            Some(answer)
-        })
-        .ok_or_else(|| HostError {
-            text: "host_call returned memory it didn't allocate with engine_alloc".to_owned(),
-            help: None,
-        })
+    let mut buffers = buffers.borrow_mut();
+    let answer = buffers.request(address, len);
+    if answer.is_some() {
+        buffers.free(address);
+    }
+    answer.ok_or_else(|| HostError {
+        text: "host_call returned memory it didn't allocate with engine_alloc".to_owned(),
+        help: None,
+    })
 }
 
 /// The host's answer: its `error` (which wins), else its `result` decoded

@@ -107,7 +107,7 @@ fn error_of(response: &str) -> &str {
 fn runtime_error(message: &str, help: &str) -> String {
     let go = |text: &str| {
         let mut out = String::new();
-        crate::encode::write_string(text.as_bytes(), &mut out);
+        crate::wire::write_string(text.as_bytes(), &mut out);
         out
     };
     format!(
@@ -239,14 +239,14 @@ fn an_answer_reads_the_same_whatever_its_layout() {
 fn a_result_nests_as_deep_as_json_allows_counting_its_answer_object() {
     let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
     let answer = |depth: usize| format!(r#"{{"result":{}}}"#, nested(depth)).into_bytes();
-    let deepest = answer(super::json::MAX_DEPTH - 1);
+    let deepest = answer(crate::wire::MAX_DEPTH - 1);
     host(move |_| deepest.clone());
     let response = eval(compile(&["split"]), INPUT);
     assert!(
         response.contains("the host returned result[0]: expected a string, found a list"),
         "{response}"
     );
-    let too_deep = answer(super::json::MAX_DEPTH);
+    let too_deep = answer(crate::wire::MAX_DEPTH);
     host(move |_| too_deep.clone());
     let response = eval(compile(&["split"]), INPUT);
     attach_native_host(None);
@@ -292,7 +292,7 @@ fn an_answer_not_allocated_with_engine_alloc_fails_the_call() {
 fn the_request_and_answer_buffers_are_freed_after_each_call() {
     host(|_| br#"{"result":["team"]}"#.to_vec());
     let handle = compile(&["split"]);
-    let live = || super::BUFFERS.with_borrow(super::buffers::Buffers::live_count);
+    let live = || super::INSTANCE.with(|instance| instance.buffers.borrow().live_count());
     let before = live();
     for _ in 0..3 {
         eval(handle, INPUT);

@@ -11,9 +11,15 @@
 //!   buffers (`buffers`), answers it with [`handle`], pins the response.
 //! * [`handle`]: bytes in, bytes out, for one request; never panics (below).
 //!   Tests, fuzzing and benchmarks enter here.
-//! * `request` (decoding, Go-compatible, with `json`), `ops` (one function
-//!   per op), `response` (the envelope and bodies), `error` (every failure's
-//!   message and help), `handles` (the handle table of §5).
+//! * `instance`: the instance's state (pinned buffers, compiled policies
+//!   in the handle table of §5, `handles`), one `thread_local` here, passed
+//!   down to everything below.
+//! * `request` (decoding, Go-compatible, with [`crate::wire`]) and
+//!   `op_request` (the envelope and one typed request per op), `ops` (one
+//!   module per op, the shared parts in `ops::project`), `response` (the
+//!   envelope and the typed bodies, each record with its writer:
+//!   `diagnostic_record`, `eval_record`, `explain_record`, `test_record`,
+//!   all on `writer`), `error` (every failure's message and help).
 //!
 //! # Panics
 //!
@@ -45,47 +51,56 @@
 //! Release builds leave the feature off; native unit tests have the op.
 
 mod buffers;
+mod diagnostic_record;
 mod error;
 mod eval_record;
-mod explain_op;
 mod explain_record;
 mod exports;
 mod handles;
 #[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "atomics"))))]
 mod heap;
 mod host;
-pub(crate) mod json;
+mod instance;
+mod op_request;
 mod ops;
-mod policy_ops;
 mod request;
 mod response;
-mod test_op;
+mod test_record;
+mod writer;
 
 use std::any::Any;
-use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use buffers::Buffers;
 use error::EngineError;
+use instance::Instance;
 use request::DecodeError;
 
 /// What `engine_abi_version` returns.
 pub const ABI_VERSION: i32 = 1;
 
 thread_local! {
-    /// The pinned buffers of this instance (one per thread natively, so
-    /// tests running in parallel don't share them).
-    static BUFFERS: RefCell<Buffers> = const { RefCell::new(Buffers::new()) };
+    /// This instance: its pinned buffers and compiled policies (one per
+    /// thread natively, so tests running in parallel don't share them).
+    /// The only global state; the exports pass it down from here.
+    static INSTANCE: Instance = const { Instance::new() };
 }
 
 /// Handles one request and returns its response: one JSON object with `ok`
 /// (module-abi.md §2). Never panics: a panic inside becomes an `ok:false`
 /// response, with the request's id when it was read before the panic.
 pub fn handle(request: &[u8]) -> Vec<u8> {
+    INSTANCE.with(|instance| handle_on(instance, request))
+}
+
+/// [`handle`] on `instance`.
+fn handle_on(instance: &Instance, request: &[u8]) -> Vec<u8> {
     let answered = catch_unwind(AssertUnwindSafe(|| {
         let checked = request::check(request);
         match request::decode(&checked) {
-            Ok(request) => response::encode(request.id, &ops::run(&request)),
+            Ok(fields) => {
+                let envelope = op_request::Envelope::from(fields);
+                response::encode(envelope.id, &ops::run(instance, envelope.op))
+            }
             Err(DecodeError(text)) => {
                 response::failure(request::read_id(&checked), &EngineError::malformed(&text))
             }
@@ -110,30 +125,32 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
 
 /// `engine_alloc`.
 fn alloc(size: i32) -> i32 {
-    BUFFERS
-        .with_borrow_mut(|buffers| buffers.alloc(size))
+    INSTANCE
+        .with(|instance| instance.buffers.borrow_mut().alloc(size))
         .cast_signed()
 }
 
 /// `engine_free`.
 fn free(ptr: i32) {
-    BUFFERS.with_borrow_mut(|buffers| buffers.free(ptr.cast_unsigned()));
+    INSTANCE.with(|instance| instance.buffers.borrow_mut().free(ptr.cast_unsigned()));
 }
 
 /// `engine_call`: answers the request at `ptr`, or the malformed-request
 /// failure when `ptr` isn't a live buffer from `engine_alloc` or `len` goes
 /// beyond it, and returns the pinned response as `(ptr << 32) | len`.
 fn call(ptr: i32, len: i32) -> i64 {
-    // The registry isn't borrowed while the request is handled: a host
-    // function may allocate or free buffers meanwhile.
-    let request = BUFFERS.with_borrow(|buffers| buffers.request(ptr.cast_unsigned(), len));
-    let response = match request {
-        Some(request) => handle(request.bytes()),
-        None => response::failure(None, &EngineError::not_in_memory()),
-    };
-    let response_len = u32::try_from(response.len()).unwrap_or(u32::MAX);
-    let response_ptr = BUFFERS.with_borrow_mut(|buffers| buffers.pin(response));
-    ((u64::from(response_ptr) << 32) | u64::from(response_len)).cast_signed()
+    INSTANCE.with(|instance| {
+        // The registry isn't borrowed while the request is handled: a host
+        // function may allocate or free buffers meanwhile.
+        let request = instance.buffers.borrow().request(ptr.cast_unsigned(), len);
+        let response = match request {
+            Some(request) => handle_on(instance, request.bytes()),
+            None => response::failure(None, &EngineError::not_in_memory()),
+        };
+        let response_len = u32::try_from(response.len()).unwrap_or(u32::MAX);
+        let response_ptr = instance.buffers.borrow_mut().pin(response);
+        ((u64::from(response_ptr) << 32) | u64::from(response_len)).cast_signed()
+    })
 }
 
 /// Writes `bytes` into the buffer `engine_alloc` returned as `ptr`, as a
@@ -141,7 +158,12 @@ fn call(ptr: i32, len: i32) -> i64 {
 /// builds only (their addresses are tokens): for tests and benchmarks.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn host_write(ptr: i32, bytes: &[u8]) -> bool {
-    BUFFERS.with_borrow_mut(|buffers| buffers.write(ptr.cast_unsigned(), bytes))
+    INSTANCE.with(|instance| {
+        instance
+            .buffers
+            .borrow_mut()
+            .write(ptr.cast_unsigned(), bytes)
+    })
 }
 
 /// Reads the response `engine_call` returned as `packed`, as a host reads
@@ -151,7 +173,7 @@ pub fn host_read(packed: i64) -> Option<Vec<u8>> {
     let packed = packed.cast_unsigned();
     let len = usize::try_from(packed & 0xffff_ffff).ok()?;
     let ptr = u32::try_from(packed >> 32).ok()?;
-    BUFFERS.with_borrow(|buffers| buffers.read(ptr, len))
+    INSTANCE.with(|instance| instance.buffers.borrow().read(ptr, len))
 }
 
 #[cfg(not(target_arch = "wasm32"))]

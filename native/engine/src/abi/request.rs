@@ -38,7 +38,7 @@ use std::collections::BTreeMap;
 
 use crate::diag::go_quote_bytes;
 
-use super::json::{Cursor, Kind, SyntaxError, is_number, scan_first_value, skip_space, unquote};
+use crate::wire::{Cursor, Kind, SyntaxError, is_number, scan_first_value, skip_space, unquote};
 
 /// A request whose syntax has been checked once, for [`read_id`] and
 /// [`decode`] to share.
@@ -67,9 +67,10 @@ impl<'a> Checked<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct RawJson<'a>(pub(crate) &'a [u8]);
 
-/// Every field any op reads (the union of §2.1). Each op reads its own.
+/// Every field any op reads (the union of §2.1), as decoding fills it.
+/// [`super::op_request::Envelope`] splits it into the op's own request.
 #[derive(Debug, Default, PartialEq)]
-pub(crate) struct Request<'a> {
+pub(crate) struct Fields<'a> {
     /// The id to echo: a JSON number, as written.
     pub(crate) id: Option<&'a str>,
     /// Empty when absent.
@@ -151,7 +152,7 @@ pub(crate) fn read_id<'a>(checked: &Checked<'a>) -> Option<&'a str> {
 }
 
 /// Decodes every field of a request strictly (see the module doc).
-pub(crate) fn decode<'a>(checked: &Checked<'a>) -> Result<Request<'a>, DecodeError> {
+pub(crate) fn decode<'a>(checked: &Checked<'a>) -> Result<Fields<'a>, DecodeError> {
     let value = match &checked.value {
         Ok(_) => checked.first_value().unwrap_or_default(),
         Err(error) => return Err(DecodeError(error.go_text())),
@@ -167,7 +168,7 @@ pub(crate) fn decode<'a>(checked: &Checked<'a>) -> Result<Request<'a>, DecodeErr
         }
     }
     let mut decoder = Decoder::default();
-    let mut request = Request::default();
+    let mut request = Fields::default();
     cursor.enter();
     while let Some(key) = cursor.next_key() {
         match Field::named(&key) {
@@ -322,7 +323,7 @@ impl Decoder {
 
     fn field<'a>(
         &mut self,
-        request: &mut Request<'a>,
+        request: &mut Fields<'a>,
         (field, name): (Field, &'static str),
         cursor: &mut Cursor<'a>,
     ) -> Result<(), DecodeError> {
@@ -602,7 +603,7 @@ fn set_raw<'a>(field: &mut Option<RawJson<'a>>, cursor: &mut Cursor<'a>) {
 mod tests {
     use super::*;
 
-    fn decoded(text: &str) -> Result<Request<'_>, String> {
+    fn decoded(text: &str) -> Result<Fields<'_>, String> {
         decode(&check(text.as_bytes())).map_err(|DecodeError(e)| e)
     }
 
@@ -630,7 +631,7 @@ mod tests {
             path: path.into(),
             source: source.into(),
         };
-        let want = Request {
+        let want = Fields {
             id: Some("7"),
             op: "compile".into(),
             files: vec![file("a.sigil", "s")],
@@ -659,7 +660,7 @@ mod tests {
 
     #[test]
     fn absent_and_null_fields_keep_their_defaults() {
-        assert_eq!(decoded("{}").unwrap(), Request::default());
+        assert_eq!(decoded("{}").unwrap(), Fields::default());
         let nulls = r#"{"op":null,"id":null,"files":null,"require":null,"lints":null,"stubs":null,"input":null,
             "timeout_ms":null,"handle":null,"source":null,"path":null,"policies":[null],"trusted_files":[null]}"#;
         let request = decoded(nulls).unwrap();

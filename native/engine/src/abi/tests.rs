@@ -214,7 +214,7 @@ fn read(packed: i64) -> String {
 }
 
 fn live_buffers() -> usize {
-    BUFFERS.with_borrow(Buffers::live_count)
+    INSTANCE.with(|instance| instance.buffers.borrow().live_count())
 }
 
 #[test]

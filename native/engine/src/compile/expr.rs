@@ -7,11 +7,11 @@
 
 use std::rc::Rc;
 
-use super::program::{Arith, At, Comparison, EnumRead, Ex, IndexEx, ListOp};
 use super::{Compiler, ImportRef, Instance};
 use crate::ast::{BinaryOp, Expr, ExprKind, Quantifier, UnaryOp};
 use crate::input::zero_value;
 use crate::pattern::{Glob, Regex};
+use crate::program::{Arith, At, Comparison, EnumRead, Ex, IndexEx, ListOp};
 use crate::value::Value;
 
 impl<'p> Compiler<'p> {

@@ -6,7 +6,9 @@
 //!
 //! Where things are:
 //!
-//! * `program.rs`: the compiled [`Program`] and its expressions ([`Ex`]).
+//! * [`crate::program`]: the compiled [`Program`] and its expressions
+//!   ([`Ex`]), which evaluation runs; compile builds them and depends on
+//!   evaluation only to compute invocation arguments.
 //! * here: instances, statements, rules and asserts.
 //! * `expr.rs`: expressions with their names resolved.
 //! * `text.rs`: the texts of conditions, checks and payload arguments.
@@ -17,12 +19,11 @@
 //! an invocation argument that reads such a param stands for its text.
 
 mod expr;
-mod program;
 mod text;
 
-pub use program::{
-    Arith, AssertDef, At, Comparison, EnumRead, Ex, Fallback, IndexEx, Invocation, ListOp, Node,
-    PayloadArg, Program, Rule, SourceFile, WhenNode, Work,
+use crate::program::{
+    AssertDef, Ex, Fallback, Invocation, Node, PayloadArg, Program, Rule, SourceFile, WhenNode,
+    Work,
 };
 
 use std::collections::HashMap;

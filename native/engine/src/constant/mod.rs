@@ -15,9 +15,8 @@
 
 use crate::ast::{BinaryOp, Expr, ExprKind, MapEntry, UnaryOp};
 use crate::diag::Diagnostic;
-use crate::kind::EnumDef;
 use crate::source::Span;
-use crate::types::Ty;
+use crate::types::{EnumDef, Ty};
 use crate::value::Value;
 
 /// The help of every "isn't a constant" error.

@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use super::values::{equal, lookup, member, order};
 use super::{Candidate, Host, Outcome, RuntimeError, Stop};
-use crate::compile::{Arith, At, Comparison, EnumRead, Ex, IndexEx, ListOp, Program, WhenNode};
 use crate::diag::go_quote;
+use crate::program::{Arith, At, Comparison, EnumRead, Ex, IndexEx, ListOp, Program, WhenNode};
 use crate::value::{Timestamp, Value};
 
 /// How many loop steps run between two looks at the clock.

@@ -21,8 +21,8 @@ mod values;
 use std::rc::Rc;
 use std::time::Instant;
 
-use crate::compile::{At, Ex, Node, Program, Work};
 use crate::kind::FnDef;
+use crate::program::{At, Ex, Node, Program, Work};
 use crate::value::Value;
 
 pub use host::{Host, HostError, Unbound};
@@ -262,7 +262,7 @@ struct Canceled;
 
 fn run_asserts(state: &mut expr::State<'_>, phase: Phase) -> Result<Vec<FailedAssert>, Canceled> {
     let mut failures = Vec::new();
-    let in_phase = |a: &crate::compile::AssertDef| a.reads_outcome == (phase == Phase::Outcome);
+    let in_phase = |a: &crate::program::AssertDef| a.reads_outcome == (phase == Phase::Outcome);
     if !state.program().asserts.iter().any(in_phase) {
         return Ok(failures);
     }
@@ -369,8 +369,8 @@ fn walk_rules(
                 let mut payload = Vec::with_capacity(rule.payload.len());
                 for (name, arg) in &rule.payload {
                     let value = match arg {
-                        crate::compile::PayloadArg::Given(ex) => state.eval(ex, 0)?,
-                        crate::compile::PayloadArg::Default(v) => v.clone(),
+                        crate::program::PayloadArg::Given(ex) => state.eval(ex, 0)?,
+                        crate::program::PayloadArg::Default(v) => v.clone(),
                     };
                     payload.push((Rc::clone(name), value));
                 }

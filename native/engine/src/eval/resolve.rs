@@ -6,8 +6,8 @@ use std::cmp::Ordering;
 
 use super::values::equal;
 use super::{Candidate, Failure, Outcome};
-use crate::compile::Program;
 use crate::kind::Collect;
+use crate::program::Program;
 
 /// The sorted candidates and what they resolve to.
 pub(super) struct Resolved {

@@ -14,9 +14,9 @@ mod tests;
 use std::rc::Rc;
 
 use crate::bundle::Project;
-use crate::compile::Program;
 use crate::diag::Diagnostic;
 use crate::eval::Phase;
+use crate::program::Program;
 
 /// One policy flattened.
 #[derive(Clone, Debug, PartialEq, Eq)]

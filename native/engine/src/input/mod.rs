@@ -23,13 +23,13 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::abi::json::{Cursor, Kind as JsonKind};
 use crate::data::{Data, Syntax};
 use crate::diag::{declared_help, go_quote};
 use crate::kind::Kind;
 use crate::lexer::duration_nanos;
 use crate::types::Ty;
 use crate::value::{Timestamp, Value, parse_rfc3339};
+use crate::wire::{Cursor, Kind as JsonKind};
 use number::{YamlNumber, go_bool, go_float, go_int, yaml_number};
 
 /// A value that doesn't fit its type.

@@ -4,8 +4,8 @@
 
 use super::*;
 use crate::data::parse_json;
-use crate::encode::write_value;
 use crate::testing::load_kind;
+use crate::wire::write_value;
 
 const KIND: &str = r#"kind Decode version 1
 

@@ -6,6 +6,7 @@
 //! linear: a kind declares tens of names, and a scan of that many is faster
 //! than hashing.
 
+pub use crate::types::EnumDef;
 use crate::types::Ty;
 use crate::value::Value;
 
@@ -39,15 +40,6 @@ pub struct Kind {
     pub default: Option<Outcome>,
     /// The `conflict` outcome (only with `collect one`).
     pub conflict: Option<Outcome>,
-}
-
-/// `enum Name: a | b`
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EnumDef {
-    /// The enum's name.
-    pub name: String,
-    /// Its values in declaration order, at least one, unique.
-    pub values: Vec<String>,
 }
 
 /// `type Name { field: T … }`

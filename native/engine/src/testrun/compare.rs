@@ -9,11 +9,11 @@
 
 use std::rc::Rc;
 
-use crate::compile::{Fallback, Program};
 use crate::data::{Data, Syntax};
 use crate::diag::go_quote;
 use crate::eval::{Evaluation, Failure, Outcome, equal};
 use crate::input::decode_value;
+use crate::program::{Fallback, Program};
 use crate::testfile::{Expect, ExpectedEntry};
 use crate::value::Value;
 

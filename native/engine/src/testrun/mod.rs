@@ -24,12 +24,12 @@ mod tests;
 use std::collections::BTreeMap;
 
 use crate::bundle::{Project, clean};
-use crate::compile::Program;
 use crate::data::{Data, Syntax, parse_json};
 use crate::diag::{Diagnostic, Severity};
 use crate::eval::Unbound;
 use crate::input::decode_input;
 use crate::kind::Kind;
+use crate::program::Program;
 use crate::stubs::{BoundStubs, StubHost, bind};
 use crate::testfile::{Case, Input, Problem, TestFile, read_test_file, render_all};
 use crate::value::Value;

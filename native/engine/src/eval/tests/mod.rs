@@ -49,7 +49,7 @@ collect all
 /// A JSON string holding `text`.
 fn quoted(text: &str) -> String {
     let mut out = String::new();
-    crate::encode::write_string(text.as_bytes(), &mut out);
+    crate::wire::write_string(text.as_bytes(), &mut out);
     out
 }
 

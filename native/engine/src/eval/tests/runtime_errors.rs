@@ -246,7 +246,7 @@ fn a_false_condition_keeps_its_body_from_raising() {
 }
 
 /// `policy` compiled natively against `kind`.
-fn program(kind: &str, policy: &str) -> crate::compile::Program {
+fn program(kind: &str, policy: &str) -> crate::program::Program {
     let inputs =
         [(KIND_FILE, kind), (POLICY_FILE, policy)].map(|(path, source)| FileInput { path, source });
     let files = named_files(&inputs, &[]).unwrap_or_else(|e| panic!("{}", e.message));
@@ -273,7 +273,7 @@ fn a_passed_deadline_cancels_with_an_empty_trace_and_the_fallback() {
 }
 
 /// Every input of `program`'s kind at its zero value.
-fn zero_inputs(program: &crate::compile::Program) -> Vec<crate::value::Value> {
+fn zero_inputs(program: &crate::program::Program) -> Vec<crate::value::Value> {
     let empty = crate::data::Data::Object(Vec::new());
     crate::input::decode_input(&empty, crate::data::Syntax::Json, &program.kind)
         .unwrap_or_else(|e| panic!("{}", e.message))

@@ -2,7 +2,7 @@ package dev.svc.bench;
 
 import dev.svc.engine.Diagnostic;
 import dev.svc.engine.Engine;
-import dev.svc.engine.Module;
+import dev.svc.engine.EngineModule;
 import dev.svc.engine.SourceFile;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -74,13 +74,13 @@ public class CheckRoundTrip {
   @Param({"1", "64"})
   public int rules;
 
-  private Module module;
+  private EngineModule module;
   private Engine engine;
   private List<SourceFile> files;
 
   @Setup(Level.Trial)
   public void start() {
-    module = Module.bundled();
+    module = EngineModule.bundled();
     engine = Engine.create(module);
     files = List.of(SourceFile.of("kind.sigil", KIND), SourceFile.of("gate/main.sigil", policy(rules)));
     List<Diagnostic> found = engine.check(files);

@@ -1,7 +1,7 @@
 package dev.svc.bench;
 
 import dev.svc.engine.Engine;
-import dev.svc.engine.Module;
+import dev.svc.engine.EngineModule;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -32,13 +32,13 @@ public class FormatRoundTrip {
   @Param({"1", "64"})
   public int rules;
 
-  private Module module;
+  private EngineModule module;
   private Engine engine;
   private String source;
 
   @Setup(Level.Trial)
   public void start() {
-    module = Module.bundled();
+    module = EngineModule.bundled();
     engine = Engine.create(module);
     source = policy(rules);
   }

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.engine.CompileOptions;
 import dev.svc.engine.Engine;
+import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalResult;
-import dev.svc.engine.Module;
 import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
 import java.util.List;
@@ -37,7 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public abstract class OnePolicy {
 
   /** The module of the engine. */
-  protected Module module;
+  protected EngineModule module;
   /** The one instance. */
   protected Engine engine;
   /** The compiled policy. */
@@ -54,7 +54,7 @@ public abstract class OnePolicy {
    */
   protected EvalResult start(List<SourceFile> files, CompileOptions options, String inputJson)
       throws Exception {
-    module = Module.bundled();
+    module = EngineModule.bundled();
     engine = Engine.create(module);
     this.files = files;
     policy = engine.compile(files, options);

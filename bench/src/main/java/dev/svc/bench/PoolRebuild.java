@@ -3,9 +3,9 @@ package dev.svc.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.engine.CompileOptions;
+import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.EvalResult;
-import dev.svc.engine.Module;
 import dev.svc.engine.ModuleConfig;
 import dev.svc.engine.OutOfFuelException;
 import dev.svc.engine.SourceFile;
@@ -44,14 +44,14 @@ public class PoolRebuild {
   @Param({"1", "50"})
   public int policies;
 
-  private Module module;
+  private EngineModule module;
   private Pool pool;
   private JsonNode input;
   private EvalOptions poison;
 
   @Setup(Level.Trial)
   public void start() throws Exception {
-    module = Module.bundled(ModuleConfig.defaults().withFuel(true));
+    module = EngineModule.bundled(ModuleConfig.defaults().withFuel(true));
     pool = Pool.create(module, 1);
     List<SourceFile> files =
         List.of(

@@ -3,9 +3,9 @@ package dev.svc.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.engine.CompileOptions;
+import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.EvalResult;
-import dev.svc.engine.Module;
 import dev.svc.engine.SourceFile;
 import dev.svc.supervisor.Pool;
 import java.util.List;
@@ -39,13 +39,13 @@ public class PoolThroughput {
 
   private static final String NAME = "refund.desk";
 
-  private Module module;
+  private EngineModule module;
   private Pool pool;
   private JsonNode input;
 
   @Setup(Level.Trial)
   public void start() throws Exception {
-    module = Module.bundled();
+    module = EngineModule.bundled();
     pool = Pool.create(module, 2);
     List<SourceFile> files =
         List.of(

@@ -1,7 +1,7 @@
 package dev.svc.bench;
 
 import dev.svc.engine.Engine;
-import dev.svc.engine.Module;
+import dev.svc.engine.EngineModule;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -32,16 +32,16 @@ import org.openjdk.jmh.annotations.Warmup;
 public class StartUp {
 
   private byte[] wasm;
-  private Module module;
+  private EngineModule module;
 
   @Setup(Level.Trial)
   public void load() {
-    try (InputStream in = Module.class.getResourceAsStream("engine.wasm")) {
+    try (InputStream in = EngineModule.class.getResourceAsStream("engine.wasm")) {
       wasm = in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    module = Module.bundled();
+    module = EngineModule.bundled();
   }
 
   @TearDown(Level.Trial)
@@ -52,13 +52,13 @@ public class StartUp {
   /** Cranelift compiles the module: what the first start on a machine pays. */
   @Benchmark
   public void compileModule() {
-    Module.fromBytes(wasm).close();
+    EngineModule.fromBytes(wasm).close();
   }
 
   /** The bundled module from the cache the first start wrote. */
   @Benchmark
   public void bundledFromCache() {
-    Module.bundled().close();
+    EngineModule.bundled().close();
   }
 
   /** A new instance of a loaded module: instantiate, run its start function, check its ABI. */

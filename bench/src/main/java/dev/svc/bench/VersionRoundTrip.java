@@ -1,7 +1,7 @@
 package dev.svc.bench;
 
 import dev.svc.engine.Engine;
-import dev.svc.engine.Module;
+import dev.svc.engine.EngineModule;
 import dev.svc.engine.VersionInfo;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,12 +29,12 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class VersionRoundTrip {
 
-  private Module module;
+  private EngineModule module;
   private Engine engine;
 
   @Setup(Level.Trial)
   public void start() {
-    module = Module.bundled();
+    module = EngineModule.bundled();
     engine = Engine.create(module);
   }
 

@@ -1,7 +1,7 @@
 package dev.svc.cli;
 
 import dev.svc.engine.Engine;
-import dev.svc.engine.Module;
+import dev.svc.engine.EngineModule;
 import dev.svc.engine.SvcException;
 import dev.svc.engine.VersionInfo;
 import dev.svc.engine.internal.AbiCodec;
@@ -65,7 +65,7 @@ final class VersionCommand implements Callable<Integer> {
   }
 
   private static VersionInfo engineVersion() {
-    try (Module module = Module.bundled();
+    try (EngineModule module = EngineModule.bundled();
         Engine engine = Engine.create(module)) {
       return engine.version();
     }

@@ -2,28 +2,19 @@ package dev.svc.engine;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.svc.engine.Instance.Caller;
 import dev.svc.engine.internal.AbiCodec;
-import dev.svc.engine.internal.EpochTicker;
-import dev.svc.engine.internal.GuestTrap;
-import dev.svc.engine.internal.Native;
-import dev.svc.engine.internal.WasmError;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One running instance of the engine module: its own memory, its own compiled policies. Start it
- * from a shared {@link Module}; each operation of the engine is one method here.
+ * from a shared {@link EngineModule}; each operation of the engine is one method here.
  *
  * <pre>{@code
- * try (Module module = Module.bundled(); Engine engine = Engine.create(module)) {
+ * try (EngineModule module = EngineModule.bundled(); Engine engine = Engine.create(module)) {
  *   System.out.println(engine.version().version());
  * }
  * }</pre>
@@ -51,36 +42,18 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class Engine implements AutoCloseable {
 
   private static final byte[] VERSION_REQUEST = bytes("{\"op\":\"version\"}");
-  private static final String START_HELP =
-      "build engine.wasm from the same svc revision as this library; with Limits.maxMemory, the"
-          + " module needs a few MiB to start";
 
-  private final Module module;
-  private final Limits limits;
-  private final HostCalls hostCalls;
-  private final long instance;
-  private final ReentrantLock lock = new ReentrantLock();
-  // Handles of policies collected without close; released at the start of the next call.
-  private final Queue<Long> abandoned = new ConcurrentLinkedQueue<>();
-  private volatile StoppedException stopped;
-  // What keeps the instance: this engine until closed, each open policy, and each running call (so a
-  // policy closed inside its own host function can't free the instance under its evaluation).
-  private final AtomicInteger holders = new AtomicInteger(1);
-  private boolean closed; // guarded by lock: the engine's own operations are over
-  private boolean freed; // guarded by lock: the instance is gone
+  private final Instance instance;
 
-  private Engine(Module module, Limits limits, HostCalls hostCalls, long instance) {
-    this.module = module;
-    this.limits = limits;
-    this.hostCalls = hostCalls;
+  private Engine(Instance instance) {
     this.instance = instance;
   }
 
   /**
-   * Starts an instance of the engine module this library ships ({@link Module#bundled()}), with the
+   * Starts an instance of the engine module this library ships ({@link EngineModule#bundled()}), with the
    * default {@link Limits}: the shortest way to an engine. The instance owns its module, which goes
    * when the instance is closed; an application that starts several instances shares one {@link
-   * Module} instead and starts each with {@link #create(Module)}.
+   * EngineModule} instead and starts each with {@link #create(EngineModule)}.
    *
    * @return the running instance; the caller closes it
    * @throws EngineException if the native libraries can't be loaded on this platform, or this copy of
@@ -88,28 +61,28 @@ public final class Engine implements AutoCloseable {
    * @throws StoppedException if the module trapped or exited while starting (with its stderr)
    */
   public static Engine bundled() {
-    try (Module module = Module.bundled()) {
+    try (EngineModule module = EngineModule.bundled()) {
       return create(module);
     }
   }
 
   /**
    * Starts an instance of {@code module} with the default {@link Limits}; see
-   * {@link #create(Module, Limits)}.
+   * {@link #create(EngineModule, Limits)}.
    *
    * @param module the compiled engine module; it stays alive until this instance is closed
    * @return the running instance; the caller closes it
    * @throws StoppedException if the module trapped or exited while starting (with its stderr)
-   * @throws EngineException if the module speaks another ABI version than {@link Module#ABI_VERSION}
+   * @throws EngineException if the module speaks another ABI version than {@link EngineModule#ABI_VERSION}
    * @throws IllegalStateException if {@code module} is closed
    */
-  public static Engine create(Module module) {
+  public static Engine create(EngineModule module) {
     return create(module, Limits.defaults());
   }
 
   /**
    * Starts an instance of {@code module}: instantiates it, runs its start function and checks that
-   * it speaks this library's ABI version ({@link Module#ABI_VERSION}). Takes microseconds: the
+   * it speaks this library's ABI version ({@link EngineModule#ABI_VERSION}). Takes microseconds: the
    * expensive compile happened when the module was loaded.
    *
    * @param module the compiled engine module; it stays alive until this instance is closed
@@ -117,34 +90,13 @@ public final class Engine implements AutoCloseable {
    * @return the running instance; the caller closes it
    * @throws StoppedException if the module trapped or exited while starting (with its stderr), for
    *     example because {@link Limits#maxMemory()} is below what it needs to start
-   * @throws EngineException if the module speaks another ABI version than {@link Module#ABI_VERSION}
+   * @throws EngineException if the module speaks another ABI version than {@link EngineModule#ABI_VERSION}
    * @throws IllegalStateException if {@code module} is closed
    */
-  public static Engine create(Module module, Limits limits) {
+  public static Engine create(EngineModule module, Limits limits) {
     Objects.requireNonNull(module, "module");
     Objects.requireNonNull(limits, "limits");
-    long pre = module.acquire();
-    HostCalls hostCalls = new HostCalls();
-    long instance;
-    try {
-      instance = Native.instanceNew(pre, limits.maxMemory().orElse(-1), hostCalls);
-    } catch (WasmError e) {
-      module.release();
-      throw new StoppedException(
-          "starting the Sigil module failed: " + e.getMessage(), START_HELP, e);
-    } catch (RuntimeException | Error e) {
-      module.release();
-      throw e;
-    }
-    Engine engine = new Engine(module, limits, hostCalls, instance);
-    try {
-      engine.start();
-    } catch (RuntimeException | Error e) {
-      Native.instanceFree(instance);
-      module.release();
-      throw e;
-    }
-    return engine;
+    return new Engine(Instance.start(module, limits));
   }
 
   /**
@@ -310,15 +262,13 @@ public final class Engine implements AutoCloseable {
   public Policy compile(List<SourceFile> files, CompileOptions options) {
     Objects.requireNonNull(files, "files");
     Objects.requireNonNull(options, "options");
-    lockOpen(Caller.ENGINE);
-    holders.incrementAndGet();
-    lock.unlock();
+    instance.holdForPolicy();
     try {
       Policy.Compiled compiled =
           AbiCodec.decode(roundTrip(Requests.compile(files, options)), Policy.Compiled.class);
-      return new Policy(this, compiled, options.functions());
+      return new Policy(instance, compiled, options.functions());
     } catch (RuntimeException failed) {
-      dropHolder();
+      instance.dropHolder();
       throw failed;
     }
   }
@@ -341,125 +291,8 @@ public final class Engine implements AutoCloseable {
   public List<Explanation> explain(List<SourceFile> files, ExplainOptions options) {
     Objects.requireNonNull(files, "files");
     Objects.requireNonNull(options, "options");
-    return explained(Requests.explain(files, options), Caller.ENGINE);
+    return Policy.explanations(roundTrip(Requests.explain(files, options)));
   }
-
-  /** One explain request: the explanations it answers, none when it answers none. */
-  List<Explanation> explained(ObjectNode request, Caller caller) {
-    return AbiCodec.decode(roundTrip(request, caller), Explained.class).explanations();
-  }
-
-  /** The body of the explain op's answer. */
-  private record Explained(@JsonProperty("explanations") List<Explanation> explanations) {
-
-    Explained {
-      explanations = explanations == null ? List.of() : List.copyOf(explanations);
-    }
-  }
-
-  /**
-   * One eval request, under the evaluation's own hard deadline when it has a timeout and its fuel
-   * bound when it has one, with the policy's host functions answering the module's host calls while
-   * it runs.
-   */
-  EvalResult evaluate(byte[] request, EvalOptions options, Map<String, HostFunction> functions) {
-    return AbiCodec.evalResult(evaluateRaw(request, options, functions));
-  }
-
-  /** {@link #evaluate}, answering the module's response as it wrote it. */
-  byte[] evaluateRaw(byte[] request, EvalOptions options, Map<String, HostFunction> functions) {
-    Optional<Duration> deadline = options.hardDeadline(limits.grace()).or(limits::opDeadline);
-    if (options.fuel().isPresent() && !module.config().fuel()) {
-      throw new EngineException(
-          "a fuel limit needs a module built with fuel metering",
-          "load the module with ModuleConfig.defaults().withFuel(true)");
-    }
-    long fuel = options.fuel().orElse(Native.UNLIMITED_FUEL);
-    return roundTrip(request, deadline, fuel, functions, Caller.POLICY);
-  }
-
-  /**
-   * Closes a policy: releases its handle, then lets go of the instance, which goes when nothing else
-   * holds it. A stopped instance, or one this policy alone still holds, is dropped whole, so its
-   * handle costs no call. From inside a host function of this instance, which can't call it, the
-   * handle waits for the next call.
-   */
-  void closePolicy(long handle) {
-    try {
-      // Only this policy holding means the engine is closed and no new policy can come.
-      if (stopped == null && holders.get() > 1) {
-        releaseHandle(handle);
-      }
-    } finally {
-      dropHolder();
-    }
-  }
-
-  private void releaseHandle(long handle) {
-    if (insideHostFunction()) {
-      abandoned.add(handle);
-      return;
-    }
-    lock.lock();
-    try {
-      if (!freed && stopped == null) {
-        release(handle);
-      }
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /**
-   * Queues the handle of a policy that was never closed, for release at the start of this instance's
-   * next call, and lets go of the instance: a policy's cleaner runs on the cleaner's thread, maybe
-   * in the middle of a call, so it never calls the module itself (bindings.md §7).
-   */
-  void abandon(long handle) {
-    abandoned.add(handle);
-    dropHolder();
-  }
-
-  /** Lets go of the instance; the last holder frees it. */
-  private void dropHolder() {
-    if (holders.decrementAndGet() > 0) {
-      return;
-    }
-    lock.lock();
-    try {
-      if (freed) {
-        return;
-      }
-      freed = true;
-      Native.instanceFree(instance);
-    } finally {
-      lock.unlock();
-    }
-    module.release();
-  }
-
-  // INVARIANT: runs under the lock on an open instance.
-  private void releaseAbandoned() {
-    for (Long handle = abandoned.poll(); handle != null; handle = abandoned.poll()) {
-      if (stopped != null) {
-        return;
-      }
-      try {
-        release(handle);
-      } catch (EngineException gone) {
-        // Nobody waits for this release; a handle the module no longer knows is released already.
-      }
-    }
-  }
-
-  // INVARIANT: runs under the lock on an open instance.
-  private void release(long handle) {
-    byte[] request = AbiCodec.request(Requests.release(handle));
-    AbiCodec.decode(callModule(request, limits.opDeadline(), Native.UNLIMITED_FUEL), Released.class);
-  }
-
-  /** The (empty) body of the release op's answer. */
-  private record Released() {}
 
   /**
    * The size of this instance's linear memory in bytes: a whole number of 64 KiB WebAssembly pages.
@@ -473,12 +306,7 @@ public final class Engine implements AutoCloseable {
    * @throws EngineException if a host function of this instance asks (the instance is busy running it)
    */
   public long memorySize() {
-    lockOpen(Caller.ENGINE);
-    try {
-      return Native.instanceMemorySize(instance);
-    } finally {
-      lock.unlock();
-    }
+    return instance.memorySize();
   }
 
   /**
@@ -487,7 +315,7 @@ public final class Engine implements AutoCloseable {
    * @return the error every call now throws, or empty while the instance works
    */
   public Optional<StoppedException> stopped() {
-    return Optional.ofNullable(stopped);
+    return instance.stopped();
   }
 
   /**
@@ -498,16 +326,7 @@ public final class Engine implements AutoCloseable {
    */
   @Override
   public void close() {
-    lock.lock();
-    try {
-      if (closed) {
-        return;
-      }
-      closed = true;
-    } finally {
-      lock.unlock();
-    }
-    dropHolder();
+    instance.closeEngine();
   }
 
   /** One raw request through the ABI: JSON text in, the module's JSON response out. For tests. */
@@ -515,199 +334,17 @@ public final class Engine implements AutoCloseable {
     return new String(roundTrip(bytes(requestJson)), StandardCharsets.UTF_8);
   }
 
-  private byte[] roundTrip(ObjectNode request) {
-    return roundTrip(request, Caller.ENGINE);
+  /** The instance machinery behind this façade, for tests that drive it below the requests. */
+  Instance instance() {
+    return instance;
   }
 
-  private byte[] roundTrip(ObjectNode request, Caller caller) {
-    return roundTrip(AbiCodec.request(request), limits.opDeadline(), Native.UNLIMITED_FUEL, Map.of(), caller);
+  private byte[] roundTrip(ObjectNode request) {
+    return instance.call(request, Caller.ENGINE);
   }
 
   private byte[] roundTrip(byte[] request) {
-    return roundTrip(request, limits.opDeadline(), Native.UNLIMITED_FUEL, Map.of(), Caller.ENGINE);
-  }
-
-  /** Who calls the instance: the engine's own operations end with {@link #close()}, a policy's with it. */
-  enum Caller {
-    ENGINE,
-    POLICY
-  }
-
-  // One call under the lock, with `functions` answering the module's host calls while it runs.
-  private byte[] roundTrip(
-      byte[] request,
-      Optional<Duration> deadline,
-      long fuel,
-      Map<String, HostFunction> functions,
-      Caller caller) {
-    throwIfStopped();
-    lockOpen(caller);
-    holders.incrementAndGet();
-    hostCalls.install(functions);
-    try {
-      releaseAbandoned();
-      throwIfStopped();
-      return callModule(request, deadline, fuel);
-    } finally {
-      hostCalls.clear();
-      lock.unlock();
-      dropHolder();
-    }
-  }
-
-  // Whether the calling thread is inside a host function of this instance: the evaluation's own
-  // thread holds the lock, and the stack helper thread runs host functions for a caller that holds it.
-  private boolean insideHostFunction() {
-    return lock.isHeldByCurrentThread() || hostCalls.runsOn(Thread.currentThread());
-  }
-
-  // Takes the lock of an open instance for one operation; the caller unlocks. A host function that
-  // calls back into the instance running it is refused instead of meeting the bridge's busy guard,
-  // or, on the stack helper thread, waiting for a lock its own caller holds.
-  private void lockOpen(Caller caller) {
-    if (insideHostFunction()) {
-      throw new EngineException(
-          "the module is busy: a host function can't call back into the instance that runs it",
-          "use another instance for the nested call, or compute the value before the evaluation");
-    }
-    lock.lock();
-    // An open policy holds the instance, so only the engine's own operations can find it closed.
-    if (caller == Caller.ENGINE ? closed : freed) {
-      lock.unlock();
-      throw new IllegalStateException("the Engine is closed; create a new one");
-    }
-  }
-
-  // INVARIANT: runs under the lock on an open instance.
-  private byte[] callModule(byte[] request, Optional<Duration> deadline, long fuel) {
-    byte[] response;
-    try {
-      response = underDeadline(deadline, ticks -> Native.call(instance, request, ticks, fuel));
-    } catch (GuestTrap trap) {
-      throw stoppedBy(trap, deadline);
-    } catch (RuntimeException | Error e) {
-      // A host function that threw past its own handler stopped the module mid-call.
-      if (Native.isStopped(instance)) {
-        throw latch(new StoppedException(
-            "the Sigil module stopped: a host function failed: " + e, StoppedException.HELP_REBUILD, e));
-      }
-      throw e;
-    }
-    if (response == null) {
-      throw new EngineException(
-          "the module couldn't allocate memory for a request",
-          "the instance is out of memory; build a new one, or raise Limits.maxMemory");
-    }
-    return response;
-  }
-
-  private void throwIfStopped() {
-    StoppedException s = stopped;
-    if (s != null) {
-      throw s;
-    }
-  }
-
-  /** Runs one guest entry with the epoch deadline {@code deadline} allows (none when empty). */
-  private <T> T underDeadline(Optional<Duration> deadline, GuestEntry<T> entry) {
-    if (deadline.isEmpty()) {
-      return entry.run(Native.NO_DEADLINE);
-    }
-    EpochTicker ticker = module.ticker();
-    ticker.watch();
-    try {
-      return entry.run(EpochTicker.ticksFor(deadline.get()));
-    } finally {
-      ticker.unwatch();
-    }
-  }
-
-  @FunctionalInterface
-  private interface GuestEntry<T> {
-    T run(long deadlineTicks);
-  }
-
-  // The first cause wins; later calls get this same error without entering the module.
-  private StoppedException latch(StoppedException cause) {
-    return latch(cause, cause);
-  }
-
-  private StoppedException latch(StoppedException now, StoppedException later) {
-    if (stopped == null) {
-      stopped = later;
-    }
-    return now;
-  }
-
-  // A killed call reports its deadline; the calls after it report that the instance died earlier.
-  private StoppedException stoppedBy(GuestTrap trap, Optional<Duration> deadline) {
-    String stderr = stderr(instance);
-    if (trap.kind() == GuestTrap.Kind.INTERRUPT && deadline.isPresent()) {
-      return latch(
-          new TimeoutException(deadline.get(), stderr),
-          new StoppedException(
-              "the Sigil module stopped earlier: a call ran past its hard deadline and was killed" + stderr,
-              StoppedException.HELP_REBUILD, trap));
-    }
-    if (trap.kind() == GuestTrap.Kind.OUT_OF_FUEL) {
-      return latch(
-          new OutOfFuelException(stderr),
-          new StoppedException(
-              "the Sigil module stopped earlier: a call ran out of fuel and was stopped" + stderr,
-              StoppedException.HELP_REBUILD, trap));
-    }
-    return latch(stopped(trap, stderr));
-  }
-
-  private void start() {
-    Optional<Duration> deadline = limits.opDeadline();
-    try {
-      underDeadline(deadline, ticks -> {
-        Native.initialize(instance, ticks, Native.UNLIMITED_FUEL);
-        return null;
-      });
-    } catch (GuestTrap trap) {
-      throw new StoppedException(
-          "starting the Sigil module failed: " + why(trap) + stderr(instance), START_HELP, trap);
-    }
-    int version;
-    try {
-      version = underDeadline(deadline, ticks -> Native.abiVersion(instance, ticks, Native.UNLIMITED_FUEL));
-    } catch (GuestTrap trap) {
-      throw new StoppedException(
-          "the Sigil module trapped while reporting its ABI version: " + why(trap) + stderr(instance),
-          StoppedException.HELP_REBUILD, trap);
-    }
-    if (version != Module.ABI_VERSION) {
-      throw new EngineException(
-          "the module speaks ABI version " + version + ", and this library version " + Module.ABI_VERSION,
-          "use the engine.wasm that ships with this library (Module.bundled()), or one built from"
-              + " the same svc revision");
-    }
-  }
-
-  private static StoppedException stopped(GuestTrap trap, String stderr) {
-    return new StoppedException(
-        "the Sigil module stopped: " + why(trap) + stderr,
-        StoppedException.HELP_REBUILD
-            + ". Unless the input or policy was extreme, such as nesting thousands deep, this is a"
-            + " bug in the engine: please report it with the output above",
-        trap);
-  }
-
-  // A module that hands back memory it doesn't have broke the ABI rather than trapped (bindings §2).
-  private static String why(GuestTrap trap) {
-    return switch (trap.kind()) {
-      case EXIT -> "it exited with code " + trap.exitCode();
-      case BAD_RESPONSE -> trap.getMessage();
-      default -> "it trapped: " + trap.getMessage();
-    };
-  }
-
-  // The module writes the reason for a fatal error to stderr; quote its first and last lines.
-  private static String stderr(long instance) {
-    String text = new String(Native.instanceStderr(instance), StandardCharsets.UTF_8).strip();
-    return text.isEmpty() ? "" : "\n" + text;
+    return instance.call(request, Caller.ENGINE);
   }
 
   private static byte[] bytes(String text) {

@@ -1,7 +1,7 @@
 package dev.svc.engine;
 
 /**
- * How a {@link Module} is compiled. It is fixed for the module's life: every instance built from it
+ * How a {@link EngineModule} is compiled. It is fixed for the module's life: every instance built from it
  * shares it.
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.

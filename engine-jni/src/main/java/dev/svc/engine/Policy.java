@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class Policy implements AutoCloseable {
 
-  private final Engine engine;
+  private final Instance instance;
   private final String name;
   private final List<Diagnostic> diagnostics;
   private final long handle;
@@ -51,24 +51,24 @@ public final class Policy implements AutoCloseable {
   // The safety net for a policy nobody closes (bindings.md §7): one daemon thread for the library.
   private static final Cleaner CLEANER = Cleaner.create();
 
-  Policy(Engine engine, Compiled compiled, Map<String, HostFunction> functions) {
-    this.engine = engine;
+  Policy(Instance instance, Compiled compiled, Map<String, HostFunction> functions) {
+    this.instance = instance;
     this.name = compiled.policy();
     this.diagnostics = List.copyOf(compiled.diagnostics());
     this.handle = compiled.handle();
     this.functions = Map.copyOf(functions);
-    this.cleanable = CLEANER.register(this, new Abandon(engine, handle, released));
+    this.cleanable = CLEANER.register(this, new Abandon(instance, handle, released));
   }
 
   /**
-   * Hands the handle of a policy that became unreachable unclosed to its engine, which releases it
+   * Hands the handle of a policy that became unreachable unclosed to its instance, which releases it
    * at its next call. Holds no reference to the policy, or it would never become unreachable.
    */
-  private record Abandon(Engine engine, long handle, AtomicBoolean released) implements Runnable {
+  private record Abandon(Instance instance, long handle, AtomicBoolean released) implements Runnable {
     @Override
     public void run() {
       if (!released.getAndSet(true)) {
-        engine.abandon(handle);
+        instance.abandon(handle);
       }
     }
   }
@@ -135,7 +135,7 @@ public final class Policy implements AutoCloseable {
    *     out
    */
   public EvalResult evalWith(Object input, EvalOptions options) {
-    EvalResult result = engine.evaluate(evalRequest(input, options), options, functions);
+    EvalResult result = AbiCodec.evalResult(instance.evaluate(evalRequest(input, options), options, functions));
     return resultShape.map(result::withShape).orElse(result);
   }
 
@@ -152,7 +152,7 @@ public final class Policy implements AutoCloseable {
    * @throws StoppedException as {@link #evalWith(Object, EvalOptions)} does
    */
   public byte[] evalJson(Object input, EvalOptions options) {
-    return AbiCodec.body(engine.evaluateRaw(evalRequest(input, options), options, functions));
+    return AbiCodec.body(instance.evaluate(evalRequest(input, options), options, functions));
   }
 
   private byte[] evalRequest(Object input, EvalOptions options) {
@@ -197,7 +197,7 @@ public final class Policy implements AutoCloseable {
    */
   public Explanation explain() {
     requireOpen();
-    return engine.explained(Requests.explain(handle), Engine.Caller.POLICY).stream()
+    return explanations(instance.call(Requests.explain(handle), Instance.Caller.POLICY)).stream()
         .findFirst()
         .orElseThrow(
             () ->
@@ -221,13 +221,26 @@ public final class Policy implements AutoCloseable {
       return;
     }
     cleanable.clean();
-    engine.closePolicy(handle);
+    instance.closePolicy(handle);
   }
 
   // A closed policy's handle is gone, or belongs to a newer policy once the counter wraps.
   private void requireOpen() {
     if (released.get()) {
       throw new EngineException("policy " + name + " was released", "compile it again to evaluate it");
+    }
+  }
+
+  /** The explanations an explain response answers, none when it answers none. */
+  static List<Explanation> explanations(byte[] response) {
+    return AbiCodec.decode(response, Explained.class).explanations();
+  }
+
+  /** The body of the explain op's answer. */
+  private record Explained(@JsonProperty("explanations") List<Explanation> explanations) {
+
+    Explained {
+      explanations = explanations == null ? List.of() : List.copyOf(explanations);
     }
   }
 

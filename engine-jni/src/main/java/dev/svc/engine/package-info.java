@@ -5,9 +5,9 @@
  * <h2>Where things are</h2>
  *
  * <ul>
- *   <li>{@link dev.svc.engine.Module}: the compiled engine module. Load it once ({@link
- *       dev.svc.engine.Module#bundled()}, or from a file, a URL or bytes; {@link
- *       dev.svc.engine.Module#precompile()} and {@link dev.svc.engine.Module#fromPrecompiled} skip
+ *   <li>{@link dev.svc.engine.EngineModule}: the compiled engine module. Load it once ({@link
+ *       dev.svc.engine.EngineModule#bundled()}, or from a file, a URL or bytes; {@link
+ *       dev.svc.engine.EngineModule#precompile()} and {@link dev.svc.engine.EngineModule#fromPrecompiled} skip
  *       the compile) and share it.
  *   <li>{@link dev.svc.engine.Engine}: one running instance of the module; one method per engine
  *       operation ({@link dev.svc.engine.Engine#version()}, {@link
@@ -54,7 +54,7 @@
  *
  * <h2>Lifecycle</h2>
  *
- * {@code Module}, {@code Engine} and {@code Policy} hold native memory and are {@link
+ * {@code EngineModule}, {@code Engine} and {@code Policy} hold native memory and are {@link
  * AutoCloseable}; close them with try-with-resources. An instance keeps its module alive until the
  * instance is closed, so a module may be closed early. A policy lives in its instance: closing the
  * engine frees every policy in it. A policy collected unclosed is released at its engine's next
@@ -71,7 +71,7 @@
  * <table>
  *   <caption>Which types may be shared between threads</caption>
  *   <tr><th>Type</th><th>Rule</th></tr>
- *   <tr><td>Module, options, records, exceptions, Durations, kinds</td><td>immutable and
+ *   <tr><td>EngineModule, options, records, exceptions, Durations, kinds</td><td>immutable and
  *       thread-safe</td></tr>
  *   <tr><td>Engine, Policy</td><td>thread-safe; calls on one instance run one at a time, the others
  *       wait</td></tr>

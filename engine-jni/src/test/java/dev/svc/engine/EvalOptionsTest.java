@@ -80,14 +80,14 @@ class EvalOptionsTest {
 
   @Test
   void aZeroGraceKillsTheCallAtItsTimeoutWhateverTheInstancesGrace() {
-    try (Module module = Module.fromBytes(TestModules.wat("engine_loops"));
+    try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_loops"));
         Engine engine = Engine.create(module, Limits.defaults().withGrace(Duration.ofMinutes(10)))) {
       EvalOptions noGrace = EvalOptions.defaults().withTimeout(Duration.ofMillis(20)).withGrace(Duration.ZERO);
 
       TimeoutException timeout =
           catchThrowableOfType(
               TimeoutException.class,
-              () -> engine.evaluateRaw("{\"op\":\"eval\"}".getBytes(UTF_8), noGrace, Map.of()));
+              () -> engine.instance().evaluate("{\"op\":\"eval\"}".getBytes(UTF_8), noGrace, Map.of()));
 
       assertThat(timeout.deadline()).isEqualTo(Duration.ofMillis(20));
       assertThat(engine.stopped()).isPresent();

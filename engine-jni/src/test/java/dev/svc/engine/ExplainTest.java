@@ -192,10 +192,10 @@ class ExplainTest extends EngineFixture {
 
   @Test
   void anEngineThatAnswersNoExplanationIsReportedAsABug() {
-    try (Module module = Module.fromBytes(TestModules.wat("engine_answers_ok"));
+    try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_answers_ok"));
         Engine fake = Engine.create(module);
         Policy policy =
-            new Policy(fake, new Policy.Compiled("gate.main", List.of(), 1), Map.of())) {
+            new Policy(fake.instance(), new Policy.Compiled("gate.main", List.of(), 1), Map.of())) {
       assertThatThrownBy(policy::explain)
           .isInstanceOfSatisfying(
               EngineException.class,

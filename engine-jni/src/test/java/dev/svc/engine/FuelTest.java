@@ -45,11 +45,11 @@ class FuelTest {
               }
               """));
 
-  private static Module metered;
+  private static EngineModule metered;
 
   @BeforeAll
   static void load() {
-    metered = Module.bundled(ModuleConfig.defaults().withFuel(true));
+    metered = EngineModule.bundled(ModuleConfig.defaults().withFuel(true));
   }
 
   @AfterAll

@@ -16,7 +16,7 @@ class HardDeadlineTest {
   @EnumSource(CallingThread.class)
   void aCallPastTheOpDeadlineIsKilledAndTheInstanceStops(CallingThread thread) throws Exception {
     thread.run(() -> {
-      try (Module module = Module.fromBytes(TestModules.wat("engine_loops"));
+      try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_loops"));
           // Long enough for the start, which runs under it too, on a busy machine.
           Engine engine = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(200)))) {
         TimeoutException timeout = catchThrowableOfType(TimeoutException.class, engine::version);
@@ -34,7 +34,7 @@ class HardDeadlineTest {
 
   @Test
   void laterCallsSayTheInstanceWasKilledEarlier() {
-    try (Module module = Module.fromBytes(TestModules.wat("engine_loops"));
+    try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_loops"));
         Engine engine = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(100)))) {
       catchThrowableOfType(TimeoutException.class, engine::version);
 
@@ -49,7 +49,7 @@ class HardDeadlineTest {
 
   @Test
   void anInstanceOfTheSameModuleIsUnaffectedByAnothersTimeout() {
-    try (Module module = Module.fromBytes(TestModules.wat("engine_loops"));
+    try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_loops"));
         Engine killed = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(100)));
         Engine other = Engine.create(module)) {
       catchThrowableOfType(TimeoutException.class, killed::version);

@@ -25,12 +25,12 @@ import org.junit.jupiter.api.Test;
  */
 class HostCallGlueTest {
 
-  private Module module;
+  private EngineModule module;
   private Engine engine;
 
   @BeforeEach
   void start() {
-    module = Module.fromBytes(TestModules.wat("bridge_abi"));
+    module = EngineModule.fromBytes(TestModules.wat("bridge_abi"));
     engine = Engine.create(module);
   }
 
@@ -42,7 +42,7 @@ class HostCallGlueTest {
 
   /** What the module gets back for the host call {@code call} while {@code functions} are installed. */
   private String hostCall(String call, Map<String, HostFunction> functions) {
-    byte[] answer = engine.evaluateRaw(("H" + call).getBytes(UTF_8), EvalOptions.defaults(), functions);
+    byte[] answer = engine.instance().evaluate(("H" + call).getBytes(UTF_8), EvalOptions.defaults(), functions);
     String text = new String(answer, UTF_8);
     assertThat(text).startsWith("!");
     return text.substring(1);
@@ -187,7 +187,7 @@ class HostCallGlueTest {
   }
 
   private int[] counters() {
-    byte[] answer = engine.evaluateRaw("C".getBytes(UTF_8), EvalOptions.defaults(), Map.of());
+    byte[] answer = engine.instance().evaluate("C".getBytes(UTF_8), EvalOptions.defaults(), Map.of());
     ByteBuffer counts = ByteBuffer.wrap(answer).order(ByteOrder.LITTLE_ENDIAN);
     return new int[] {counts.getInt(), counts.getInt()};
   }

@@ -34,7 +34,7 @@ class PrecompiledModuleTest {
   private static final Map<String, Object> ADA = Map.of("floor", 2, "user", "ada");
 
   /** What {@code module} decides for Ada at the badge door. */
-  private static EvalResult decide(Module module) {
+  private static EvalResult decide(EngineModule module) {
     CompileOptions badge = CompileOptions.defaults().withStub("badge", Stub.returning(true));
     try (Engine engine = Engine.create(module);
         Policy policy = engine.compile(DOOR, badge)) {
@@ -46,7 +46,7 @@ class PrecompiledModuleTest {
   void aPrecompiledModuleDecidesLikeTheCompiledOne() {
     byte[] artifact = TestModules.engine().precompile();
 
-    try (Module module = Module.fromPrecompiled(artifact, ModuleConfig.defaults())) {
+    try (EngineModule module = EngineModule.fromPrecompiled(artifact, ModuleConfig.defaults())) {
       assertThat(module.isPrecompiled()).isTrue();
       assertThat(decide(module)).isEqualTo(decide(TestModules.engine()));
     }
@@ -61,7 +61,7 @@ class PrecompiledModuleTest {
     assertThat(version).as("wasmtime's version inside the artifact").isPositive();
     artifact[version + 1] = '8';
 
-    assertThatThrownBy(() -> Module.fromPrecompiled(artifact, ModuleConfig.defaults()))
+    assertThatThrownBy(() -> EngineModule.fromPrecompiled(artifact, ModuleConfig.defaults()))
         .isInstanceOf(EngineException.class)
         .hasMessageStartingWith(REFUSED)
         .hasMessageContaining("48");
@@ -71,10 +71,10 @@ class PrecompiledModuleTest {
   void theBundledModuleWithFuelIsNotTheCachedOneWithout(@TempDir Path dir) {
     System.setProperty(ModuleCache.DIR_PROPERTY, dir.toString());
     ModuleConfig fuel = ModuleConfig.defaults().withFuel(true);
-    Module.bundled().close();
+    EngineModule.bundled().close();
 
-    try (Module metered = Module.bundled(fuel);
-        Module cached = Module.bundled(fuel);
+    try (EngineModule metered = EngineModule.bundled(fuel);
+        EngineModule cached = EngineModule.bundled(fuel);
         Engine engine = Engine.create(cached);
         Policy policy = engine.compile(DOOR, CompileOptions.defaults().withStub("badge", Stub.returning(true)))) {
       assertThat(metered.isPrecompiled()).isFalse();
@@ -88,7 +88,7 @@ class PrecompiledModuleTest {
   void aPrecompiledFileIsMappedAndRuns(@TempDir Path dir) throws IOException {
     Path file = Files.write(dir.resolve("engine.cwasm"), TestModules.engine().precompile());
 
-    try (Module module = Module.fromPrecompiledFile(file, ModuleConfig.defaults());
+    try (EngineModule module = EngineModule.fromPrecompiledFile(file, ModuleConfig.defaults());
         Engine engine = Engine.create(module)) {
       assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
     }
@@ -98,15 +98,15 @@ class PrecompiledModuleTest {
   void anArtifactOfAnotherConfigurationIsRefused() {
     byte[] withoutFuel = TestModules.engine().precompile();
 
-    assertThatThrownBy(() -> Module.fromPrecompiled(withoutFuel, ModuleConfig.defaults().withFuel(true)))
+    assertThatThrownBy(() -> EngineModule.fromPrecompiled(withoutFuel, ModuleConfig.defaults().withFuel(true)))
         .isInstanceOf(EngineException.class)
         .hasMessageStartingWith(REFUSED)
-        .hasMessageContaining("help: load only what Module.precompile() wrote");
+        .hasMessageContaining("help: load only what EngineModule.precompile() wrote");
   }
 
   @Test
   void bytesThatArentAnArtifactAreRefused() {
-    assertThatThrownBy(() -> Module.fromPrecompiled(new byte[] {0x7f, 'E', 'L', 'F'}, ModuleConfig.defaults()))
+    assertThatThrownBy(() -> EngineModule.fromPrecompiled(new byte[] {0x7f, 'E', 'L', 'F'}, ModuleConfig.defaults()))
         .isInstanceOf(EngineException.class)
         .hasMessageStartingWith(REFUSED);
   }
@@ -115,8 +115,8 @@ class PrecompiledModuleTest {
   void theBundledModuleIsCompiledOnceThenLoadedFromTheCache(@TempDir Path dir) {
     System.setProperty(ModuleCache.DIR_PROPERTY, dir.toString());
 
-    try (Module first = Module.bundled();
-        Module second = Module.bundled()) {
+    try (EngineModule first = EngineModule.bundled();
+        EngineModule second = EngineModule.bundled()) {
       assertThat(first.isPrecompiled()).isFalse();
       assertThat(second.isPrecompiled()).isTrue();
     }
@@ -126,15 +126,15 @@ class PrecompiledModuleTest {
   @Test
   void aDamagedCacheFileIsCompiledAgainAndReplaced(@TempDir Path dir) throws IOException {
     System.setProperty(ModuleCache.DIR_PROPERTY, dir.toString());
-    Module.bundled().close();
+    EngineModule.bundled().close();
     Path cached;
     try (var files = Files.list(dir.resolve("modules"))) {
       cached = files.filter(f -> f.toString().endsWith(".cwasm")).findFirst().orElseThrow();
     }
     Files.write(cached, new byte[] {1, 2, 3});
 
-    try (Module recompiled = Module.bundled();
-        Module reloaded = Module.bundled();
+    try (EngineModule recompiled = EngineModule.bundled();
+        EngineModule reloaded = EngineModule.bundled();
         Engine engine = Engine.create(reloaded)) {
       assertThat(recompiled.isPrecompiled()).isFalse();
       assertThat(reloaded.isPrecompiled()).isTrue();

@@ -10,10 +10,10 @@ import java.nio.charset.StandardCharsets;
  */
 final class RawInstance implements AutoCloseable {
 
-  private final Module module;
+  private final EngineModule module;
   private final long instance;
 
-  RawInstance(Module module) {
+  RawInstance(EngineModule module) {
     this.module = module;
     this.instance =
         Native.instanceNew(module.acquire(), -1, request -> AbiCodec.hostError("no host here"));

@@ -16,7 +16,7 @@ class StoppedInstanceTest {
   @EnumSource(CallingThread.class)
   void aTrapStopsTheInstanceAndQuotesTheModulesStderr(CallingThread thread) throws Exception {
     thread.run(() -> {
-      try (Module module = Module.fromBytes(TestModules.wat("engine_traps"));
+      try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_traps"));
           Engine engine = Engine.create(module)) {
         StoppedException stopped = catchThrowableOfType(StoppedException.class, engine::version);
 
@@ -32,7 +32,7 @@ class StoppedInstanceTest {
 
   @Test
   void everyLaterCallRepeatsTheSameErrorWithoutEnteringTheModule() {
-    try (Module module = Module.fromBytes(TestModules.wat("engine_traps"));
+    try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_traps"));
         Engine engine = Engine.create(module)) {
       StoppedException first = catchThrowableOfType(StoppedException.class, engine::version);
 
@@ -43,7 +43,7 @@ class StoppedInstanceTest {
 
   @Test
   void aStoppedInstanceStillReportsItsMemorySize() {
-    try (Module module = Module.fromBytes(TestModules.wat("engine_traps"));
+    try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_traps"));
         Engine engine = Engine.create(module)) {
       long before = engine.memorySize();
       catchThrowableOfType(StoppedException.class, engine::version);
@@ -54,7 +54,7 @@ class StoppedInstanceTest {
 
   @Test
   void anExitWhileStartingIsAStoppedStartWithTheExitCodeAndStderr() {
-    try (Module module = Module.fromBytes(TestModules.wat("engine_start_exits"))) {
+    try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_start_exits"))) {
       assertThatThrownBy(() -> Engine.create(module))
           .isInstanceOf(StoppedException.class)
           .extracting(e -> ((StoppedException) e).message())
@@ -64,7 +64,7 @@ class StoppedInstanceTest {
 
   @Test
   void aPanicInsideTheEngineIsAnAnswerAndTheInstanceKeepsWorking() {
-    try (Module module = Module.fromBytes(TestModules.panicProbeEngine());
+    try (EngineModule module = EngineModule.fromBytes(TestModules.panicProbeEngine());
         Engine engine = Engine.create(module)) {
       String answer = engine.call("{\"id\":9,\"op\":\"panic-probe\"}");
 
@@ -88,7 +88,7 @@ class StoppedInstanceTest {
 
   @Test
   void aModuleOfAnotherAbiVersionIsRefused() {
-    try (Module module = Module.fromBytes(TestModules.wat("engine_abi2"))) {
+    try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_abi2"))) {
       assertThatThrownBy(() -> Engine.create(module))
           .isInstanceOf(EngineException.class)
           .hasMessageStartingWith("the module speaks ABI version 2, and this library version 1\n  help: ");

@@ -8,13 +8,13 @@ import java.io.UncheckedIOException;
 public final class TestModules {
 
   private static final class Bundled {
-    static final Module MODULE = Module.bundled();
+    static final EngineModule MODULE = EngineModule.bundled();
   }
 
   private TestModules() {}
 
   /** The bundled engine.wasm, shared by every test in the JVM and never closed. */
-  public static Module engine() {
+  public static EngineModule engine() {
     return Bundled.MODULE;
   }
 

@@ -1,6 +1,6 @@
 package dev.svc.server;
 
-import dev.svc.engine.Module;
+import dev.svc.engine.EngineModule;
 import dev.svc.server.engine.EnginePool;
 import dev.svc.supervisor.Pool;
 import java.util.Queue;
@@ -12,7 +12,7 @@ import java.util.function.Function;
 /** An engine pool whose calls wait until the test lets them run, on a real pool of one instance. */
 final class HeldEngines implements EnginePool {
 
-  private final Module module = Module.bundled();
+  private final EngineModule module = EngineModule.bundled();
   private final Pool pool = Pool.create(module, 1);
   private final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
 

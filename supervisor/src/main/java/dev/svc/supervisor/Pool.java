@@ -5,10 +5,10 @@ import dev.svc.engine.CompileOptions;
 import dev.svc.engine.Diagnostic;
 import dev.svc.engine.Engine;
 import dev.svc.engine.EngineException;
+import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.EvalResult;
 import dev.svc.engine.Explanation;
-import dev.svc.engine.Module;
 import dev.svc.engine.NoPolicyException;
 import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
@@ -39,7 +39,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * A fixed number of engine instances of one {@link Module}, the same policies installed in each, and
+ * A fixed number of engine instances of one {@link EngineModule}, the same policies installed in each, and
  * a supervisor that replaces an instance that stopped. Each call runs on a free instance, so calls
  * run in parallel up to the pool's size.
  *
@@ -86,7 +86,7 @@ public final class Pool implements AutoCloseable {
   private final AtomicInteger asyncCalls = new AtomicInteger();
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private Pool(Module module, PoolOptions options, List<Slot> all) {
+  private Pool(EngineModule module, PoolOptions options, List<Slot> all) {
     this.options = options;
     this.listener = new GuardedListener(options.listener());
     this.slots = new Slots(all);
@@ -101,10 +101,10 @@ public final class Pool implements AutoCloseable {
    * @param size how many instances; at least 1
    * @return the pool, with every instance started; the caller closes it
    * @throws IllegalArgumentException if {@code size} is below 1
-   * @throws SvcException if an instance can't start (see {@link Engine#create(Module,
+   * @throws SvcException if an instance can't start (see {@link Engine#create(EngineModule,
    *     dev.svc.engine.Limits)})
    */
-  public static Pool create(Module module, int size) {
+  public static Pool create(EngineModule module, int size) {
     return create(module, PoolOptions.builder().size(size).build());
   }
 
@@ -114,11 +114,11 @@ public final class Pool implements AutoCloseable {
    * @param module what the instances start from; the caller closes it after the pool
    * @param options size, instance limits, acquire timeout, listener
    * @return the pool; the caller closes it
-   * @throws SvcException if an instance can't start (see {@link Engine#create(Module,
+   * @throws SvcException if an instance can't start (see {@link Engine#create(EngineModule,
    *     dev.svc.engine.Limits)})
    * @throws IllegalStateException if {@code module} is closed
    */
-  public static Pool create(Module module, PoolOptions options) {
+  public static Pool create(EngineModule module, PoolOptions options) {
     Objects.requireNonNull(module, "module");
     Objects.requireNonNull(options, "options");
     List<Slot> all = new ArrayList<>(options.size());

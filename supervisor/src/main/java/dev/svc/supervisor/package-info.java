@@ -20,7 +20,7 @@
  *
  * <h2>Lifecycle</h2>
  *
- * <p>The caller loads the {@link dev.svc.engine.Module}, creates the pool from it, and closes the
+ * <p>The caller loads the {@link dev.svc.engine.EngineModule}, creates the pool from it, and closes the
  * pool before the module. An instance that stops (a trap, a hard deadline, fuel, memory) fails the
  * call that stopped it at once and is rebuilt in the background with every installed policy.
  *

@@ -1,7 +1,7 @@
 package dev.svc.supervisor;
 
 import dev.svc.engine.CompileOptions;
-import dev.svc.engine.Module;
+import dev.svc.engine.EngineModule;
 import dev.svc.engine.ModuleConfig;
 import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
@@ -41,19 +41,19 @@ public final class Fixtures {
           """);
 
   private static final class Modules {
-    static final Module ENGINE = Module.bundled();
-    static final Module FUELED = Module.bundled(ModuleConfig.defaults().withFuel(true));
+    static final EngineModule ENGINE = EngineModule.bundled();
+    static final EngineModule FUELED = EngineModule.bundled(ModuleConfig.defaults().withFuel(true));
   }
 
   private Fixtures() {}
 
   /** The bundled engine.wasm, shared by every test in the JVM and never closed. */
-  public static Module engine() {
+  public static EngineModule engine() {
     return Modules.ENGINE;
   }
 
   /** The bundled engine.wasm with fuel metering, shared and never closed. */
-  public static Module fueled() {
+  public static EngineModule fueled() {
     return Modules.FUELED;
   }
 

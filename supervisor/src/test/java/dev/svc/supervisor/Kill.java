@@ -1,8 +1,8 @@
 package dev.svc.supervisor;
 
+import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.Limits;
-import dev.svc.engine.Module;
 import dev.svc.engine.OutOfFuelException;
 import dev.svc.engine.StoppedException;
 import dev.svc.engine.TimeoutException;
@@ -30,7 +30,7 @@ enum Kill {
   /** An evaluation with a budget of 100 instructions, on a module with fuel metering. */
   FUEL(OutOfFuelException.class) {
     @Override
-    Module module() {
+    EngineModule module() {
       return Fixtures.fueled();
     }
 
@@ -64,7 +64,7 @@ enum Kill {
   }
 
   /** The module the pool's instances start from. */
-  Module module() {
+  EngineModule module() {
     return Fixtures.engine();
   }
 

@@ -9,9 +9,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.svc.engine.CompileOptions;
+import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.Limits;
-import dev.svc.engine.Module;
 import dev.svc.engine.ModuleConfig;
 import dev.svc.engine.NoPolicyException;
 import dev.svc.engine.OutOfFuelException;
@@ -202,7 +202,7 @@ class SupervisionTest {
       }
     };
     List<Thread> before = poolThreads();
-    Module module = Module.bundled(ModuleConfig.defaults().withFuel(true));
+    EngineModule module = EngineModule.bundled(ModuleConfig.defaults().withFuel(true));
     Pool pool = Pool.create(module, PoolOptions.builder().size(2).listener(listener).build());
     installRefund(pool, "refund.desk");
     module.close();
@@ -210,7 +210,7 @@ class SupervisionTest {
     Kill.FUEL.poison(pool, "refund.desk");
     await().atMost(Duration.ofSeconds(30)).until(() -> failedTries.size() >= 3);
 
-    assertThat(failedTries).allSatisfy(e -> assertThat(e).hasMessageStartingWith("the Module is closed"));
+    assertThat(failedTries).allSatisfy(e -> assertThat(e).hasMessageStartingWith("the EngineModule is closed"));
     assertThat(pool.evaluate("refund.desk", refund(40, "web")).decision()).contains("approve");
     assertThat(pool.stats()).isEqualTo(new PoolStats(2, 1, 1, 1, 1));
     pool.close();

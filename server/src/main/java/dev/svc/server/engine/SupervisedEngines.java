@@ -1,6 +1,6 @@
 package dev.svc.server.engine;
 
-import dev.svc.engine.Module;
+import dev.svc.engine.EngineModule;
 import dev.svc.engine.SvcException;
 import dev.svc.server.config.SvcConfig;
 import dev.svc.supervisor.Pool;
@@ -21,10 +21,10 @@ import java.util.function.Function;
  */
 public final class SupervisedEngines implements EnginePool {
 
-  private final Module module;
+  private final EngineModule module;
   private final Pool pool;
 
-  private SupervisedEngines(Module module, Pool pool) {
+  private SupervisedEngines(EngineModule module, Pool pool) {
     this.module = module;
     this.pool = pool;
   }
@@ -39,7 +39,7 @@ public final class SupervisedEngines implements EnginePool {
    * @throws SvcException if the module or an instance can't start
    */
   public static SupervisedEngines start(SvcConfig.Engine engine, MeterRegistry registry) {
-    Module module = Module.bundled();
+    EngineModule module = EngineModule.bundled();
     try {
       PoolOptions options = PoolOptions.builder()
           .size(engine.instances())

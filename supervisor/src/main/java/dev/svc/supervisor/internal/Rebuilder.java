@@ -1,8 +1,8 @@
 package dev.svc.supervisor.internal;
 
 import dev.svc.engine.Engine;
+import dev.svc.engine.EngineModule;
 import dev.svc.engine.Limits;
-import dev.svc.engine.Module;
 import dev.svc.supervisor.PoolListener;
 import java.time.Duration;
 import java.util.HashMap;
@@ -31,7 +31,7 @@ public final class Rebuilder {
   static final Duration LONGEST_PAUSE = Duration.ofSeconds(2);
   static final int STOPS_BEFORE_LEAVING_OUT = 3;
 
-  private final Module module;
+  private final EngineModule module;
   private final Limits limits;
   private final Recipes recipes;
   private final Slots slots;
@@ -48,7 +48,7 @@ public final class Rebuilder {
    * @param slots where rebuilt slots go back to
    * @param listener told of every rebuild and failed try
    */
-  public Rebuilder(Module module, Limits limits, Recipes recipes, Slots slots, PoolListener listener) {
+  public Rebuilder(EngineModule module, Limits limits, Recipes recipes, Slots slots, PoolListener listener) {
     this.module = module;
     this.limits = limits;
     this.recipes = recipes;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.engine.BusyException;
 import dev.svc.engine.Engine;
-import dev.svc.engine.Module;
+import dev.svc.engine.EngineModule;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class SlotsTest {
 
-  private final Module module = Module.bundled();
+  private final EngineModule module = EngineModule.bundled();
   private final Engine engine = Engine.create(module);
   private final Slot only = new Slot(0, engine);
   private final Slots slots = new Slots(List.of(only));

@@ -32,7 +32,7 @@ import java.util.function.LongSupplier;
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.
  */
-public final class Module implements AutoCloseable {
+public final class EngineModule implements AutoCloseable {
 
   /**
    * The version of the engine's JSON ABI (spec/module-abi.md) this library speaks. Every instance
@@ -65,7 +65,7 @@ public final class Module implements AutoCloseable {
   private final AtomicInteger holds = new AtomicInteger(1);
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private Module(ModuleConfig config, boolean precompiled, Loader loader) {
+  private EngineModule(ModuleConfig config, boolean precompiled, Loader loader) {
     this.config = Objects.requireNonNull(config, "config");
     this.precompiled = precompiled;
     loadNatives();
@@ -102,7 +102,7 @@ public final class Module implements AutoCloseable {
    * @throws EngineException if the native libraries can't be loaded on this platform, or this copy
    *     of the library holds no engine module
    */
-  public static Module bundled() {
+  public static EngineModule bundled() {
     return bundled(ModuleConfig.defaults());
   }
 
@@ -116,7 +116,7 @@ public final class Module implements AutoCloseable {
    * @throws EngineException if the native libraries can't be loaded on this platform, or this copy
    *     of the library holds no engine module
    */
-  public static Module bundled(ModuleConfig config) {
+  public static EngineModule bundled(ModuleConfig config) {
     Objects.requireNonNull(config, "config");
     byte[] wasm = bundledBytes();
     Optional<Path> cached = ModuleCache.fileFor(wasm, configKey(config));
@@ -127,7 +127,7 @@ public final class Module implements AutoCloseable {
         // Another wasmtime or a damaged file: compile and replace it below.
       }
     }
-    Module module = new Module(config, false, engine -> compile(engine, wasm));
+    EngineModule module = new EngineModule(config, false, engine -> compile(engine, wasm));
     cached.ifPresent(file -> storeQuietly(file, module));
     return module;
   }
@@ -139,7 +139,7 @@ public final class Module implements AutoCloseable {
    * @return the compiled module; the caller closes it
    * @throws EngineException if the file can't be read or compiled, or isn't an engine reactor
    */
-  public static Module fromFile(Path path) {
+  public static EngineModule fromFile(Path path) {
     return fromFile(path, ModuleConfig.defaults());
   }
 
@@ -152,7 +152,7 @@ public final class Module implements AutoCloseable {
    * @throws EngineException if the file can't be read or compiled, or isn't an engine reactor (an
    *     import this library doesn't provide, an export it calls missing)
    */
-  public static Module fromFile(Path path, ModuleConfig config) {
+  public static EngineModule fromFile(Path path, ModuleConfig config) {
     Objects.requireNonNull(path, "path");
     byte[] wasm;
     try {
@@ -172,7 +172,7 @@ public final class Module implements AutoCloseable {
    * @throws EngineException if the URL can't be read, or its bytes don't compile or aren't an engine
    *     reactor
    */
-  public static Module fromUrl(URL url) {
+  public static EngineModule fromUrl(URL url) {
     return fromUrl(url, ModuleConfig.defaults());
   }
 
@@ -186,7 +186,7 @@ public final class Module implements AutoCloseable {
    * @throws EngineException if the URL can't be read, or its bytes don't compile or aren't an engine
    *     reactor (an import this library doesn't provide, an export it calls missing)
    */
-  public static Module fromUrl(URL url, ModuleConfig config) {
+  public static EngineModule fromUrl(URL url, ModuleConfig config) {
     Objects.requireNonNull(url, "url");
     byte[] wasm;
     try (InputStream in = url.openStream()) {
@@ -204,7 +204,7 @@ public final class Module implements AutoCloseable {
    * @return the compiled module; the caller closes it
    * @throws EngineException if the bytes don't compile or aren't an engine reactor
    */
-  public static Module fromBytes(byte[] wasm) {
+  public static EngineModule fromBytes(byte[] wasm) {
     return fromBytes(wasm, ModuleConfig.defaults());
   }
 
@@ -217,10 +217,10 @@ public final class Module implements AutoCloseable {
    * @throws EngineException if the bytes don't compile or aren't an engine reactor (an import this
    *     library doesn't provide, an export it calls missing)
    */
-  public static Module fromBytes(byte[] wasm, ModuleConfig config) {
+  public static EngineModule fromBytes(byte[] wasm, ModuleConfig config) {
     Objects.requireNonNull(wasm, "wasm");
     // No defensive copy: the bridge copies the bytes, and compiling finishes before this returns.
-    return new Module(config, false, engine -> compile(engine, wasm));
+    return new EngineModule(config, false, engine -> compile(engine, wasm));
   }
 
   /**
@@ -232,9 +232,9 @@ public final class Module implements AutoCloseable {
    * @throws EngineException if the artifact comes from another library or wasmtime version, another
    *     machine architecture or another {@code config}, or isn't an artifact at all
    */
-  public static Module fromPrecompiled(byte[] artifact, ModuleConfig config) {
+  public static EngineModule fromPrecompiled(byte[] artifact, ModuleConfig config) {
     Objects.requireNonNull(artifact, "artifact");
-    return new Module(config, true, engine -> deserialize(() -> Native.moduleDeserialize(engine, artifact)));
+    return new EngineModule(config, true, engine -> deserialize(() -> Native.moduleDeserialize(engine, artifact)));
   }
 
   /**
@@ -247,10 +247,10 @@ public final class Module implements AutoCloseable {
    * @throws EngineException if the file is missing or unreadable, or its artifact is refused as in
    *     {@link #fromPrecompiled(byte[], ModuleConfig)}
    */
-  public static Module fromPrecompiledFile(Path path, ModuleConfig config) {
+  public static EngineModule fromPrecompiledFile(Path path, ModuleConfig config) {
     Objects.requireNonNull(path, "path");
     String file = path.toAbsolutePath().toString();
-    return new Module(config, true, engine -> deserialize(() -> Native.moduleDeserializeFile(engine, file)));
+    return new EngineModule(config, true, engine -> deserialize(() -> Native.moduleDeserializeFile(engine, file)));
   }
 
   /**
@@ -281,7 +281,7 @@ public final class Module implements AutoCloseable {
    */
   public byte[] precompile() {
     if (closed.get()) {
-      throw new IllegalStateException("the Module is closed; load it again to precompile it");
+      throw new IllegalStateException("the EngineModule is closed; load it again to precompile it");
     }
     return Native.moduleSerialize(module);
   }
@@ -300,7 +300,7 @@ public final class Module implements AutoCloseable {
     do {
       current = holds.get();
       if (current == 0 || closed.get()) {
-        throw new IllegalStateException("the Module is closed; load it again to start instances");
+        throw new IllegalStateException("the EngineModule is closed; load it again to start instances");
       }
     } while (!holds.compareAndSet(current, current + 1));
     return instancePre;
@@ -322,12 +322,12 @@ public final class Module implements AutoCloseable {
   }
 
   private static byte[] bundledBytes() {
-    try (InputStream in = Module.class.getResourceAsStream(BUNDLED)) {
+    try (InputStream in = EngineModule.class.getResourceAsStream(BUNDLED)) {
       if (in == null) {
         throw new EngineException(
             "this copy of the engine library holds no " + BUNDLED,
             "use the engine-jni jar built by scripts/build, which bundles the module, or load one"
-                + " with Module.fromFile");
+                + " with EngineModule.fromFile");
       }
       return in.readAllBytes();
     } catch (IOException e) {
@@ -347,7 +347,7 @@ public final class Module implements AutoCloseable {
   }
 
   // The cache only saves time: a failure to write it is no reason to fail the load.
-  private static void storeQuietly(Path file, Module module) {
+  private static void storeQuietly(Path file, EngineModule module) {
     try {
       ModuleCache.store(file, module.precompile());
     } catch (IOException | RuntimeException e) {
@@ -361,7 +361,7 @@ public final class Module implements AutoCloseable {
     } catch (WasmError e) {
       throw new EngineException(
           "the precompiled module can't be loaded: " + e.getMessage(),
-          "load only what Module.precompile() wrote, with the same svc library version and the same"
+          "load only what EngineModule.precompile() wrote, with the same svc library version and the same"
               + " ModuleConfig, on the same kind of machine",
           e);
     }
@@ -381,7 +381,7 @@ public final class Module implements AutoCloseable {
     } catch (WasmError e) {
       throw new EngineException(
           "the bytes aren't a WebAssembly module wasmtime can compile: " + e.getMessage(),
-          "pass an engine.wasm built by native/engine/build-wasm, or use Module.bundled()", e);
+          "pass an engine.wasm built by native/engine/build-wasm, or use EngineModule.bundled()", e);
     }
   }
 

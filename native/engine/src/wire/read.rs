@@ -14,8 +14,8 @@
 
 use std::borrow::Cow;
 
+use super::plain_run::{CONTROLS, QUOTES, plain_run};
 use crate::diag::push_go_quoted_char;
-use crate::plain_run::{CONTROLS, QUOTES, plain_run};
 
 /// The deepest nesting of arrays and objects Go's decoder accepts.
 pub(crate) const MAX_DEPTH: usize = 10_000;

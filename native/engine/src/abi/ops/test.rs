@@ -8,14 +8,14 @@
 
 use std::collections::BTreeMap;
 
-use super::error::EngineError;
-use super::eval_record::strings;
-use super::ops::inputs;
-use super::request::{File, Request};
-use super::response::{Json, Success};
+use super::project::inputs;
+use crate::abi::error::EngineError;
+use crate::abi::op_request::TestRequest;
+use crate::abi::request::File;
+use crate::abi::response::Success;
 use crate::bundle::{Project, clean, named_files};
 use crate::pattern::Regex;
-use crate::testrun::{CaseResult, TestResult, run_test_file};
+use crate::testrun::run_test_file;
 
 /// The help of a test or data file without a path.
 const PATH_HELP: &str = "give every file a path, such as checkout/alerts_test.yaml; a case's input_file is relative to its test file's";
@@ -24,9 +24,9 @@ const PATH_HELP: &str = "give every file a path, such as checkout/alerts_test.ya
 const TEST_SUFFIXES: [&str; 2] = ["_test.yaml", "_test.yml"];
 
 /// §4.7: runs every test file and answers their records.
-pub(crate) fn test(request: &Request<'_>) -> Result<Success, EngineError> {
+pub(crate) fn test(request: &TestRequest<'_>) -> Result<Success, EngineError> {
     let filter = run_filter(&request.run)?;
-    let mut claimed = Claimed::reserving(&request.files, &request.trusted_files);
+    let mut claimed = Claimed::reserving(&request.files.files, &request.files.trusted);
     let mut tests = claimed.claim(&request.test_files, "test file")?;
     if tests.is_empty() {
         return Err(EngineError::rejected(
@@ -48,8 +48,11 @@ pub(crate) fn test(request: &Request<'_>) -> Result<Success, EngineError> {
         .into_iter()
         .map(|(path, source)| (path, source.to_owned()))
         .collect();
-    let files = named_files(&inputs(&request.files), &inputs(&request.trusted_files))
-        .map_err(|e| EngineError::rejected(e.message, e.help))?;
+    let files = named_files(
+        &inputs(&request.files.files),
+        &inputs(&request.files.trusted),
+    )
+    .map_err(|e| EngineError::rejected(e.message, e.help))?;
     let project = Project::load(files);
     tests.sort_by(|a, b| a.0.cmp(&b.0));
     let select = |name: &str| {
@@ -57,20 +60,11 @@ pub(crate) fn test(request: &Request<'_>) -> Result<Success, EngineError> {
             .as_ref()
             .is_none_or(|re| re.is_match(name.as_bytes()))
     };
-    let mut body = Json::body();
-    body.member("results");
-    body.raw("[");
-    for (i, (path, source)) in tests.iter().enumerate() {
-        if i > 0 {
-            body.raw(",");
-        }
-        write_result(
-            &mut body,
-            &run_test_file(&project, path, source, &data, &select),
-        );
-    }
-    body.raw("]");
-    Ok(Success::Test(body.into_members()))
+    let results = tests
+        .iter()
+        .map(|(path, source)| run_test_file(&project, path, source, &data, &select))
+        .collect();
+    Ok(Success::Test(results))
 }
 
 /// `run` compiled; `None` when it is empty (every case runs).
@@ -139,46 +133,4 @@ impl<'r> Claimed<'r> {
         }
         Ok(out)
     }
-}
-
-/// A TestResult record: `file`, `policy`, `error` (when the file couldn't
-/// run), `cases` (never null).
-fn write_result(json: &mut Json, result: &TestResult) {
-    json.raw("{\"file\":");
-    json.string(&result.file);
-    json.member("policy");
-    json.string(&result.policy);
-    if let Some(error) = &result.error {
-        json.member("error");
-        json.string(error);
-    }
-    json.member("cases");
-    json.raw("[");
-    for (i, case) in result.cases.iter().enumerate() {
-        if i > 0 {
-            json.raw(",");
-        }
-        write_case(json, case);
-    }
-    json.raw("]}");
-}
-
-/// A CaseResult record: `name`, `error` and `failures` when there are
-/// some, `line`, `passed`.
-fn write_case(json: &mut Json, case: &CaseResult) {
-    json.raw("{\"name\":");
-    json.string(&case.name);
-    if let Some(error) = &case.error {
-        json.member("error");
-        json.string(error);
-    }
-    if !case.failures.is_empty() {
-        json.member("failures");
-        strings(json, &case.failures);
-    }
-    json.member("line");
-    json.raw(&case.line.to_string());
-    json.member("passed");
-    json.raw(if case.passed() { "true" } else { "false" });
-    json.raw("}");
 }

@@ -19,7 +19,7 @@
 //! Strings are escaped as Go escapes them ([`write_string`]), which the
 //! ABI's responses share.
 
-use crate::plain_run::{ESCAPES, plain_run};
+use super::plain_run::{ESCAPES, plain_run};
 use crate::value::{Value, duration_text};
 
 /// A float that JSON can't hold (NaN or an infinity): Go's encoder refuses

@@ -14,18 +14,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Loading a module: the checks that refuse what this library can't run, before any instance. */
-class ModuleTest {
+class EngineModuleTest {
 
   @Test
   void bytesThatArentWebAssemblyAreRefused() {
-    assertThatThrownBy(() -> Module.fromBytes(new byte[] {1, 2, 3}))
+    assertThatThrownBy(() -> EngineModule.fromBytes(new byte[] {1, 2, 3}))
         .isInstanceOf(EngineException.class)
         .hasMessageStartingWith("the bytes aren't a WebAssembly module wasmtime can compile: ");
   }
 
   @Test
   void aModuleImportingWhatTheLibraryDoesntProvideIsRefused() {
-    assertThatThrownBy(() -> Module.fromBytes(TestModules.wat("engine_foreign_import")))
+    assertThatThrownBy(() -> EngineModule.fromBytes(TestModules.wat("engine_foreign_import")))
         .isInstanceOf(EngineException.class)
         .extracting(e -> ((EngineException) e).message())
         .isEqualTo("the module imports env.clock, which this library doesn't provide");
@@ -33,7 +33,7 @@ class ModuleTest {
 
   @Test
   void aModuleImportingAWasiFunctionOutsideTheLinkedSetIsRefused() {
-    assertThatThrownBy(() -> Module.fromBytes(TestModules.wat("engine_foreign_wasi")))
+    assertThatThrownBy(() -> EngineModule.fromBytes(TestModules.wat("engine_foreign_wasi")))
         .isInstanceOfSatisfying(
             EngineException.class,
             e -> {
@@ -46,7 +46,7 @@ class ModuleTest {
 
   @Test
   void aModuleWithoutEngineCallIsRefused() {
-    assertThatThrownBy(() -> Module.fromBytes(TestModules.wat("engine_no_call")))
+    assertThatThrownBy(() -> EngineModule.fromBytes(TestModules.wat("engine_no_call")))
         .isInstanceOf(EngineException.class)
         .extracting(e -> ((EngineException) e).message())
         .isEqualTo("the module doesn't export engine_call; it isn't an engine.wasm reactor");
@@ -56,7 +56,7 @@ class ModuleTest {
   void aMissingFileNamesThePath(@TempDir Path dir) {
     Path missing = dir.resolve("nothing.wasm");
 
-    assertThatThrownBy(() -> Module.fromFile(missing))
+    assertThatThrownBy(() -> EngineModule.fromFile(missing))
         .isInstanceOf(EngineException.class)
         .hasMessageStartingWith("reading " + missing + ": ");
   }
@@ -65,7 +65,7 @@ class ModuleTest {
   void aModuleFromAFileRunsLikeTheBundledOne(@TempDir Path dir) throws IOException {
     Path file = Files.write(dir.resolve("engine.wasm"), bundledBytes());
 
-    try (Module module = Module.fromFile(file);
+    try (EngineModule module = EngineModule.fromFile(file);
         Engine engine = Engine.create(module)) {
       assertThat(engine.version()).isEqualTo(versionOfBundled());
     }
@@ -74,10 +74,10 @@ class ModuleTest {
   @Test
   void aModuleFromAUrlRunsLikeTheBundledOneWhereverTheUrlPoints(@TempDir Path dir) throws IOException {
     Path file = Files.write(dir.resolve("engine.wasm"), bundledBytes());
-    URL resource = Module.class.getResource("engine.wasm");
+    URL resource = EngineModule.class.getResource("engine.wasm");
 
     for (URL url : List.of(file.toUri().toURL(), resource)) {
-      try (Module module = Module.fromUrl(url);
+      try (EngineModule module = EngineModule.fromUrl(url);
           Engine engine = Engine.create(module)) {
         assertThat(engine.version()).as("%s", url).isEqualTo(versionOfBundled());
       }
@@ -88,7 +88,7 @@ class ModuleTest {
   void aUrlThatCantBeReadNamesTheUrl(@TempDir Path dir) throws IOException {
     URL missing = dir.resolve("nothing.wasm").toUri().toURL();
 
-    assertThatThrownBy(() -> Module.fromUrl(missing))
+    assertThatThrownBy(() -> EngineModule.fromUrl(missing))
         .isInstanceOfSatisfying(
             EngineException.class,
             e -> {
@@ -99,7 +99,7 @@ class ModuleTest {
 
   @Test
   void instancesKeepAClosedModuleAliveUntilTheyCloseToo() {
-    Module module = Module.fromBytes(bundledBytes());
+    EngineModule module = EngineModule.fromBytes(bundledBytes());
     Engine engine = Engine.create(module);
     module.close();
     module.close();
@@ -107,16 +107,16 @@ class ModuleTest {
     assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
     assertThatThrownBy(() -> Engine.create(module))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessage("the Module is closed; load it again to start instances");
+        .hasMessage("the EngineModule is closed; load it again to start instances");
     engine.close();
   }
 
   @Test
   void nullArgumentsAreRefusedByName() {
-    assertThatThrownBy(() -> Module.fromBytes(null)).hasMessage("wasm");
-    assertThatThrownBy(() -> Module.fromFile(null)).hasMessage("path");
-    assertThatThrownBy(() -> Module.fromUrl(null)).hasMessage("url");
-    assertThatThrownBy(() -> Module.fromBytes(new byte[0], null)).hasMessage("config");
+    assertThatThrownBy(() -> EngineModule.fromBytes(null)).hasMessage("wasm");
+    assertThatThrownBy(() -> EngineModule.fromFile(null)).hasMessage("path");
+    assertThatThrownBy(() -> EngineModule.fromUrl(null)).hasMessage("url");
+    assertThatThrownBy(() -> EngineModule.fromBytes(new byte[0], null)).hasMessage("config");
   }
 
   private static VersionInfo versionOfBundled() {
@@ -126,7 +126,7 @@ class ModuleTest {
   }
 
   private static byte[] bundledBytes() {
-    try (InputStream in = Module.class.getResourceAsStream("engine.wasm")) {
+    try (InputStream in = EngineModule.class.getResourceAsStream("engine.wasm")) {
       return in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

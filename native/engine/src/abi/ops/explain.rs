@@ -3,37 +3,42 @@
 //! the same record, so explaining one policy by its handle, by its files
 //! and by a pattern selecting it answer byte for byte alike.
 
-use super::error::EngineError;
-use super::ops::load_project;
-use super::policy_ops::{
-    FIX_HELP, own_policies, unless_broken, with_diagnostics, with_explanation,
+use std::rc::Rc;
+
+use super::project::{
+    FIX_HELP, load_project, own_policies, unknown_handle, unless_broken, with_diagnostics,
 };
-use super::request::Request;
-use super::response::{Json, Success};
+use crate::abi::error::EngineError;
+use crate::abi::instance::Instance;
+use crate::abi::op_request::ExplainRequest;
+use crate::abi::response::Success;
 use crate::bundle::Project;
 use crate::diag::go_quote;
 use crate::explain::Explanation;
 
 /// §4.5: by `handle`, or by `files` (with `trusted_files` and a `policy`
 /// pattern), not both.
-pub(crate) fn explain(request: &Request<'_>) -> Result<Success, EngineError> {
-    let mut body = Json::body();
-    if request.handle != 0 {
-        if !request.files.is_empty() {
-            return Err(EngineError::rejected(
-                "explain takes a handle or files, not both".to_owned(),
-                "explain a compiled policy by its handle, or the policies of files".to_owned(),
-            ));
-        }
-        with_explanation(request.handle, |e| {
-            super::explain_record::write(&mut body, [e]);
-        })?;
-    } else {
-        let project = load_project(request, &[])?;
+pub(super) fn explain(
+    instance: &Instance,
+    request: &ExplainRequest<'_>,
+) -> Result<Success, EngineError> {
+    if request.handle == 0 {
+        let project = load_project(&request.files, &[])?;
         let explanations = explain_files(&project, &request.policy)?;
-        super::explain_record::write(&mut body, &explanations);
+        return Ok(Success::Explained(
+            explanations.into_iter().map(Rc::new).collect(),
+        ));
     }
-    Ok(Success::Explained(body.into_members()))
+    if !request.files.files.is_empty() {
+        return Err(EngineError::rejected(
+            "explain takes a handle or files, not both".to_owned(),
+            "explain a compiled policy by its handle, or the policies of files".to_owned(),
+        ));
+    }
+    let explanation = instance
+        .with_program(request.handle, |compiled| Rc::clone(&compiled.explanation))
+        .ok_or_else(|| unknown_handle(request.handle))?;
+    Ok(Success::Explained(vec![explanation]))
 }
 
 /// The explanations of the roots `pattern` picks, each compiled statically

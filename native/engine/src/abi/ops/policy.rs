@@ -1,62 +1,38 @@
 //! The ops on compiled policies (module-abi §4.3, §4.4, §4.8, §5):
 //! `compile` stores a program and its explanation under a new handle,
 //! `eval` runs one input through it, `release` drops it. The programs live
-//! in this instance's handle table.
+//! in the instance's handle table.
 
-use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use super::error::EngineError;
-use super::handles::HandleTable;
-use super::host::ModuleHost;
-use super::ops::{load_project, records, refused};
-use super::request::Request;
-use super::response::{DiagnosticRecord, Json, Record, Success};
+use super::project::{
+    FIX_HELP, load_project, own_policies, refused, unknown_handle, unless_broken, with_diagnostics,
+};
+use crate::abi::diagnostic_record::records;
+use crate::abi::error::EngineError;
+use crate::abi::eval_record::EvalRecord;
+use crate::abi::host::ModuleHost;
+use crate::abi::instance::{Compiled, Instance};
+use crate::abi::op_request::{CompileRequest, EvalRequest};
+use crate::abi::response::Success;
 use crate::bundle::Project;
-use crate::compile::Program;
 use crate::diag::{Diagnostic, did_you_mean, go_quote};
 use crate::eval::Unbound;
-use crate::explain::Explanation;
+use crate::program::Program;
 use crate::require::{Refusal, Requirement};
 use crate::stubs::{BoundStubs, StubHost};
 use crate::value::Value;
 
-thread_local! {
-    /// The compiled policies of this instance.
-    static PROGRAMS: RefCell<HandleTable<Compiled>> = const { RefCell::new(HandleTable::new()) };
-}
-
-/// What compile stores under a handle.
-struct Compiled {
-    /// The program eval runs.
-    program: Program,
-    /// The host functions the module's host implements (`functions`).
-    functions: BTreeSet<String>,
-    /// The request's stubs, which answer their functions' calls before
-    /// the host or anything else does.
-    stubs: BoundStubs,
-    /// What explain by handle answers (§4.5).
-    explanation: Explanation,
-}
-
-const HANDLE_HELP: &str = "pass a handle compile returned, before releasing it";
-pub(super) const FIX_HELP: &str =
-    "fix the errors in the diagnostics; the check op reports every problem in a bundle at once";
-
-fn unknown_handle(handle: u32) -> EngineError {
-    EngineError::rejected(
-        format!("no compiled policy has handle {handle}"),
-        HANDLE_HELP.to_owned(),
-    )
-}
-
 /// §4.3: compiles the root in the scope of what it uses, and stores it.
-pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
+pub(super) fn compile(
+    instance: &Instance,
+    request: &CompileRequest<'_>,
+) -> Result<Success, EngineError> {
     let requirements = compile_requirements(request)?;
-    let project = load_project(request, &[])?;
+    let project = load_project(&request.files, &[])?;
     let root = pick_root(&project, &request.policy)?;
-    if !request.trusted_files.is_empty() {
+    if !request.files.trusted.is_empty() {
         from_trusted_files(&project, &requirements)?;
     }
     let root_name = project
@@ -105,14 +81,12 @@ pub(crate) fn compile(request: &Request<'_>) -> Result<Success, EngineError> {
     let outside = project.out_of_scope(&scope);
     let policy = program.policy.to_string();
     let explanation = crate::explain::flatten(&project, root, &program);
-    let handle = PROGRAMS
-        .with_borrow_mut(|table| {
-            table.insert(Compiled {
-                program,
-                functions: request.functions.iter().map(|f| f.to_string()).collect(),
-                stubs,
-                explanation,
-            })
+    let handle = instance
+        .store(Compiled {
+            program: Rc::new(program),
+            functions: request.functions.iter().map(|f| f.to_string()).collect(),
+            stubs,
+            explanation: Rc::new(explanation),
         })
         .map_err(|_| {
             EngineError::rejected(
@@ -156,7 +130,7 @@ fn from_trusted_files(project: &Project, requirements: &[Requirement]) -> Result
 }
 
 /// Compile's requirements: a policy each, and nothing else (§6).
-fn compile_requirements(request: &Request<'_>) -> Result<Vec<Requirement>, EngineError> {
+fn compile_requirements(request: &CompileRequest<'_>) -> Result<Vec<Requirement>, EngineError> {
     let mut out = Vec::new();
     for (i, r) in request.require.iter().enumerate() {
         if r.policy.is_empty() {
@@ -225,37 +199,11 @@ fn pick_root(project: &Project, pattern: &str) -> Result<usize, EngineError> {
     picked.map_err(|e| unless_broken(project, e, "compiled"))
 }
 
-/// The bundle's policies outside the trusted files, by number in
-/// [`Project::docs`]: the ones a request may pick as roots.
-pub(super) fn own_policies(project: &Project) -> Vec<usize> {
-    (0..project.docs.len())
-        .filter(|&i| {
-            project
-                .docs
-                .get(i)
-                .is_some_and(|d| d.is_policy && !d.trusted)
-        })
-        .collect()
-}
-
-/// `error`, the failure to pick roots, unless the bundle has problems: a
-/// policy may be missing because its document or kind doesn't check, so
-/// they are the failure then (`the bundle doesn't check, so nothing was
-/// «done»`).
-pub(super) fn unless_broken(project: &Project, error: EngineError, done: &str) -> EngineError {
-    match project.diagnostics.is_empty() {
-        true => error,
-        false => with_diagnostics(
-            format!("the bundle doesn't check, so nothing was {done}"),
-            FIX_HELP,
-            project,
-            project.diagnostics.clone(),
-        ),
-    }
-}
-
 /// Every name in `functions` is a host function of the root's kind.
-fn check_functions(request: &Request<'_>, kind: &crate::kind::Kind) -> Result<(), EngineError> {
+fn check_functions(
+    request: &CompileRequest<'_>,
+    kind: &crate::kind::Kind,
+) -> Result<(), EngineError> {
     for name in &request.functions {
         if kind.func(name).is_some() {
             continue;
@@ -283,7 +231,10 @@ fn check_functions(request: &Request<'_>, kind: &crate::kind::Kind) -> Result<()
 /// The request's `stubs` (a YAML or JSON document; absent or `null` is
 /// none) bound to the root's kind. Problems fail the request, each as
 /// `stubs: «problem» («help»)` on its own line.
-fn bind_stubs(request: &Request<'_>, kind: &crate::kind::Kind) -> Result<BoundStubs, EngineError> {
+fn bind_stubs(
+    request: &CompileRequest<'_>,
+    kind: &crate::kind::Kind,
+) -> Result<BoundStubs, EngineError> {
     let Some(raw) = request.stubs else {
         return Ok(BoundStubs::default());
     };
@@ -302,50 +253,36 @@ fn bind_stubs(request: &Request<'_>, kind: &crate::kind::Kind) -> Result<BoundSt
         })
 }
 
-/// A failure carrying diagnostics, resolved as check resolves them.
-pub(super) fn with_diagnostics(
-    message: String,
-    help: &str,
-    project: &Project,
-    mut diagnostics: Vec<Diagnostic>,
-) -> EngineError {
-    crate::diag::sort(&mut diagnostics);
-    let records: Vec<Box<dyn Record>> = records(project, diagnostics)
-        .into_iter()
-        .map(|r: DiagnosticRecord| Box::new(r) as Box<dyn Record>)
-        .collect();
-    EngineError::with_diagnostics(message, help.to_owned(), records)
-}
-
 /// §4.4: one input through a compiled policy.
-pub(crate) fn eval(request: &Request<'_>) -> Result<Success, EngineError> {
+pub(super) fn eval(instance: &Instance, request: &EvalRequest<'_>) -> Result<Success, EngineError> {
     let handle = request.handle;
     let deadline = (request.timeout_ms > 0)
         .then(|| Instant::now() + Duration::from_millis(request.timeout_ms.unsigned_abs()));
     let Some(input) = request.input.as_ref() else {
-        PROGRAMS
-            .with_borrow(|t| t.get(handle).map(|_| ()))
+        instance
+            .with_program(handle, |_| ())
             .ok_or_else(|| unknown_handle(handle))?;
         return Err(EngineError::rejected(
             "eval needs an input".to_owned(),
             "the input is a JSON object with one key per input the kind declares".to_owned(),
         ));
     };
-    PROGRAMS.with_borrow(|table| {
-        let compiled = table.get(handle).ok_or_else(|| unknown_handle(handle))?;
+    let evaluated = instance.with_program(handle, |compiled| {
         let program = &compiled.program;
         let inputs = decode_input(input.0, program)?;
         let mut module_host = ModuleHost {
             kind: &program.kind,
             functions: &compiled.functions,
+            buffers: &instance.buffers,
             fallback: Unbound,
         };
         let mut host = StubHost::new(&compiled.stubs, &mut module_host);
         let evaluation = crate::eval::evaluate(program, &inputs, &mut host, deadline);
-        let mut body = Json::body();
-        super::eval_record::write(&mut body, program, &evaluation);
-        Ok(Success::Eval(body.into_members()))
-    })
+        Ok(EvalRecord::new(Rc::clone(program), evaluation))
+    });
+    Ok(Success::Eval(
+        evaluated.ok_or_else(|| unknown_handle(handle))??,
+    ))
 }
 
 /// The input decoded against the program's kind: a failure is
@@ -365,21 +302,10 @@ fn decode_input(input: &[u8], program: &Program) -> Result<Vec<Value>, EngineErr
     })
 }
 
-/// What `write` makes of the explanation stored under `handle` (§4.5).
-pub(super) fn with_explanation<T>(
-    handle: u32,
-    write: impl FnOnce(&Explanation) -> T,
-) -> Result<T, EngineError> {
-    PROGRAMS
-        .with_borrow(|table| table.get(handle).map(|c| write(&c.explanation)))
-        .ok_or_else(|| unknown_handle(handle))
-}
-
 /// §4.8: drops a compiled policy.
-pub(crate) fn release(request: &Request<'_>) -> Result<Success, EngineError> {
-    let handle = request.handle;
-    PROGRAMS
-        .with_borrow_mut(|table| table.remove(handle))
-        .map(|_| Success::Released)
-        .ok_or_else(|| unknown_handle(handle))
+pub(super) fn release(instance: &Instance, handle: u32) -> Result<Success, EngineError> {
+    match instance.release(handle) {
+        true => Ok(Success::Released),
+        false => Err(unknown_handle(handle)),
+    }
 }
