@@ -136,16 +136,27 @@ public enum ConfigKey {
   /** The data key holding an embedded client kubeconfig. */
   CONFIG_MAP_KEY_CLIENTCONFIG("clusterInfo.configMapRef.keys.clientconfig", ConfigType.STRING, "kubeconfig");
 
-  /** How a key's text or file value is read. */
+  /** How a key's text or file value is read, and how {@code conf/config.yaml} names the type. */
   enum ConfigType {
-    BOOL,
-    INT,
-    PORT,
-    STRING,
-    DURATION,
-    STRING_MAP,
-    STRING_LIST,
-    GRANTS
+    BOOL("bool"),
+    INT("int"),
+    PORT("int, 0-65535"),
+    STRING("string"),
+    DURATION("duration"),
+    STRING_MAP("map of string to string"),
+    STRING_LIST("list of strings"),
+    GRANTS("list of grant objects");
+
+    private final String documented;
+
+    ConfigType(String documented) {
+      this.documented = documented;
+    }
+
+    /** The type as the comment above a key in {@code conf/config.yaml} names it, in parentheses. */
+    String documented() {
+      return documented;
+    }
   }
 
   /**

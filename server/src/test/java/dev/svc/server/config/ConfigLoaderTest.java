@@ -448,12 +448,12 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void the_documented_config_file_describes_every_key_and_names_the_serve_flags_it_has() throws IOException {
+  void the_documented_config_file_describes_every_key_with_its_type_and_the_serve_flags_it_has() throws IOException {
     Map<ConfigKey, String> comments = commentsAboveKeys(Files.readAllLines(DOCUMENTED));
 
     for (ConfigKey key : ConfigKey.values()) {
       String comment = comments.getOrDefault(key, "");
-      assertThat(comment).as("the comment above %s", key).isNotBlank();
+      assertThat(comment).as("the comment above %s", key).contains("(" + key.type().documented());
       key.serveOption().ifPresentOrElse(
           option -> assertThat(comment).as("the comment above %s", key)
               .contains("Flag: " + String.join(", ", option.names())),
