@@ -252,7 +252,8 @@ class ConfigLoaderTest {
             "mesh.mode: unknown value `devv`\n  help: did you mean `dev`? the values are managed, external, dev"),
         arguments("SVC_KUBERNETES_MODE", "embeded", "kubernetes.mode: unknown value `embeded`\n"
             + "  help: did you mean `embedded`? the values are cluster, embedded"),
-        arguments("SVC_OPERATOR_ALLOWEDROLES", "view,,edit", "operator.allowedRoles: entry 2 of 3 is empty" + ROLES_HELP),
+        arguments("SVC_OPERATOR_ALLOWEDROLES", "view,,edit",
+            "operator.allowedRoles: entry 2 of 3 is empty" + ROLES_HELP),
         arguments("SVC_OPERATOR_ALLOWEDROLES", "[\"view\", \"view\"]",
             "operator.allowedRoles: the role `view` is given twice" + ROLES_HELP),
         arguments("SVC_OUTPUT_THEME", "solarized", "output.theme: unknown value `solarized`\n"
