@@ -11,6 +11,7 @@ import dev.svc.server.config.SvcConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -112,7 +113,7 @@ final class ServeCommand implements Callable<Integer> {
         key.serveOption().ifPresent(option -> {
           OptionSpec.Builder builder = OptionSpec.builder(option.names().toArray(String[]::new))
               .paramLabel(option.paramLabel())
-              .description(option.description() + " (" + key.key() + ").")
+              .description(description(key, option))
               .type(String.class)
               .userObject(key);
           if (key.isBoolean()) {
@@ -122,6 +123,14 @@ final class ServeCommand implements Callable<Integer> {
         });
       }
       return command;
+    }
+
+    // Such as "How the node joins the tailnet: managed, external or dev (mesh.mode)."
+    private static String description(ConfigKey key, ConfigKey.ServeOption option) {
+      List<String> words = key.choices();
+      String choices = words.isEmpty() ? ""
+          : ": " + String.join(", ", words.subList(0, words.size() - 1)) + " or " + words.get(words.size() - 1);
+      return option.description() + choices + " (" + key.key() + ").";
     }
   }
 

@@ -71,6 +71,16 @@ class ServeCommandTest {
   }
 
   @Test
+  void a_flag_of_a_key_that_takes_one_of_a_few_words_lists_them() {
+    CommandLine serve = Svc.commandLine().getSubcommands().get("serve");
+
+    assertThat(serve.getCommandSpec().findOption("--mesh-mode").description())
+        .containsExactly("How the node joins the tailnet: managed, external or dev (mesh.mode).");
+    assertThat(serve.getCommandSpec().findOption("--port").description())
+        .containsExactly("API port; 443 means HTTPS, 0 any free port (mesh.port).");
+  }
+
+  @Test
   void only_the_flags_passed_count() {
     assertThat(parse("serve").flags()).isEmpty();
     assertThat(parse("serve", "--debug=false").flags())

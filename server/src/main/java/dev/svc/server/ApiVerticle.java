@@ -66,7 +66,8 @@ final class ApiVerticle extends VerticleBase {
   public Future<?> start() {
     // The policies' routes first: their evaluations are nearly all the traffic, and the router tries
     // the routes in order.
-    List<ApiRoute> declared = new ArrayList<>(new PolicyRoutes(engines, catalog, config.engine().evalTimeout()).routes());
+    List<ApiRoute> declared =
+        new ArrayList<>(new PolicyRoutes(engines, catalog, config.engine().evalTimeout()).routes());
     declared.addAll(new EngineRoutes(engines).routes());
     RouteTable routes = new RouteTable(declared);
     HttpTimeouts timeouts = new HttpTimeouts(vertx, config.server());

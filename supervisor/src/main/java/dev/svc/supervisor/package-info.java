@@ -6,7 +6,8 @@
  * <ul>
  *   <li>{@link dev.svc.supervisor.Pool}: start here. {@code Pool.create(module, size)}, then
  *       {@code compile} or {@code install} policies under names and {@code evaluate} them by name
- *       from any thread; {@code evaluateAsync} and {@code compileAsync} run on the pool's threads.
+ *       from any thread; {@code async} (any calls), {@code evaluateAsync} and {@code compileAsync}
+ *       run on the pool's threads, for callers that must not block.
  *   <li>{@link dev.svc.supervisor.PoolOptions}: size, instance {@link dev.svc.engine.Limits},
  *       acquire timeout, listener.
  *   <li>{@link dev.svc.supervisor.Recipe}: how to compile one installed policy in a given instance;

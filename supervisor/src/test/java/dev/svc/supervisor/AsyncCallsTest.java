@@ -65,7 +65,8 @@ class AsyncCallsTest {
 
       assertThat(result(first)).isEqualTo("first");
       assertThatThrownBy(() -> result(late)).isInstanceOf(ExecutionException.class)
-          .cause().isInstanceOf(BusyException.class).hasMessageStartingWith("every instance of the pool stayed busy for 0 ms");
+          .cause().isInstanceOf(BusyException.class)
+          .hasMessageStartingWith("every instance of the pool stayed busy for 0 ms");
       assertThat(ran).as("the late call didn't run").isFalse();
       String timely = result(pool.async(p -> "timely"));
       assertThat(timely).as("a call that finds a thread free runs").isEqualTo("timely");

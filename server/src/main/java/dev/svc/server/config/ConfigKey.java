@@ -39,7 +39,7 @@ public enum ConfigKey {
       new ServeOption("<name>", "Capability name whose grants admit callers", "-n", "--cap-name")),
   /** How the node joins the tailnet. */
   MESH_MODE("mesh.mode", "managed", namesOf(SvcConfig.MeshMode.values()),
-      new ServeOption("<mode>", "managed, external or dev: how the node joins the tailnet", "--mesh-mode")),
+      new ServeOption("<mode>", "How the node joins the tailnet", "--mesh-mode")),
   /** The daemon's local API socket; empty means the mode's default. */
   MESH_SOCKET("mesh.socket", ConfigType.STRING, ""),
   /** The daemon binary of {@code managed} mode. */
@@ -69,7 +69,7 @@ public enum ConfigKey {
   OTEL_INSECURE("otel.insecure", ConfigType.BOOL, "true"),
   /** Where the Kubernetes API comes from: the cluster svc runs in or points at, or one embedded in svc. */
   KUBERNETES_MODE("kubernetes.mode", "cluster", namesOf(SvcConfig.KubernetesMode.values()),
-      new ServeOption("<mode>", "cluster or embedded: where the Kubernetes API comes from", "--kubernetes-mode")),
+      new ServeOption("<mode>", "Where the Kubernetes API comes from", "--kubernetes-mode")),
   /** The namespace of sign-in objects and ServiceAccounts. */
   OPERATOR_NAMESPACE("operator.namespace", ConfigType.STRING, "svc-dev"),
   /** The cluster entry's name in issued kubeconfigs. */
@@ -136,23 +136,35 @@ public enum ConfigKey {
   /** The data key holding an embedded client kubeconfig. */
   CONFIG_MAP_KEY_CLIENTCONFIG("clusterInfo.configMapRef.keys.clientconfig", ConfigType.STRING, "kubeconfig");
 
-  /** How a key's text or file value is read. */
+  /** How a key's text or file value is read, and how {@code conf/config.yaml} names the type. */
   enum ConfigType {
-    BOOL,
-    INT,
-    PORT,
-    STRING,
-    DURATION,
-    STRING_MAP,
-    STRING_LIST,
-    GRANTS
+    BOOL("bool"),
+    INT("int"),
+    PORT("int, 0-65535"),
+    STRING("string"),
+    DURATION("duration"),
+    STRING_MAP("map of string to string"),
+    STRING_LIST("list of strings"),
+    GRANTS("list of grant objects");
+
+    private final String documented;
+
+    ConfigType(String documented) {
+      this.documented = documented;
+    }
+
+    /** The type as the comment above a key in {@code conf/config.yaml} names it, in parentheses. */
+    String documented() {
+      return documented;
+    }
   }
 
   /**
    * The option of {@code svc serve} that sets a key (access-server spec §2.5, the flag column).
    *
    * @param paramLabel how the help names the option's value, such as {@code <port>}
-   * @param description what the key does, for the help, without the key's name or a final full stop
+   * @param description what the key does, for the help, without its words, its name or a final full
+   *     stop
    * @param names the option's names, short before long, such as {@code -p} and {@code --port}
    */
   public record ServeOption(String paramLabel, String description, List<String> names) {
@@ -252,8 +264,12 @@ public enum ConfigKey {
     return type;
   }
 
-  /** The accepted values of a key that takes one of a few words; empty for any value. */
-  List<String> choices() {
+  /**
+   * The accepted values of a key that takes one of a few words.
+   *
+   * @return the words, in the order the help lists them; empty for a key that takes any value
+   */
+  public List<String> choices() {
     return choices;
   }
 

@@ -36,7 +36,10 @@ public interface EnginePool extends AutoCloseable {
     return submit(operation);
   }
 
-  /** Lets the operations already submitted finish, then closes the pool. Idempotent. */
+  /**
+   * Closes the pool once the operations running finish; those still waiting for a thread or an
+   * instance fail with an {@link IllegalStateException}. Idempotent.
+   */
   @Override
   void close();
 }

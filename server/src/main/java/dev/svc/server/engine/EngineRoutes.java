@@ -232,7 +232,8 @@ public final class EngineRoutes {
   private static Map<String, LintLevel> lintLevels(Map<String, String> lints) {
     Map<String, LintLevel> levels = new TreeMap<>();
     if (lints != null) {
-      new TreeMap<>(lints).forEach((lint, level) -> levels.put(lint, LintLevel.fromWireName(lint, String.valueOf(level))));
+      new TreeMap<>(lints).forEach(
+          (lint, level) -> levels.put(lint, LintLevel.fromWireName(lint, String.valueOf(level))));
     }
     return levels;
   }

@@ -252,7 +252,8 @@ class ConfigLoaderTest {
             "mesh.mode: unknown value `devv`\n  help: did you mean `dev`? the values are managed, external, dev"),
         arguments("SVC_KUBERNETES_MODE", "embeded", "kubernetes.mode: unknown value `embeded`\n"
             + "  help: did you mean `embedded`? the values are cluster, embedded"),
-        arguments("SVC_OPERATOR_ALLOWEDROLES", "view,,edit", "operator.allowedRoles: entry 2 of 3 is empty" + ROLES_HELP),
+        arguments("SVC_OPERATOR_ALLOWEDROLES", "view,,edit",
+            "operator.allowedRoles: entry 2 of 3 is empty" + ROLES_HELP),
         arguments("SVC_OPERATOR_ALLOWEDROLES", "[\"view\", \"view\"]",
             "operator.allowedRoles: the role `view` is given twice" + ROLES_HELP),
         arguments("SVC_OUTPUT_THEME", "solarized", "output.theme: unknown value `solarized`\n"
@@ -448,12 +449,12 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void the_documented_config_file_describes_every_key_and_names_the_serve_flags_it_has() throws IOException {
+  void the_documented_config_file_describes_every_key_with_its_type_and_the_serve_flags_it_has() throws IOException {
     Map<ConfigKey, String> comments = commentsAboveKeys(Files.readAllLines(DOCUMENTED));
 
     for (ConfigKey key : ConfigKey.values()) {
       String comment = comments.getOrDefault(key, "");
-      assertThat(comment).as("the comment above %s", key).isNotBlank();
+      assertThat(comment).as("the comment above %s", key).contains("(" + key.type().documented());
       key.serveOption().ifPresentOrElse(
           option -> assertThat(comment).as("the comment above %s", key)
               .contains("Flag: " + String.join(", ", option.names())),
