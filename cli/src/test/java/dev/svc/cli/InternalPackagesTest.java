@@ -2,11 +2,13 @@ package dev.svc.cli;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.svc.engine.internal.AbiCodec;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -36,19 +38,35 @@ class InternalPackagesTest {
 
   @Test
   void onlyTheEngineLibraryUsesItsInternalPackage() {
-    ArchRule rule = noClasses()
-        .that().resideOutsideOfPackage("dev.svc.engine..")
-        .should().dependOnClassesThat().resideInAPackage("dev.svc.engine.internal..")
-        .because("dev.svc.engine.internal is engine-jni's machinery; callers use the public dev.svc.engine API");
-    rule.check(svc);
+    onlyItsLibraryUses("dev.svc.engine", "callers use the public dev.svc.engine API").check(svc);
   }
 
   @Test
   void onlyTheSupervisorUsesItsInternalPackage() {
-    ArchRule rule = noClasses()
-        .that().resideOutsideOfPackage("dev.svc.supervisor..")
-        .should().dependOnClassesThat().resideInAPackage("dev.svc.supervisor.internal..")
-        .because("dev.svc.supervisor.internal is the pool's machinery; callers use dev.svc.supervisor");
-    rule.check(svc);
+    onlyItsLibraryUses("dev.svc.supervisor", "callers use dev.svc.supervisor").check(svc);
+  }
+
+  @Test
+  void aCallerThatReachesIntoTheMachineryBreaksTheRule() {
+    JavaClasses reachesIn = new ClassFileImporter().importClasses(ReachesIn.class);
+
+    assertThatThrownBy(() -> onlyItsLibraryUses("dev.svc.engine", "use the API").check(reachesIn))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining(ReachesIn.class.getName())
+        .hasMessageContaining(AbiCodec.class.getName());
+  }
+
+  /** Writes JSON with the engine's internal mapper, as the CLI's version command once did. */
+  private static final class ReachesIn {
+    String json(Object value) throws Exception {
+      return AbiCodec.MAPPER.writeValueAsString(value);
+    }
+  }
+
+  private static ArchRule onlyItsLibraryUses(String library, String instead) {
+    return noClasses()
+        .that().resideOutsideOfPackage(library + "..")
+        .should().dependOnClassesThat().resideInAPackage(library + ".internal..")
+        .because(library + ".internal is that library's machinery; " + instead);
   }
 }
