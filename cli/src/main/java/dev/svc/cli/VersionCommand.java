@@ -1,10 +1,10 @@
 package dev.svc.cli;
 
 import dev.svc.engine.Engine;
+import dev.svc.engine.EngineJson;
 import dev.svc.engine.EngineModule;
 import dev.svc.engine.SvcException;
 import dev.svc.engine.VersionInfo;
-import dev.svc.engine.internal.AbiCodec;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -41,7 +41,7 @@ final class VersionCommand implements Callable<Integer> {
       return 1;
     }
     if (output == Format.json) {
-      out.println(AbiCodec.MAPPER.writeValueAsString(version));
+      out.println(EngineJson.write(version));
     } else {
       out.printf("version:    %s%n", version.version());
       out.printf("commit:     %s%n", version.commit());

@@ -38,6 +38,9 @@
  *       dev.svc.engine.VersionInfo}; {@link dev.svc.engine.SourceFile}, {@link
  *       dev.svc.engine.Requirement} and {@link dev.svc.engine.CompileRequirement} going the other
  *       way.
+ *   <li>{@link dev.svc.engine.EngineJson}: those records as JSON text, for a tool that prints
+ *       them; {@link dev.svc.engine.EvalRecords}: what an eval record left as bytes ({@link
+ *       dev.svc.engine.Policy#evalJson}) decided, without binding it.
  *   <li>{@link dev.svc.engine.Durations}: Sigil's duration syntax ({@code 1h30m}) to and from
  *       {@link java.time.Duration}, both as a policy writes it and as the engine prints a value
  *       ({@code -15m}, {@code 1ms+500000ns}).

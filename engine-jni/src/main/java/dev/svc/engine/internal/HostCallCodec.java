@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,20 +37,13 @@ public final class HostCallCodec {
    */
   public record Call(String function, List<JsonNode> args) {}
 
-  private static final byte[] REQUEST_START = ascii("{\"function\":\"");
+  private static final byte[] FUNCTION_START = ascii("{\"function\":");
   private static final byte[] ARGS_START = ascii(",\"args\":[");
-  private static final byte[] TRUE = ascii("true");
-  private static final byte[] FALSE = ascii("false");
-  private static final byte[] NULL = ascii("null");
+  private static final byte[] ARGS_END = ascii("]");
   private static final byte[] ANSWER_START = ascii("{\"result\":");
   private static final byte[] NULL_ANSWER = ascii("{\"result\":null}");
   private static final byte[] TRUE_ANSWER = ascii("{\"result\":true}");
   private static final byte[] FALSE_ANSWER = ascii("{\"result\":false}");
-  // Up to nine digits always fit an int; Jackson reads longer integers as int, long or big.
-  private static final int INT_DIGITS = 9;
-  // Jackson refuses longer strings (in chars; a char takes at least a byte).
-  private static final int MAX_STRING_LENGTH =
-      AbiCodec.MAPPER.getFactory().streamReadConstraints().getMaxStringLength();
 
   private HostCallCodec() {}
 
@@ -84,9 +75,51 @@ public final class HostCallCodec {
     return AbiCodec.encodeFinite(answer);
   }
 
-  /** The request when it has the module's compact shape and plain args; else {@code null}. */
+  /**
+   * The request when it has the module's compact shape and plain args; else {@code null}, at the
+   * first byte that isn't part of it: Jackson reads the request then, and says what is wrong with it.
+   */
   static Call readPlain(byte[] request) {
-    return new RequestReader(request).call();
+    try {
+      return plainCall(JsonCursor.compact(request));
+    } catch (JsonCursor.Unexpected | IndexOutOfBoundsException e) {
+      return null;
+    }
+  }
+
+  private static Call plainCall(JsonCursor json) {
+    if (!json.skip(FUNCTION_START)) {
+      throw JsonCursor.UNEXPECTED;
+    }
+    String function = json.plainString();
+    if (!json.skip(ARGS_START)) {
+      throw JsonCursor.UNEXPECTED;
+    }
+    List<JsonNode> args = new ArrayList<>(2);
+    if (!json.skip(ARGS_END)) {
+      do {
+        args.add(plainValue(json));
+      } while (json.next(']'));
+    }
+    // The object ends with the args: no other member and nothing after it.
+    json.expect('}');
+    if (!json.atEnd()) {
+      throw JsonCursor.UNEXPECTED;
+    }
+    return new Call(function, List.copyOf(args));
+  }
+
+  /** A string without escapes, small integer, boolean or null; any other value is unexpected. */
+  private static JsonNode plainValue(JsonCursor json) {
+    return switch (json.peek()) {
+      case '"' -> TextNode.valueOf(json.plainString());
+      case 't', 'f' -> BooleanNode.valueOf(json.bool());
+      case 'n' -> {
+        json.nullLiteral();
+        yield NullNode.instance;
+      }
+      default -> IntNode.valueOf(json.smallInt());
+    };
   }
 
   /** The request as Jackson reads it: the way every request was read before. */
@@ -161,148 +194,5 @@ public final class HostCallCodec {
 
   private static byte[] ascii(String text) {
     return text.getBytes(StandardCharsets.US_ASCII);
-  }
-
-  /**
-   * Reads the compact request the module writes, or gives up ({@code null}) at the first byte that
-   * isn't part of it: Jackson reads the request then, and says what is wrong with it.
-   */
-  private static final class RequestReader {
-
-    private final byte[] in;
-    private int at;
-
-    RequestReader(byte[] in) {
-      this.in = in;
-    }
-
-    Call call() {
-      if (!skip(REQUEST_START)) {
-        return null;
-      }
-      String function = text();
-      if (function == null || !skip(ARGS_START)) {
-        return null;
-      }
-      List<JsonNode> args = new ArrayList<>(2);
-      if (at < in.length && in[at] == ']') {
-        at++;
-      } else if (!readArgs(args)) {
-        return null;
-      }
-      // The object ends with the args: no other member and nothing after it.
-      boolean ends = at == in.length - 1 && in[at] == '}';
-      return ends ? new Call(function, List.copyOf(args)) : null;
-    }
-
-    /** The args up to and past their closing bracket; false at anything but a plain value. */
-    private boolean readArgs(List<JsonNode> args) {
-      while (at < in.length) {
-        JsonNode arg = plainValue();
-        if (arg == null || at >= in.length) {
-          return false;
-        }
-        args.add(arg);
-        byte after = in[at++];
-        if (after == ']') {
-          return true;
-        }
-        if (after != ',') {
-          return false;
-        }
-      }
-      return false;
-    }
-
-    /** A plain string, small integer, boolean or null; {@code null} for any other value. */
-    private JsonNode plainValue() {
-      return switch (in[at]) {
-        case '"' -> {
-          at++;
-          String text = text();
-          yield text == null ? null : TextNode.valueOf(text);
-        }
-        case 't' -> skip(TRUE) ? BooleanNode.TRUE : null;
-        case 'f' -> skip(FALSE) ? BooleanNode.FALSE : null;
-        case 'n' -> skip(NULL) ? NullNode.instance : null;
-        default -> smallInt();
-      };
-    }
-
-    /**
-     * The rest of a string after its opening quote, and past its closing one: text without escapes
-     * or control characters, in valid UTF-8. {@code null} for any other string.
-     */
-    private String text() {
-      int start = at;
-      boolean ascii = true;
-      while (at < in.length) {
-        byte b = in[at];
-        if (b == '"') {
-          at++;
-          int length = at - 1 - start;
-          if (length > MAX_STRING_LENGTH) {
-            return null;
-          }
-          return ascii
-              ? new String(in, start, length, StandardCharsets.US_ASCII)
-              : utf8(start, at - 1);
-        }
-        if (b == '\\' || (b >= 0 && b < 0x20)) {
-          return null;
-        }
-        ascii &= b >= 0;
-        at++;
-      }
-      return null;
-    }
-
-    /** The text of the bytes from {@code start} to {@code end} if they are valid UTF-8. */
-    private String utf8(int start, int end) {
-      try {
-        return StandardCharsets.UTF_8
-            .newDecoder()
-            .decode(ByteBuffer.wrap(in, start, end - start))
-            .toString();
-      } catch (CharacterCodingException e) {
-        return null;
-      }
-    }
-
-    /** An integer of up to nine digits, without a leading zero; else {@code null}. */
-    private JsonNode smallInt() {
-      int start = at;
-      boolean negative = in[at] == '-';
-      if (negative) {
-        at++;
-      }
-      int digitsFrom = at;
-      int value = 0;
-      while (at < in.length && in[at] >= '0' && in[at] <= '9' && at - digitsFrom < INT_DIGITS) {
-        value = value * 10 + (in[at] - '0');
-        at++;
-      }
-      int digits = at - digitsFrom;
-      boolean leadingZero = digits > 1 && in[digitsFrom] == '0';
-      boolean ends = at < in.length && (in[at] == ',' || in[at] == ']');
-      if (digits == 0 || leadingZero || !ends || (negative && value == 0)) {
-        at = start;
-        return null;
-      }
-      return IntNode.valueOf(negative ? -value : value);
-    }
-
-    private boolean skip(byte[] expected) {
-      if (at + expected.length > in.length) {
-        return false;
-      }
-      for (int i = 0; i < expected.length; i++) {
-        if (in[at + i] != expected[i]) {
-          return false;
-        }
-      }
-      at += expected.length;
-      return true;
-    }
   }
 }
