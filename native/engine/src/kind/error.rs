@@ -1,11 +1,13 @@
 //! The kind loader's and type resolution's errors as values, and the only
 //! place their texts are written (language-policies §2), one enum per area:
 //! types ([`TypeError`]), names ([`NameError`]), the header and the
-//! declarations ([`DeclError`]). Each variant names the
+//! declarations ([`DeclError`]), decision constructors and the outcomes
+//! built with them ([`ConstructorError`]), how candidates resolve
+//! ([`ResolutionError`]). Each variant names the
 //! problem; `message` and `help` spell the exact texts, `to_diagnostic`
 //! places them.
 
-use crate::diag::{Diagnostic, go_quote};
+use crate::diag::{Diagnostic, go_quote, merge_help};
 use crate::source::Span;
 use crate::types::Ty;
 
@@ -325,6 +327,317 @@ impl DeclError {
             DeclError::LegacySyntax { name, members, .. } => {
                 format!("write `decision {name} {{ {members} }}`, or run `sigil fmt --write`")
             }
+        }
+    }
+
+    /// The diagnostic for this error at `span`.
+    pub fn to_diagnostic(&self, span: Span) -> Diagnostic {
+        Diagnostic::error(span, self.message()).with_help(self.help())
+    }
+}
+
+/// A decision constructor that breaks the rules of its reason and payload
+/// (language-policies §3.6), in a kind's `default`/`conflict` or in a
+/// policy; and the kind's rules for those two outcomes (§2.10, §2.11).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConstructorError {
+    /// A kind that collects one decision without a `default`.
+    NoDefault {
+        /// The kind's name.
+        kind: String,
+    },
+    /// A `conflict` in a kind that collects all decisions.
+    ConflictWhenCollectingAll {
+        /// The kind's name.
+        kind: String,
+    },
+    /// `default`/`conflict` naming no decision of the kind.
+    UndeclaredDecision {
+        /// `default` or `conflict`.
+        what: String,
+        /// The name written.
+        name: String,
+        /// The did-you-mean sentence, when a decision is close.
+        did_you_mean: Option<String>,
+    },
+    /// A constructor without `reason:`.
+    NeedsReason {
+        /// The decision.
+        decision: String,
+        /// The sentence listing its reasons.
+        declares: String,
+    },
+    /// `reason:` given twice.
+    ReasonTwice,
+    /// A reason the decision doesn't declare.
+    NoSuchReason {
+        /// The decision.
+        decision: String,
+        /// The reason written.
+        reason: String,
+        /// The decision's reasons, with a did-you-mean.
+        help: String,
+    },
+    /// `reason: "x"`.
+    StringReason {
+        /// The string's text.
+        text: String,
+    },
+    /// `reason: a.b`.
+    QualifiedReason {
+        /// The name after the dot.
+        name: String,
+    },
+    /// `reason:` with anything else.
+    NotAReasonName,
+    /// `d(x)`: the legacy positional reason.
+    PositionalReason {
+        /// The call rewritten with `reason:` first.
+        rewritten: String,
+    },
+    /// A payload argument naming no field of the decision.
+    NoPayloadField {
+        /// The decision.
+        decision: String,
+        /// The field written.
+        field: String,
+        /// A did-you-mean and the decision's signature.
+        help: String,
+    },
+    /// A payload field given twice.
+    FieldTwice {
+        /// The field.
+        field: String,
+    },
+    /// A payload field without a default, not given.
+    NeedsField {
+        /// The decision.
+        decision: String,
+        /// The field.
+        field: String,
+        /// The decision's signature.
+        signature: String,
+    },
+}
+
+impl ConstructorError {
+    /// The message.
+    pub fn message(&self) -> String {
+        match self {
+            ConstructorError::NoDefault { kind } => format!("kind {kind} has no default decision"),
+            ConstructorError::ConflictWhenCollectingAll { kind } => {
+                format!("kind {kind} collects all decisions and can't declare a conflict outcome")
+            }
+            ConstructorError::UndeclaredDecision { what, name, .. } => {
+                format!("{what} names undeclared decision {}", go_quote(name))
+            }
+            ConstructorError::NeedsReason { decision, .. } => {
+                format!("decision {decision} needs a reason")
+            }
+            ConstructorError::ReasonTwice => "field \"reason\" is given twice".to_owned(),
+            ConstructorError::NoSuchReason {
+                decision, reason, ..
+            } => format!("decision {decision} has no reason `{reason}`"),
+            ConstructorError::StringReason { .. } | ConstructorError::NotAReasonName => {
+                "decision reason must be a bare name".to_owned()
+            }
+            ConstructorError::QualifiedReason { .. } => "a reason is a bare name".to_owned(),
+            ConstructorError::PositionalReason { .. } => {
+                "the reason is a named argument".to_owned()
+            }
+            ConstructorError::NoPayloadField {
+                decision, field, ..
+            } => format!(
+                "decision {decision} has no payload field {}",
+                go_quote(field)
+            ),
+            ConstructorError::FieldTwice { field } => {
+                format!("field {} is given twice", go_quote(field))
+            }
+            ConstructorError::NeedsField {
+                decision, field, ..
+            } => format!("decision {decision} needs field {}", go_quote(field)),
+        }
+    }
+
+    /// What to do about it, when there is something to suggest.
+    pub fn help(&self) -> Option<String> {
+        let help = match self {
+            ConstructorError::NoDefault { .. } => "declare what an evaluation returns when no rule fires, like `default deny(reason: no_rule_matched)`".to_owned(),
+            ConstructorError::ConflictWhenCollectingAll { .. } => "a collecting kind returns an empty outcome on a conflict, because granting anything on a defect in the policy would fail open; remove `conflict`".to_owned(),
+            ConstructorError::UndeclaredDecision {
+                what, did_you_mean, ..
+            } => merge_help([
+                did_you_mean.clone().unwrap_or_default(),
+                format!("the {what} constructs one of the kind's decisions"),
+            ]),
+            ConstructorError::NeedsReason { decision, declares } => {
+                format!("write `{decision}(reason: <reason>)`; {declares}")
+            }
+            ConstructorError::ReasonTwice => "give the reason once".to_owned(),
+            ConstructorError::NoSuchReason { help, .. }
+            | ConstructorError::NoPayloadField { help, .. } => help.clone(),
+            ConstructorError::StringReason { text } => {
+                format!("reasons are declared names, not strings; write `reason: {text}`")
+            }
+            ConstructorError::QualifiedReason { name } => format!("write `reason: {name}`"),
+            ConstructorError::NotAReasonName => return None,
+            ConstructorError::PositionalReason { rewritten } => format!("write `{rewritten}`"),
+            ConstructorError::FieldTwice { .. } => "give each field once".to_owned(),
+            ConstructorError::NeedsField { signature, .. } => signature.clone(),
+        };
+        Some(help)
+    }
+
+    /// The diagnostic for this error at `span`.
+    pub fn to_diagnostic(&self, span: Span) -> Diagnostic {
+        Diagnostic::error(span, self.message()).with_optional_help(self.help())
+    }
+}
+
+/// A problem with how candidates resolve (§2.7–§2.9): `collect`,
+/// `precedence` rankings and `exclusive` sets.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ResolutionError {
+    /// A declaration the kind may have once, given again.
+    DeclaredTwice {
+        /// `precedence`, `collect`, `default` or `conflict`.
+        what: String,
+    },
+    /// A `precedence` without `collect`.
+    PrecedenceWithoutCollect {
+        /// The kind's name.
+        kind: String,
+    },
+    /// Neither `collect` nor `precedence`.
+    NoCollect {
+        /// The kind's name.
+        kind: String,
+    },
+    /// `collect one` without a `precedence`.
+    CollectOneWithoutPrecedence {
+        /// The kind's name.
+        kind: String,
+    },
+    /// A second ranking of one decision's reasons.
+    ReasonRankingTwice {
+        /// The decision.
+        decision: String,
+    },
+    /// A ranking naming something undeclared.
+    RanksUndeclared {
+        /// `precedence` or `precedence d:`.
+        prefix: String,
+        /// `decision` or `reason`.
+        noun: &'static str,
+        /// The name.
+        name: String,
+        /// What is declared, with a did-you-mean.
+        help: String,
+    },
+    /// A ranking naming something twice.
+    RanksTwice {
+        /// `precedence` or `precedence d:`.
+        prefix: String,
+        /// `decision` or `reason`.
+        noun: &'static str,
+        /// The name.
+        name: String,
+    },
+    /// A ranking leaving a declared name out.
+    RankingMisses {
+        /// `precedence` or `precedence d:`.
+        prefix: String,
+        /// `decision` or `reason`.
+        noun: &'static str,
+        /// The name left out.
+        name: String,
+    },
+    /// A `precedence d:` or `exclusive` naming an undeclared decision.
+    UndeclaredDecision {
+        /// `precedence:` or `exclusive:`.
+        place: &'static str,
+        /// The name.
+        name: String,
+        /// The did-you-mean sentence, when a decision is close.
+        did_you_mean: Option<String>,
+    },
+    /// An `exclusive` naming a reason its decision doesn't declare.
+    ExclusiveNoReason {
+        /// The decision.
+        decision: String,
+        /// The reason.
+        reason: String,
+        /// The sentence listing the decision's reasons.
+        declares: String,
+    },
+}
+
+impl ResolutionError {
+    /// The message.
+    pub fn message(&self) -> String {
+        match self {
+            ResolutionError::DeclaredTwice { what } => format!("{what} is declared twice"),
+            ResolutionError::PrecedenceWithoutCollect { kind } => {
+                format!("kind {kind} has precedence but no collect")
+            }
+            ResolutionError::NoCollect { kind } => {
+                format!("kind {kind} doesn't declare how many decisions it returns")
+            }
+            ResolutionError::CollectOneWithoutPrecedence { kind } => {
+                format!("kind {kind} collects one decision but has no precedence")
+            }
+            ResolutionError::ReasonRankingTwice { decision } => {
+                format!("precedence {decision} is declared twice")
+            }
+            ResolutionError::RanksUndeclared {
+                prefix, noun, name, ..
+            } => format!("{prefix} names undeclared {noun} {}", go_quote(name)),
+            ResolutionError::RanksTwice { prefix, name, .. } => {
+                format!("{prefix} names {} twice", go_quote(name))
+            }
+            ResolutionError::RankingMisses { prefix, noun, name } => {
+                format!("{prefix} doesn't name {noun} {}", go_quote(name))
+            }
+            ResolutionError::UndeclaredDecision { place, name, .. } => {
+                format!("{place} undeclared decision {}", go_quote(name))
+            }
+            ResolutionError::ExclusiveNoReason {
+                decision, reason, ..
+            } => format!(
+                "exclusive: decision {decision} has no reason {}",
+                go_quote(reason)
+            ),
+        }
+    }
+
+    /// What to do about it.
+    pub fn help(&self) -> String {
+        match self {
+            ResolutionError::DeclaredTwice { what } => {
+                format!("a kind declares `{what}` once; remove one")
+            }
+            ResolutionError::PrecedenceWithoutCollect { .. } => "add `collect one` to return the highest-ranked decision, or `collect all` for every one at the top rank".to_owned(),
+            ResolutionError::NoCollect { .. } => {
+                "add `collect one` with a `precedence`, or `collect all`".to_owned()
+            }
+            ResolutionError::CollectOneWithoutPrecedence { .. } => {
+                "rank the decisions, highest first, like `precedence deny > review > approve`"
+                    .to_owned()
+            }
+            ResolutionError::ReasonRankingTwice { decision } => {
+                format!("rank the reasons of {decision} in one `precedence {decision}: …`")
+            }
+            ResolutionError::RanksUndeclared { help, .. } => help.clone(),
+            ResolutionError::RanksTwice { noun, .. } => format!("name every {noun} exactly once"),
+            ResolutionError::RankingMisses { noun, .. } => {
+                format!("name every {noun} exactly once, highest first")
+            }
+            ResolutionError::UndeclaredDecision { did_you_mean, .. } => merge_help([
+                did_you_mean.clone().unwrap_or_default(),
+                "name one of the kind's decisions".to_owned(),
+            ]),
+            ResolutionError::ExclusiveNoReason { declares, .. } => declares.clone(),
         }
     }
 

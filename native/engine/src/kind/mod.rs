@@ -24,7 +24,7 @@ mod outcome;
 mod resolution;
 mod resolve;
 
-pub use error::{DeclError, NameError, Names, TypeError};
+pub use error::{ConstructorError, DeclError, NameError, Names, ResolutionError, TypeError};
 pub use load::{Loaded, load};
 pub use model::{
     Collect, DecisionDef, EnumDef, FieldDef, FnDef, InputDef, Kind, KindName, Outcome, OutcomeRef,
