@@ -11,13 +11,16 @@
 //! response is encoded as JSON and left pinned in memory for the host:
 //!
 //! ```text
-//! engine_call -> abi::handle: check the JSON -> read the id -> decode -> ops::run -> encode
+//! engine_call -> abi::handle: check the JSON -> read the id -> decode the fields
+//!   -> split them into the op's typed request -> ops::run(instance, request)
+//!   -> encode the typed answer
 //! ```
 //!
-//! Today the ABI is complete and the `version` and `format` ops answer;
-//! the language phases (lexer, parser, format, kind, check, bundle,
-//! compile, eval, explain, testsuite) join as modules of their own, each
-//! behind an op.
+//! Every op of module-abi.md §4 answers: `version`, `check`, `compile`,
+//! `eval`, `explain`, `format`, `test` and `release`. Each sits in a module
+//! of its own under `abi::ops` and calls the language phases (lexer, parser,
+//! format, kind, check, bundle, compile, eval, explain, testrun), which
+//! know nothing of the ABI.
 //!
 //! ## Where things are
 //!

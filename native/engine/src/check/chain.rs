@@ -8,11 +8,11 @@
 //! optional link still needs its own `?.` to read a field.
 
 use super::Checker;
+use super::error::{AccessError, ValueError};
 use super::exports::Exports;
 use super::hints;
 use super::names::Binding;
 use crate::ast::{Expr, ExprKind, Ident};
-use crate::diag::go_quote;
 use crate::kind::DecisionDef;
 use crate::source::Span;
 use crate::types::Ty;
@@ -67,19 +67,22 @@ impl Checker<'_> {
             }
             Some(Binding::EnumType(def)) => {
                 if *optional {
-                    let help = format!(
-                        "write `{}.{}`; `?.` reads a field of an optional struct",
-                        def.name, field.name
-                    );
-                    self.error(field.span, format!("`{name}` isn't optional"), help);
+                    let problem = AccessError::OptionalEnumValue {
+                        name: def.name.clone(),
+                        value: field.name.clone(),
+                    };
+                    self.report(field.span, &problem);
                     return (Ty::Invalid, 1);
                 }
                 if def.values.contains(&field.name) {
                     return (Ty::Enum(def.name.as_str().into()), 1);
                 }
-                let help = def.values_help(&field.name);
-                let message = format!("{} has no value `{}`", def.name, field.name);
-                self.error(field.span, message, help);
+                let problem = ValueError::NoEnumValue {
+                    enum_name: def.name.clone(),
+                    name: field.name.clone(),
+                    help: def.values_help(&field.name),
+                };
+                self.report(field.span, &problem);
                 (Ty::Invalid, 1)
             }
             Some(Binding::Decision(decision)) if self.in_assert && !*optional => {
@@ -125,8 +128,11 @@ impl Checker<'_> {
             Some(near) => format!("did you mean `{near}`? {declares}"),
             None => declares,
         };
-        let message = format!("the kind declares no decision `{}`", decision.name);
-        self.error(decision.span, message, help);
+        let problem = AccessError::UnknownDecision {
+            decision: decision.name.clone(),
+            help,
+        };
+        self.report(decision.span, &problem);
         Ty::Invalid
     }
 
@@ -135,17 +141,15 @@ impl Checker<'_> {
         match exports.letting(&field.name) {
             Some(found) if found.public => found.ty.clone(),
             Some(_) => {
-                let message = format!("let `{}` of {} is private", field.name, exports.name);
-                let help = format!(
-                    "mark it `pub let {}` in {} to import it",
-                    field.name, exports.name
-                );
-                self.error(field.span, message, help);
+                let problem = AccessError::PrivateLet {
+                    name: field.name.clone(),
+                    document: exports.name.clone(),
+                };
+                self.report(field.span, &problem);
                 Ty::Invalid
             }
             None => {
-                let (message, help) = no_pub_let(exports, &field.name);
-                self.error(field.span, message, help);
+                self.report(field.span, &no_pub_let(exports, &field.name));
                 Ty::Invalid
             }
         }
@@ -156,9 +160,12 @@ impl Checker<'_> {
         if decision.has_reason(&reason.name) {
             return Ty::Decision;
         }
-        let help = decision.reasons_help(&reason.name);
-        let message = format!("decision {} has no reason `{}`", decision.name, reason.name);
-        self.error(reason.span, message, help);
+        let problem = AccessError::NoReason {
+            decision: decision.name.clone(),
+            reason: reason.name.clone(),
+            help: decision.reasons_help(&reason.name),
+        };
+        self.report(reason.span, &problem);
         Ty::Invalid
     }
 
@@ -196,11 +203,11 @@ impl Checker<'_> {
             return self.reason_of_value(target, name);
         }
         if optional && !base.is_optional() {
-            let help = format!(
-                "read the field with `{operand}.{}`; `?.` is for a struct that may be absent",
-                name.name
-            );
-            self.error(name.span, format!("`{operand}` isn't optional"), help);
+            let problem = AccessError::NotOptional {
+                operand,
+                field: name.name.clone(),
+            };
+            self.report(name.span, &problem);
             return Ty::Invalid;
         }
         let inner = match optional {
@@ -211,29 +218,29 @@ impl Checker<'_> {
             Ty::Struct(s) => self.struct_field(s, name),
             Ty::Candidate(d) => self.candidate_field(d, name),
             Ty::Optional(elem) if matches!(**elem, Ty::Struct(_)) => {
-                let help = format!("read the field with `{operand}?.{}`", name.name);
-                self.error(
-                    name.span,
-                    format!("`{operand}` is {inner}, which may be absent"),
-                    help,
-                );
+                let problem = AccessError::MayBeAbsent {
+                    operand,
+                    ty: inner.clone(),
+                    field: name.name.clone(),
+                };
+                self.report(name.span, &problem);
                 Ty::Invalid
             }
             _ if optional => {
-                self.error(
-                    name.span,
-                    format!("`{operand}` holds {inner}, which has no fields"),
-                    "",
-                );
+                let problem = AccessError::HoldsNoFields {
+                    operand,
+                    ty: inner.clone(),
+                };
+                self.report(name.span, &problem);
                 Ty::Invalid
             }
             _ => {
-                let help = hints::unwrap(target, &base);
-                self.error(
-                    name.span,
-                    format!("`{operand}` is {base}, which has no fields"),
-                    help,
-                );
+                let problem = AccessError::NoFields {
+                    operand,
+                    help: hints::unwrap(target, &base),
+                    ty: base,
+                };
+                self.report(name.span, &problem);
                 Ty::Invalid
             }
         }
@@ -252,8 +259,12 @@ impl Checker<'_> {
             Some(near) => format!("{near} {declares}"),
             None => declares,
         };
-        let message = format!("unknown field {} on type {name}", go_quote(&field.name));
-        self.error(field.span, message, help);
+        let problem = AccessError::UnknownStructField {
+            field: field.name.clone(),
+            struct_name: name.to_owned(),
+            help,
+        };
+        self.report(field.span, &problem);
         Ty::Invalid
     }
 
@@ -276,11 +287,12 @@ impl Checker<'_> {
             Some(near) => format!("{near} {has}"),
             None => has,
         };
-        let message = format!(
-            "unknown field {} on {article} {decision} candidate",
-            go_quote(&field.name)
-        );
-        self.error(field.span, message, help);
+        let problem = AccessError::UnknownCandidateField {
+            field: field.name.clone(),
+            decision: format!("{article} {decision}"),
+            help,
+        };
+        self.report(field.span, &problem);
         Ty::Invalid
     }
 
@@ -299,8 +311,12 @@ impl Checker<'_> {
             ),
             None => def.reasons_help(&reason.name),
         };
-        let message = format!("decision {} has no reason `{}`", def.name, reason.name);
-        self.error(reason.span, message, help);
+        let problem = AccessError::NoReason {
+            decision: def.name.clone(),
+            reason: reason.name.clone(),
+            help,
+        };
+        self.report(reason.span, &problem);
         Ty::Invalid
     }
 
@@ -309,23 +325,20 @@ impl Checker<'_> {
         let value = target.canonical();
         if let ExprKind::Field { target: inner, .. } = &target.unparen().kind {
             if let ExprKind::Ident(decision) = &inner.kind {
-                let message = format!(
-                    "`{value}` is a decision value, not a decision's name, so `.{}` names no reason",
-                    name.name
-                );
-                let help = format!(
-                    "compare the whole value instead, like `{value} == {decision}.{}`, or test it with `in`",
-                    name.name
-                );
-                self.error(name.span, message, help);
+                let problem = AccessError::ReasonOfDecisionValue {
+                    value,
+                    reason: name.name.clone(),
+                    decision: decision.clone(),
+                };
+                self.report(name.span, &problem);
                 return Ty::Invalid;
             }
         }
-        self.error(
-            name.span,
-            format!("`{value}.{}` names no reason", name.name),
-            "a reason follows a decision's name directly, like `approve.release_manager`",
-        );
+        let problem = AccessError::ReasonOfValue {
+            value,
+            reason: name.name.clone(),
+        };
+        self.report(name.span, &problem);
         Ty::Invalid
     }
 
@@ -341,15 +354,10 @@ impl Checker<'_> {
                 }
             }
             Ty::List(elem) if matches!(**elem, Ty::Candidate(_)) => {
-                let x = target.canonical();
-                let help = format!(
-                    "the order of candidates isn't part of the outcome; test every one with `all x in {x}: ...`, or `any`"
-                );
-                self.error(
-                    target.span,
-                    format!("`{x}` is a list of candidates, which can't be indexed"),
-                    help,
-                );
+                let problem = AccessError::IndexedCandidates {
+                    operand: target.canonical(),
+                };
+                self.report(target.span, &problem);
                 Ty::Invalid
             }
             Ty::List(elem) => {
@@ -360,8 +368,12 @@ impl Checker<'_> {
                 }
             }
             _ => {
-                let message = format!("`{}` is {base}, which can't be indexed", target.canonical());
-                self.error(target.span, message, hints::unwrap(target, &base));
+                let problem = AccessError::NotIndexable {
+                    operand: target.canonical(),
+                    help: hints::unwrap(target, &base),
+                    ty: base,
+                };
+                self.report(target.span, &problem);
                 Ty::Invalid
             }
         }
@@ -369,13 +381,11 @@ impl Checker<'_> {
 
     /// `f(args)`: a host function with matching arguments (§5.11).
     pub(super) fn call(&mut self, callee: &Expr, args: &[Expr], span: Span) -> Ty {
-        const ONLY_HOST: &str = "policies can only call the host functions the kind declares";
         let ExprKind::Ident(name) = &callee.kind else {
-            self.error(
-                callee.span,
-                format!("`{}` isn't a function", callee.canonical()),
-                ONLY_HOST,
-            );
+            let problem = AccessError::NotAFunction {
+                callee: callee.canonical(),
+            };
+            self.report(callee.span, &problem);
             return Ty::Invalid;
         };
         let entity = match self.vars.iter().rev().find(|v| v.name == *name) {
@@ -384,11 +394,11 @@ impl Checker<'_> {
                 Some(Binding::Func(f)) => Ok(f),
                 Some(other) => Err(other.entity()),
                 None => {
-                    let help = match self.nearest_name(name) {
-                        Some(near) => format!("did you mean `{near}`?"),
-                        None => ONLY_HOST.to_owned(),
+                    let problem = AccessError::UnknownFunction {
+                        name: name.clone(),
+                        near: self.nearest_name(name),
                     };
-                    self.error(callee.span, format!("unknown function `{name}`"), help);
+                    self.report(callee.span, &problem);
                     return Ty::Invalid;
                 }
             },
@@ -396,20 +406,22 @@ impl Checker<'_> {
         let f = match entity {
             Ok(f) => f,
             Err(entity) => {
-                let message = format!("`{name}` is {}, not a function", entity.with_article());
-                self.error(callee.span, message, ONLY_HOST);
+                let problem = AccessError::CallsNonFunction {
+                    name: name.clone(),
+                    entity: entity.with_article().to_owned(),
+                };
+                self.report(callee.span, &problem);
                 return Ty::Invalid;
             }
         };
         if args.len() != f.params.len() {
-            let n = f.params.len();
-            let plural = if n == 1 { "" } else { "s" };
-            let message = format!("`{name}` takes {n} argument{plural}, found {}", args.len());
-            self.error(
-                span,
-                message,
-                format!("it's declared as: {}", f.signature()),
-            );
+            let problem = AccessError::Arity {
+                name: name.clone(),
+                params: f.params.len(),
+                args: args.len(),
+                signature: f.signature(),
+            };
+            self.report(span, &problem);
             return Ty::Invalid;
         }
         let mut valid = true;
@@ -447,8 +459,8 @@ fn article(name: &str) -> &'static str {
     }
 }
 
-/// The message and help for a name an imported document doesn't export.
-pub(super) fn no_pub_let(exports: &Exports, name: &str) -> (String, String) {
+/// The error of a name an imported document doesn't export.
+fn no_pub_let(exports: &Exports, name: &str) -> AccessError {
     let public: Vec<&str> = exports.public_lets().collect();
     let list = match public.is_empty() {
         true => format!("{} exports no lets", exports.name),
@@ -458,5 +470,9 @@ pub(super) fn no_pub_let(exports: &Exports, name: &str) -> (String, String) {
         Some(near) => format!("did you mean `{near}`? {list}"),
         None => list,
     };
-    (format!("{} has no pub let `{name}`", exports.name), help)
+    AccessError::NoPubLet {
+        name: name.to_owned(),
+        document: exports.name.clone(),
+        help,
+    }
 }

@@ -3,6 +3,7 @@
 //! and reports the first problem of the order the spec gives.
 
 use super::Checker;
+use super::error::OperatorError;
 use super::expr::resolve;
 use super::hints;
 use crate::ast::{BinaryOp, Expr, ExprKind};
@@ -29,19 +30,23 @@ impl Checker<'_> {
                 false => inner.is_equatable(),
             };
             if !allowed {
-                let help = self.undefined_help(op, inner, lhs, &l, rhs, &r);
-                self.error(
-                    whole.span,
-                    format!("`{}` isn't defined for {ty}", op.as_str()),
-                    help,
-                );
+                let problem = OperatorError::Undefined {
+                    op: op.as_str(),
+                    ty: ty.clone(),
+                    help: self.undefined_help(op, inner, lhs, &l, rhs, &r),
+                };
+                self.report(whole.span, &problem);
                 return Ty::Invalid;
             }
         }
         for (side, ty) in [(lhs, &l), (rhs, &r)] {
             if ty.is_optional() {
-                let message = format!("`{}` can't compare {ty}; unwrap it first", op.as_str());
-                self.error(side.span, message, hints::unwrap(side, ty));
+                let problem = OperatorError::ComparesOptional {
+                    op: op.as_str(),
+                    ty: ty.clone(),
+                    help: hints::unwrap(side, ty),
+                };
+                self.report(side.span, &problem);
                 return Ty::Invalid;
             }
         }
@@ -50,11 +55,13 @@ impl Checker<'_> {
                 .or_else(|| self.enum_mismatch(rhs, &r, &l))
                 .or_else(|| self.enum_mismatch(lhs, &l, &r))
                 .unwrap_or_default();
-            let message = format!(
-                "`{}` needs operands of the same type, found {l} and {r}",
-                op.as_str()
-            );
-            self.error(whole.span, message, help);
+            let problem = OperatorError::DifferentTypes {
+                op: op.as_str(),
+                left: l,
+                right: r,
+                help,
+            };
+            self.report(whole.span, &problem);
             return Ty::Invalid;
         }
         Ty::Bool
@@ -171,32 +178,29 @@ impl Checker<'_> {
                     BinaryOp::NotIn => format!("write `not {m} has {k}`"),
                     _ => format!("write `{m} has {k}`"),
                 };
-                let message = format!(
-                    "`{}` doesn't apply to a map; a key is tested with `has`",
-                    op.as_str()
-                );
-                self.error(whole.span, message, help);
+                let problem = OperatorError::InMap {
+                    op: op.as_str(),
+                    help,
+                };
+                self.report(whole.span, &problem);
                 Ty::Invalid
             }
             Ty::String if l == Ty::String => Ty::Bool,
             Ty::String => {
-                let message = format!(
-                    "`{}` needs a string on the left of a string, found {l}",
-                    op.as_str()
-                );
-                self.error(
-                    whole.span,
-                    message,
-                    "`in` on a string tests for a substring",
-                );
+                let problem = OperatorError::SubstringOfNonString {
+                    op: op.as_str(),
+                    left: l,
+                };
+                self.report(whole.span, &problem);
                 Ty::Invalid
             }
             _ => {
-                let message = format!(
-                    "`{}` needs a list, map or string on the right, found {r}",
-                    op.as_str()
-                );
-                self.error(rhs.span, message, hints::unwrap(rhs, &r));
+                let problem = OperatorError::InNonContainer {
+                    op: op.as_str(),
+                    help: hints::unwrap(rhs, &r),
+                    right: r,
+                };
+                self.report(rhs.span, &problem);
                 Ty::Invalid
             }
         }
@@ -226,12 +230,13 @@ impl Checker<'_> {
             return Ty::Invalid;
         }
         if l != elem {
-            let help = self.element_help(lhs, &l, rhs, &elem);
-            let message = format!(
-                "`{}` needs an element of the list's type, found {l} in list<{elem}>",
-                op.as_str()
-            );
-            self.error(whole.span, message, help);
+            let problem = OperatorError::ElementType {
+                op: op.as_str(),
+                help: self.element_help(lhs, &l, rhs, &elem),
+                left: l,
+                elem,
+            };
+            self.report(whole.span, &problem);
             return Ty::Invalid;
         }
         match self.comparable(op, &elem, whole) {
@@ -272,11 +277,10 @@ impl Checker<'_> {
     /// Reports ``cannot infer the type of `x` `` for an operator whose
     /// operands are both untyped.
     fn cannot_infer(&mut self, whole: &Expr) {
-        self.error(
-            whole.span,
-            format!("cannot infer the type of `{}`", whole.canonical()),
-            "add an element, or use it where a typed list is expected",
-        );
+        let problem = OperatorError::CannotInfer {
+            text: whole.canonical(),
+        };
+        self.report(whole.span, &problem);
     }
 
     /// Whether elements of type `elem` compare, reporting at the whole
@@ -285,14 +289,11 @@ impl Checker<'_> {
         if elem.is_element_comparable() {
             return true;
         }
-        let help = match elem {
-            Ty::Candidate(_) => {
-                "candidates have no equality; compare a field of each, such as `reason`"
-            }
-            _ => "structs have no equality; compare a field that identifies them, such as a name",
+        let problem = OperatorError::ElementsIncomparable {
+            op: op.as_str(),
+            elem: elem.clone(),
         };
-        let message = format!("`{}` can't compare elements of type {elem}", op.as_str());
-        self.error(whole.span, message, help);
+        self.report(whole.span, &problem);
         false
     }
 
@@ -310,8 +311,12 @@ impl Checker<'_> {
         };
         for (side, ty) in [(lhs, &l), (rhs, &r)] {
             if !matches!(ty, Ty::List(_) | Ty::EmptyList) {
-                let message = format!("`{}` needs lists on both sides, found {ty}", op.as_str());
-                self.error(side.span, message, hints::unwrap(side, ty));
+                let problem = OperatorError::NeedsLists {
+                    op: op.as_str(),
+                    ty: ty.clone(),
+                    help: hints::unwrap(side, ty),
+                };
+                self.report(side.span, &problem);
                 return Ty::Invalid;
             }
         }
@@ -320,11 +325,12 @@ impl Checker<'_> {
             return Ty::Invalid;
         }
         if l != r {
-            let message = format!(
-                "`{}` needs lists of one element type, found {l} and {r}",
-                op.as_str()
-            );
-            self.error(whole.span, message, "");
+            let problem = OperatorError::ListElementTypes {
+                op: op.as_str(),
+                left: l,
+                right: r,
+            };
+            self.report(whole.span, &problem);
             return Ty::Invalid;
         }
         let elem = match &l {
@@ -352,8 +358,11 @@ impl Checker<'_> {
             Ty::Invalid => return Ty::Invalid,
             Ty::Map(key, value) => (Ty::clone(key), Ty::clone(value)),
             _ => {
-                let message = format!("`has` needs a map on the left, found {l}");
-                self.error(lhs.span, message, hints::unwrap(lhs, &l));
+                let problem = OperatorError::HasNeedsMap {
+                    help: hints::unwrap(lhs, &l),
+                    left: l,
+                };
+                self.report(lhs.span, &problem);
                 return Ty::Invalid;
             }
         };
@@ -375,8 +384,12 @@ impl Checker<'_> {
             return Ty::Bool;
         }
         if r != l {
-            let message = format!("`has` needs {l} or a key of type {key}, found {r}");
-            self.error(rhs.span, message, "");
+            let problem = OperatorError::HasNeedsKey {
+                map: l,
+                key,
+                right: r,
+            };
+            self.report(rhs.span, &problem);
         }
         Ty::Invalid
     }
@@ -392,23 +405,16 @@ impl Checker<'_> {
     ) -> Ty {
         let l = self.left_as(lhs, known, &Ty::String);
         let Some(pattern) = hints::string_literal(rhs) else {
-            self.error(
-                rhs.span,
-                format!(
-                    "the pattern after `{}` must be a string literal",
-                    op.as_str()
-                ),
-                "patterns compile once, when the policy loads, so they can't be computed",
-            );
+            let problem = OperatorError::PatternNotLiteral { op: op.as_str() };
+            self.report(rhs.span, &problem);
             return Ty::Invalid;
         };
         if op == BinaryOp::Matches {
             if let Err(problem) = crate::pattern::Regex::new(pattern) {
-                self.error(
-                    rhs.unparen().span,
-                    format!("invalid regular expression: {}", problem.message()),
-                    "patterns are RE2 regular expressions, as Go's regexp package reads them",
-                );
+                let problem = OperatorError::InvalidRegex {
+                    problem: problem.message(),
+                };
+                self.report(rhs.unparen().span, &problem);
                 return Ty::Invalid;
             }
         }

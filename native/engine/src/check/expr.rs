@@ -8,6 +8,7 @@
 //! loop down its spine, never by recursion (see the depth note of `ast`).
 
 use super::Checker;
+use super::error::{OperatorError, ValueError};
 use super::hints;
 use super::names::{Binding, LetState};
 use crate::ast::{BinaryOp, Expr, ExprKind, MapEntry, UnaryOp};
@@ -70,8 +71,12 @@ impl Checker<'_> {
         if ty == *want {
             return ty;
         }
-        let help = self.expected_help(e, &ty, want);
-        self.error(e.span, format!("expected {want}, found {ty}"), help);
+        let problem = ValueError::Expected {
+            help: self.expected_help(e, &ty, want),
+            want: want.clone(),
+            found: ty,
+        };
+        self.report(e.span, &problem);
         Ty::Invalid
     }
 
@@ -81,11 +86,10 @@ impl Checker<'_> {
         if !ty.is_untyped() {
             return ty;
         }
-        self.error(
-            e.span,
-            format!("cannot infer the type of `{}`", e.canonical()),
-            "add an element, or use the literal where a typed list or map is expected",
-        );
+        let problem = ValueError::CannotInfer {
+            text: e.canonical(),
+        };
+        self.report(e.span, &problem);
         Ty::Invalid
     }
 
@@ -164,38 +168,34 @@ impl Checker<'_> {
                 input.ty.clone()
             }
             Some(Binding::Func(f)) => {
-                let help = format!(
-                    "call it with its arguments; it's declared as: {}",
-                    f.signature()
-                );
-                self.error(
-                    span,
-                    format!("`{name}` is a host function, not a value"),
-                    help,
-                );
+                let problem = ValueError::FunctionAsValue {
+                    name: name.to_owned(),
+                    signature: f.signature(),
+                };
+                self.report(span, &problem);
                 Ty::Invalid
             }
             Some(Binding::Decision(_)) => self.decision_value(name, span),
             Some(Binding::Module(_)) => {
-                let help = format!("read one of its pub lets as `{name}.<let>`");
-                self.error(span, format!("`{name}` is a module, not a value"), help);
+                let problem = ValueError::ModuleAsValue {
+                    name: name.to_owned(),
+                };
+                self.report(span, &problem);
                 Ty::Invalid
             }
             Some(Binding::Policy(_)) => {
-                let help = format!(
-                    "invoke it as a statement, `{name}(<param>: <value>)`, or read one of its pub lets as `{name}.<let>`"
-                );
-                self.error(
-                    span,
-                    format!("`{name}` is an imported policy, not a value"),
-                    help,
-                );
+                let problem = ValueError::PolicyAsValue {
+                    name: name.to_owned(),
+                };
+                self.report(span, &problem);
                 Ty::Invalid
             }
             Some(Binding::EnumType(e)) => {
-                let first = e.values.first().map(String::as_str).unwrap_or_default();
-                let help = format!("name one of its values, such as `{}.{first}`", e.name);
-                self.error(span, format!("{} is an enum type", e.name), help);
+                let problem = ValueError::EnumTypeAsValue {
+                    name: e.name.clone(),
+                    first: e.values.first().cloned().unwrap_or_default(),
+                };
+                self.report(span, &problem);
                 Ty::Invalid
             }
             Some(Binding::Let(_) | Binding::EnumValue) | None => self.enum_value(name, span, hint),
@@ -232,12 +232,10 @@ impl Checker<'_> {
         let (ty, reads) = match info.state.clone() {
             LetState::Typed(ty) => (ty, info.reads_param.clone()),
             LetState::Typing => {
-                let name = info.decl.name.name.clone();
-                self.error(
-                    span,
-                    format!("let `{name}` depends on itself"),
-                    "lets form a directed acyclic graph; a let can't depend on itself, even through other lets",
-                );
+                let problem = ValueError::LetCycle {
+                    name: info.decl.name.name.clone(),
+                };
+                self.report(span, &problem);
                 return Ty::Invalid;
             }
             LetState::Untyped => self.type_let(i),
@@ -280,8 +278,12 @@ impl Checker<'_> {
                 if def.values.iter().any(|v| v == name) {
                     return Ty::Enum(wanted.clone());
                 }
-                let help = def.values_help(name);
-                self.error(span, format!("{} has no value `{name}`", def.name), help);
+                let problem = ValueError::NoEnumValue {
+                    enum_name: def.name.clone(),
+                    name: name.to_owned(),
+                    help: def.values_help(name),
+                };
+                self.report(span, &problem);
                 return Ty::Invalid;
             }
         }
@@ -299,16 +301,17 @@ impl Checker<'_> {
             several => {
                 let mut sorted = several.to_vec();
                 sorted.sort_unstable();
-                let help = several
+                let qualified = several
                     .iter()
                     .map(|e| format!("`{e}.{name}`"))
                     .collect::<Vec<_>>()
                     .join(" or ");
-                self.error(
-                    span,
-                    format!("`{name}` is a value of {}", hints::and_list(&sorted)),
-                    format!("write {help}"),
-                );
+                let problem = ValueError::AmbiguousEnumValue {
+                    name: name.to_owned(),
+                    enums: hints::and_list(&sorted),
+                    qualified,
+                };
+                self.report(span, &problem);
                 Ty::Invalid
             }
         }
@@ -317,11 +320,11 @@ impl Checker<'_> {
     /// Reports ``unknown name `name` `` with a did-you-mean over the names in
     /// scope.
     pub(super) fn unknown_name(&mut self, name: &str, span: Span) {
-        let help = match self.nearest_name(name) {
-            Some(near) => format!("did you mean `{near}`?"),
-            None => "names come from the kind's inputs, host functions, decisions and enum values, and the document's params, lets and imports".to_owned(),
+        let problem = ValueError::UnknownName {
+            name: name.to_owned(),
+            near: self.nearest_name(name),
         };
-        self.error(span, format!("unknown name `{name}`"), help);
+        self.report(span, &problem);
     }
 
     /// The name in scope closest to `name`, if one is close enough.
@@ -337,11 +340,7 @@ impl Checker<'_> {
         if self.in_assert {
             return Ty::list(Ty::Decision);
         }
-        self.error(
-            span,
-            "`outcome` can only be read in an assert condition".to_owned(),
-            "a rule that read its own outcome could fire exactly when it doesn't; only `assert` conditions may read it",
-        );
+        self.report(span, &ValueError::OutcomeOutsideAssert);
         Ty::Invalid
     }
 
@@ -350,14 +349,10 @@ impl Checker<'_> {
         if self.in_assert {
             return Ty::Decision;
         }
-        let help = format!(
-            "to produce the decision, construct it inside a rule: `when <condition> {{ {name}(reason: <reason>) }}`; its bare name is only a value in an assert condition"
-        );
-        self.error(
-            span,
-            format!("`{name}` is a decision, not a value here"),
-            help,
-        );
+        let problem = ValueError::DecisionAsValue {
+            name: name.to_owned(),
+        };
+        self.report(span, &problem);
         Ty::Invalid
     }
 
@@ -391,11 +386,7 @@ impl Checker<'_> {
                 return Ty::Invalid;
             }
             if let Ty::Candidate(_) = ty {
-                self.error(
-                    e.span,
-                    format!("{ty} can't be a list element"),
-                    hints::candidates_help(),
-                );
+                self.report(e.span, &ValueError::CandidateElement { ty });
                 return Ty::Invalid;
             }
             match self.join(&mut typed, &mut elem, e, ty, help) {
@@ -425,11 +416,12 @@ impl Checker<'_> {
         if fixed {
             for (earlier, earlier_ty) in typed.iter() {
                 if earlier_ty.is_untyped() && resolve(earlier_ty, &ty).is_none() {
-                    self.error(
-                        earlier.span,
-                        format!("expected {ty}, found {earlier_ty}"),
-                        help,
-                    );
+                    let problem = ValueError::Expected {
+                        want: ty,
+                        found: earlier_ty.clone(),
+                        help: help.to_owned(),
+                    };
+                    self.report(earlier.span, &problem);
                     return false;
                 }
             }
@@ -440,7 +432,12 @@ impl Checker<'_> {
                 false => ty == *current,
             };
             if !fits {
-                self.error(e.span, format!("expected {current}, found {ty}"), help);
+                let problem = ValueError::Expected {
+                    want: current.clone(),
+                    found: ty,
+                    help: help.to_owned(),
+                };
+                self.report(e.span, &problem);
                 return false;
             }
         }
@@ -493,11 +490,8 @@ impl Checker<'_> {
         }
         match key.as_ref() {
             None if !ty.is_key() => {
-                self.error(
-                    entry.key.span,
-                    format!("{ty} can't be a map key"),
-                    "map keys are bool, int, float, string, duration, timestamp or an enum",
-                );
+                let problem = crate::kind::TypeError::MapKey { key: ty };
+                self.diagnostics.push(problem.to_diagnostic(entry.key.span));
                 false
             }
             None => {
@@ -505,12 +499,12 @@ impl Checker<'_> {
                 true
             }
             Some(k) if *k != ty => {
-                let message = format!("expected {k}, found {ty}");
-                self.error(
-                    entry.key.span,
-                    message,
-                    "every key of a map has the same type",
-                );
+                let problem = ValueError::Expected {
+                    want: k.clone(),
+                    found: ty,
+                    help: "every key of a map has the same type".to_owned(),
+                };
+                self.report(entry.key.span, &problem);
                 false
             }
             Some(_) => true,
@@ -525,13 +519,11 @@ impl Checker<'_> {
         if let ExprKind::Ident(name) = &key.kind {
             let string_or_unknown = matches!(want, None | Some(Ty::String));
             if string_or_unknown && self.is_unbound(name) {
-                let mut help = format!(
-                    "a map key is an expression, so `{name}` reads as a name; for the string key, write `\"{name}\"`"
-                );
-                if let Some(near) = self.nearest_name(name) {
-                    help.push_str(&format!(", or did you mean `{near}`?"));
-                }
-                self.error(key.span, format!("unknown name `{name}`"), help);
+                let problem = ValueError::UnknownMapKey {
+                    name: name.to_owned(),
+                    near: self.nearest_name(name),
+                };
+                self.report(key.span, &problem);
                 return Ty::Invalid;
             }
         }
@@ -552,19 +544,11 @@ impl Checker<'_> {
     /// Whether a map may hold values of type `ty` (§4.6, §4.7); reports why
     /// not at the value.
     fn map_value_allowed(&mut self, value: &Expr, ty: &Ty) -> bool {
-        let (message, help) = match ty {
-            Ty::Decision => (
-                "a decision can't be a map value".to_owned(),
-                "a missing key would read as the zero value, and a decision has none; test decisions with `in outcome`, or collect them in a list like `[deny, approve]`".to_owned(),
-            ),
-            Ty::Enum(_) => (
-                "an enum can't be a map value".to_owned(),
-                "a missing key would read as the zero value, and an enum has none; key the map by the enum instead, or use a list".to_owned(),
-            ),
-            Ty::Candidate(_) => (format!("{ty} can't be a map value"), hints::candidates_help()),
-            _ => return true,
-        };
-        self.error(value.span, message, help);
+        if !matches!(ty, Ty::Decision | Ty::Enum(_) | Ty::Candidate(_)) {
+            return true;
+        }
+        let problem = ValueError::MapValue { ty: ty.clone() };
+        self.report(value.span, &problem);
         false
     }
 
@@ -580,12 +564,11 @@ impl Checker<'_> {
             UnaryOp::Neg => match self.expr(operand, None) {
                 ty @ (Ty::Invalid | Ty::Int | Ty::Float | Ty::Duration) => ty,
                 ty => {
-                    let help = hints::unwrap(operand, &ty);
-                    self.error(
-                        span,
-                        format!("`-` needs int, float or duration, found {ty}"),
-                        help,
-                    );
+                    let problem = OperatorError::Negate {
+                        help: hints::unwrap(operand, &ty),
+                        ty,
+                    };
+                    self.report(span, &problem);
                     Ty::Invalid
                 }
             },
@@ -593,13 +576,11 @@ impl Checker<'_> {
                 Ty::Invalid => Ty::Invalid,
                 Ty::Optional(_) => Ty::Bool,
                 ty => {
-                    let message =
-                        format!("`{}` is {ty}, which is always present", operand.canonical());
-                    self.error(
-                        operand.span,
-                        message,
-                        "only an optional value can be absent",
-                    );
+                    let problem = OperatorError::AlwaysPresent {
+                        text: operand.canonical(),
+                        ty,
+                    };
+                    self.report(operand.span, &problem);
                     Ty::Invalid
                 }
             },
@@ -693,11 +674,7 @@ impl Checker<'_> {
                 }
             }
             ty => {
-                self.error(
-                    lhs.span,
-                    format!("`??` needs an optional on the left, found {ty}"),
-                    "only an optional (`?T`) value needs a default; this one is always present",
-                );
+                self.report(lhs.span, &OperatorError::DefaultOfNonOptional { ty });
                 Ty::Invalid
             }
         }
@@ -730,11 +707,13 @@ impl Checker<'_> {
                 (Ty::String, _) | (_, Ty::String) => "there is no string concatenation".to_owned(),
                 _ => "`+` and `-` work on int, float and duration, and on a timestamp with a duration".to_owned(),
             });
-        self.error(
-            span,
-            format!("`{}` isn't defined for {l} and {r}", op.as_str()),
+        let problem = OperatorError::Arithmetic {
+            op: op.as_str(),
+            left: l,
+            right: r,
             help,
-        );
+        };
+        self.report(span, &problem);
         Ty::Invalid
     }
 }

@@ -23,6 +23,7 @@
 
 mod chain;
 mod compare;
+mod error;
 mod exports;
 mod expr;
 mod facts;
@@ -33,6 +34,7 @@ mod stmt;
 #[cfg(test)]
 mod tests;
 
+pub use error::{AccessError, OperatorError, QuantifierError, ValueError};
 pub use exports::{ExportedLet, Exports, ParamSig};
 pub use facts::{Facts, ImportFact, InvocationFact, Shadow};
 pub use stmt::{Checked, DocumentRef, ImportTarget, bounds_violation, check_document};
@@ -43,6 +45,7 @@ use crate::kind::Kind;
 use crate::source::Span;
 use crate::types::Ty;
 
+use error::Problem;
 use names::Names;
 
 /// Checks one standalone expression against `kind`, outside any assert, in
@@ -109,6 +112,11 @@ impl<'a> Checker<'a> {
             facts: Facts::default(),
             diagnostics: Vec::new(),
         }
+    }
+
+    /// Reports `problem` at `span`.
+    fn report(&mut self, span: Span, problem: &impl Problem) {
+        self.diagnostics.push(problem.to_diagnostic(span));
     }
 
     /// Reports an error at `span`; an empty help means none.

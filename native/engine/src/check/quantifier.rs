@@ -3,6 +3,7 @@
 //! its element type visible only in the body, and a `bool` body.
 
 use super::chain::var_entity;
+use super::error::QuantifierError;
 use super::names::Binding;
 use super::{Checker, Var};
 use crate::ast::{Expr, Ident};
@@ -25,9 +26,12 @@ impl Checker<'_> {
             Ty::Invalid => return Ty::Invalid,
             Ty::List(elem) => Ty::clone(elem),
             other => {
-                let help = range_help(filter, range, other);
-                let message = format!("`{keyword}` needs a list to range over, found {other}");
-                self.error(range.span, message, help);
+                let problem = QuantifierError::RangeNotList {
+                    keyword: keyword.to_owned(),
+                    ty: other.clone(),
+                    help: range_help(filter, range, other),
+                };
+                self.report(range.span, &problem);
                 return Ty::Invalid;
             }
         };
@@ -66,16 +70,11 @@ impl Checker<'_> {
         let Some(entity) = taken else {
             return true;
         };
-        let message = format!(
-            "`{}` is already the name of {}",
-            var.name,
-            entity.with_article()
-        );
-        self.error(
-            var.span,
-            message,
-            "nothing shadows anything; pick a name that isn't in use",
-        );
+        let problem = QuantifierError::NameTaken {
+            name: var.name.clone(),
+            entity: entity.with_article().to_owned(),
+        };
+        self.report(var.span, &problem);
         false
     }
 }

@@ -2,8 +2,8 @@
 //! its fields, lists, map values or optionals. Each struct reports only the
 //! cycle that starts at itself, as `A -> B -> A`.
 
+use super::error::TypeError;
 use super::load::Loader;
-use crate::diag::Diagnostic;
 use crate::types::Ty;
 
 impl Loader<'_> {
@@ -14,18 +14,16 @@ impl Loader<'_> {
             let Some(path) = cycle_from(start, &edges) else {
                 continue;
             };
-            let names: Vec<&str> = path
+            let path = path
                 .iter()
                 .filter_map(|&i| self.types.get(i))
-                .map(|t| t.name.as_str())
+                .map(|t| t.name.clone())
                 .collect();
-            self.report(
-                Diagnostic::error(
-                    decl.name.span,
-                    format!("type {} is recursive: {}", decl.name.name, names.join(" -> ")),
-                )
-                .with_help("policies can't loop, so a recursive type could only be read to a fixed depth; model the relation with an id instead"),
-            );
+            let problem = TypeError::Recursive {
+                name: decl.name.name.clone(),
+                path,
+            };
+            self.report(problem.to_diagnostic(decl.name.span));
         }
     }
 

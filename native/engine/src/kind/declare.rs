@@ -2,6 +2,7 @@
 //! host functions and decisions (language-policies §2.2–§2.6), each checked
 //! on its own. Rules across declarations are in `names.rs` and `cycles.rs`.
 
+use super::error::DeclError;
 use super::load::Loader;
 use super::{DecisionDef, EnumDef, FieldDef, FnDef, InputDef, PayloadField, StructDef};
 use crate::ast::{
@@ -28,23 +29,16 @@ impl<'d> Loader<'d> {
         fns.into_iter().for_each(|d| self.declare_fn(d));
         decisions.into_iter().for_each(|d| self.declare_decision(d));
         if self.decls.decisions.is_empty() {
-            let name = self.name();
-            self.report(
-                Diagnostic::error(self.header_span(), format!("kind {name} declares no decisions"))
-                    .with_help("declare at least one decision, like `decision deny { reason: no_rule_matched }`"),
-            );
+            let problem = DeclError::NoDecisions {
+                kind: self.name().to_string(),
+            };
+            self.report(problem.to_diagnostic(self.header_span()));
         }
     }
 
     fn declare_enum(&mut self, decl: &'d EnumDecl) {
         let name = &decl.name.name;
-        let values = self.unique(&decl.values, |v| {
-            Diagnostic::error(
-                v.span,
-                format!("enum {name}: value {} is declared twice", go_quote(&v.name)),
-            )
-            .with_help("declare each value once")
-        });
+        let values = self.unique(&decl.values, &format!("enum {name}"), "value");
         self.enums.push(EnumDef {
             name: name.clone(),
             values,
@@ -57,16 +51,12 @@ impl<'d> Loader<'d> {
         for field in &decl.fields {
             let field_name = &field.name.name;
             if fields.iter().any(|f| f.name == *field_name) {
-                self.report(
-                    Diagnostic::error(
-                        field.name.span,
-                        format!(
-                            "type {name}: field {} is declared twice",
-                            go_quote(field_name)
-                        ),
-                    )
-                    .with_help("declare each field once"),
-                );
+                let problem = DeclError::MemberTwice {
+                    owner: format!("type {name}"),
+                    member: "field",
+                    name: field_name.clone(),
+                };
+                self.report(problem.to_diagnostic(field.name.span));
                 continue;
             }
             let place = format!("type {name}, field {}", go_quote(field_name));
@@ -97,13 +87,10 @@ impl<'d> Loader<'d> {
             .map(|(i, p)| self.resolve(p, &format!("function {name}, parameter {}", i + 1)))
             .collect();
         let result = if matches!(decl.result.kind, TypeKind::Optional(_)) {
-            self.report(
-                Diagnostic::error(
-                    decl.result.span,
-                    format!("function {name}: the result can't be optional"),
-                )
-                .with_help("return a value that is always there, such as a zero value or a list, and let policies test it"),
-            );
+            let problem = DeclError::OptionalResult {
+                function: name.clone(),
+            };
+            self.report(problem.to_diagnostic(decl.result.span));
             Ty::Invalid
         } else {
             self.resolve(&decl.result, &format!("function {name}, result"))
@@ -120,16 +107,7 @@ impl<'d> Loader<'d> {
         if decl.legacy {
             self.report(legacy_syntax(decl));
         }
-        let reasons = self.unique(&decl.reasons, |r| {
-            Diagnostic::error(
-                r.span,
-                format!(
-                    "decision {name}: reason {} is declared twice",
-                    go_quote(&r.name)
-                ),
-            )
-            .with_help("declare each reason once")
-        });
+        let reasons = self.unique(&decl.reasons, &format!("decision {name}"), "reason");
         let mut fields: Vec<PayloadField> = Vec::new();
         for field in &decl.fields {
             if let Some(payload) = self.payload_field(name, field, &fields) {
@@ -155,17 +133,13 @@ impl<'d> Loader<'d> {
         let name = &field.name.name;
         let place = format!("decision {decision}, field {}", go_quote(name));
         if name == "reason" {
-            self.report(
-                Diagnostic::error(field.name.span, format!("{place}: reason can't be a payload field"))
-                    .with_help("list the reasons after `reason:` in the decision's body; every constructor names one"),
-            );
+            let problem = DeclError::ReasonField { place };
+            self.report(problem.to_diagnostic(field.name.span));
             return None;
         }
         if earlier.iter().any(|f| f.name == *name) {
-            self.report(
-                Diagnostic::error(field.name.span, format!("{place}: declared twice"))
-                    .with_help("declare each field once"),
-            );
+            let problem = DeclError::PayloadFieldTwice { place };
+            self.report(problem.to_diagnostic(field.name.span));
             return None;
         }
         let ty = self.resolve(&field.ty, &place);
@@ -190,13 +164,18 @@ impl<'d> Loader<'d> {
         })
     }
 
-    /// The names of `names` without repeats, reporting each repeat with
-    /// `repeated`.
-    fn unique(&mut self, names: &[Ident], repeated: impl Fn(&Ident) -> Diagnostic) -> Vec<String> {
+    /// The names of `names` without repeats, reporting each repeat as a
+    /// `member` of `owner` declared twice.
+    fn unique(&mut self, names: &[Ident], owner: &str, member: &'static str) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         for ident in names {
             if out.contains(&ident.name) {
-                self.report(repeated(ident));
+                let problem = DeclError::MemberTwice {
+                    owner: owner.to_owned(),
+                    member,
+                    name: ident.name.clone(),
+                };
+                self.report(problem.to_diagnostic(ident.span));
             } else {
                 out.push(ident.name.clone());
             }
@@ -214,17 +193,12 @@ fn legacy_syntax(decl: &DecisionDecl) -> Diagnostic {
     let reasons: Vec<&str> = decl.reasons.iter().map(|r| r.name.as_str()).collect();
     let mut members = vec![format!("reason: {}", reasons.join(" | "))];
     members.extend(decl.fields.iter().map(written_field));
-    Diagnostic::error(
-        decl.name.span,
-        format!(
-            "old decision syntax; write `decision {name} {{ {} }}`",
-            shape.join(" ")
-        ),
-    )
-    .with_help(format!(
-        "write `decision {name} {{ {} }}`, or run `sigil fmt --write`",
-        members.join("  ")
-    ))
+    let problem = DeclError::LegacySyntax {
+        name: name.clone(),
+        shape: shape.join(" "),
+        members: members.join("  "),
+    };
+    problem.to_diagnostic(decl.name.span)
 }
 
 /// `name: T = default` as the field was written (the default in its

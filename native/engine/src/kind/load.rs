@@ -9,6 +9,7 @@
 //! `cycles.rs` (recursive types), `resolution.rs` (collect, precedence,
 //! exclusive), `outcome.rs` (default, conflict).
 
+use super::error::DeclError;
 use super::resolve::{TypeNames, TypeSite, resolve};
 use super::{Collect, DecisionDef, EnumDef, FnDef, InputDef, Kind, Outcome, OutcomeRef, StructDef};
 use crate::ast::{
@@ -159,41 +160,30 @@ impl<'d> Loader<'d> {
     fn header(&mut self) {
         let version = &self.doc.version;
         if version.value < 1 {
-            self.report(
-                Diagnostic::error(
-                    version.span,
-                    format!("invalid kind version {}", version.value),
-                )
-                .with_help("versions start at 1; raise the number whenever the contract changes"),
-            );
+            let problem = DeclError::InvalidVersion {
+                version: version.value,
+            };
+            self.report(problem.to_diagnostic(version.span));
         }
         let Some(accepts) = &self.doc.accepts else {
             return;
         };
-        let name = self.name();
-        if accepts.value < 1 {
-            self.report(
-                Diagnostic::error(
-                    accepts.span,
-                    format!(
-                        "kind {name} accepts version {}, but versions start at 1",
-                        accepts.value
-                    ),
-                )
-                .with_help("name the oldest version documents may pin, or leave `accepts` out to accept them all"),
-            );
+        let kind = self.name().to_string();
+        let problem = if accepts.value < 1 {
+            DeclError::AcceptsBelowOne {
+                kind,
+                accepts: accepts.value,
+            }
         } else if version.value >= 1 && accepts.value > version.value {
-            self.report(
-                Diagnostic::error(
-                    accepts.span,
-                    format!(
-                        "kind {name} at version {} can't accept version {}",
-                        version.value, accepts.value
-                    ),
-                )
-                .with_help("`accepts` names the oldest version documents may pin, at most the kind's version"),
-            );
-        }
+            DeclError::AcceptsAboveVersion {
+                kind,
+                version: version.value,
+                accepts: accepts.value,
+            }
+        } else {
+            return;
+        };
+        self.report(problem.to_diagnostic(accepts.span));
     }
 
     /// The diagnostics, sorted, and the kind when none is an error.

@@ -16,6 +16,7 @@
 mod canonical;
 mod cycles;
 mod declare;
+mod error;
 mod load;
 mod model;
 mod names;
@@ -23,6 +24,7 @@ mod outcome;
 mod resolution;
 mod resolve;
 
+pub use error::{ConstructorError, DeclError, NameError, Names, ResolutionError, TypeError};
 pub use load::{Loaded, load};
 pub use model::{
     Collect, DecisionDef, EnumDef, FieldDef, FnDef, InputDef, Kind, KindName, Outcome, OutcomeRef,

@@ -2,13 +2,11 @@
 //! that no built-in type has (§2.3), and inputs, host functions, decisions,
 //! enums and enum values share one namespace (§2.13).
 
+use super::error::{NameError, Names};
 use super::load::Loader;
 use crate::ast::{Decl, Ident};
-use crate::diag::{Diagnostic, go_quote};
+use crate::diag::Diagnostic;
 use crate::types::Ty;
-
-/// The help of every collision in the shared namespace.
-const NAMESPACE_HELP: &str = "inputs, host functions, decisions, enums and their values share one namespace; rename one of them";
 
 /// A declared name and what declares it.
 struct Entry<'d> {
@@ -35,23 +33,15 @@ impl<'d> Loader<'d> {
             }
             let name = &entry.ident.name;
             let problem = if is_builtin_type(name) {
-                Some(
-                    Diagnostic::error(
-                        entry.ident.span,
-                        format!("{} {} shadows a built-in type", entry.what, go_quote(name)),
-                    )
-                    .with_help("the built-in type names are taken; pick another name"),
-                )
+                let problem = NameError::ShadowsBuiltin {
+                    what: entry.what,
+                    name: name.clone(),
+                };
+                Some(problem.to_diagnostic(entry.ident.span))
             } else {
                 seen.iter()
                     .find(|prev| prev.ident.name == *name)
-                    .map(|prev| {
-                        repeated(
-                            &entry,
-                            prev,
-                            "struct types and enums share their names; rename one of them",
-                        )
-                    })
+                    .map(|prev| repeated(&entry, prev, Names::Types))
             };
             match problem {
                 Some(problem) => self.diagnostics.push(problem),
@@ -75,7 +65,7 @@ impl<'d> Loader<'d> {
                 Some(prev) if prev.what == "enum" && entry.what == "enum" => {}
                 Some(prev) => self
                     .diagnostics
-                    .push(repeated(&entry, prev, NAMESPACE_HELP)),
+                    .push(repeated(&entry, prev, Names::Namespace)),
                 None => seen.push(entry),
             }
         }
@@ -101,19 +91,12 @@ impl<'d> Loader<'d> {
                 let Some(other) = taken.iter().find(|e| e.ident.name == value.name) else {
                     continue;
                 };
-                self.diagnostics.push(
-                    Diagnostic::error(
-                        value.span,
-                        format!(
-                            "enum {}: value {} collides with {} {}",
-                            decl.name.name,
-                            go_quote(&value.name),
-                            other.what,
-                            go_quote(&value.name)
-                        ),
-                    )
-                    .with_help(NAMESPACE_HELP),
-                );
+                let problem = NameError::EnumValueCollides {
+                    enum_name: decl.name.name.clone(),
+                    value: value.name.clone(),
+                    other: other.what,
+                };
+                self.diagnostics.push(problem.to_diagnostic(value.span));
             }
         }
     }
@@ -136,24 +119,22 @@ impl<'d> Entry<'d> {
 }
 
 /// `entry` repeats the name of `prev`: declared twice when both are the
-/// same sort of declaration, a collision otherwise (with `help`).
-fn repeated(entry: &Entry<'_>, prev: &Entry<'_>, help: &str) -> Diagnostic {
-    let quoted = go_quote(&entry.ident.name);
-    if entry.what == prev.what {
-        return Diagnostic::error(
-            entry.ident.span,
-            format!("{} {quoted} is declared twice", entry.what),
-        )
-        .with_help(format!("declare each {} once", entry.what));
-    }
-    Diagnostic::error(
-        entry.ident.span,
-        format!(
-            "{} {quoted} collides with {} {quoted}",
-            entry.what, prev.what
-        ),
-    )
-    .with_help(help)
+/// same sort of declaration, a collision among `names` otherwise.
+fn repeated(entry: &Entry<'_>, prev: &Entry<'_>, names: Names) -> Diagnostic {
+    let name = entry.ident.name.clone();
+    let problem = match entry.what == prev.what {
+        true => NameError::DeclaredTwice {
+            what: entry.what,
+            name,
+        },
+        false => NameError::Collides {
+            what: entry.what,
+            earlier: prev.what,
+            name,
+            names,
+        },
+    };
+    problem.to_diagnostic(entry.ident.span)
 }
 
 /// Whether `name` is a built-in type's: a scalar, `list` or `map`.

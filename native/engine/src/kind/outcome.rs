@@ -2,12 +2,13 @@
 //! constructors with the reason and payload rules of policies
 //! (language-policies §3.6), whose payload values are constants.
 
+use super::error::ConstructorError;
 use super::load::Loader;
 use super::resolution::declares;
 use super::{Collect, DecisionDef, EnumDef, Outcome};
 use crate::ast::{CallStmt, Expr, ExprKind, NamedArg, OutcomeDecl};
 use crate::constant;
-use crate::diag::{Diagnostic, did_you_mean, go_quote, merge_help, nearest};
+use crate::diag::{Diagnostic, did_you_mean, merge_help, nearest};
 use crate::value::Value;
 
 impl Loader<'_> {
@@ -18,21 +19,14 @@ impl Loader<'_> {
         let conflicts = self.decls.conflicts.clone();
         let default = self.once(&defaults, "default");
         let conflict = self.once(&conflicts, "conflict");
-        let name = self.name();
+        let kind = self.name().to_string();
         if default.is_none() && self.collect != Some(Collect::All) {
-            self.report(
-                Diagnostic::error(self.header_span(), format!("kind {name} has no default decision"))
-                    .with_help("declare what an evaluation returns when no rule fires, like `default deny(reason: no_rule_matched)`"),
-            );
+            let problem = ConstructorError::NoDefault { kind: kind.clone() };
+            self.report(problem.to_diagnostic(self.header_span()));
         }
         if let (Some(decl), Some(Collect::All)) = (conflict, self.collect) {
-            self.report(
-                Diagnostic::error(
-                    decl.span,
-                    format!("kind {name} collects all decisions and can't declare a conflict outcome"),
-                )
-                .with_help("a collecting kind returns an empty outcome on a conflict, because granting anything on a defect in the policy would fail open; remove `conflict`"),
-            );
+            let problem = ConstructorError::ConflictWhenCollectingAll { kind };
+            self.report(problem.to_diagnostic(decl.span));
         }
         self.default = default.and_then(|d| self.outcome(d, "default"));
         self.conflict = conflict.and_then(|c| self.outcome(c, "conflict"));
@@ -43,24 +37,15 @@ impl Loader<'_> {
     fn outcome(&mut self, decl: &OutcomeDecl, what: &str) -> Option<Outcome> {
         let call = &decl.call;
         let Some(decision) = self.decisions.iter().find(|d| d.name == call.name.name) else {
-            let help = merge_help([
-                did_you_mean(
+            let problem = ConstructorError::UndeclaredDecision {
+                what: what.to_owned(),
+                name: call.name.name.clone(),
+                did_you_mean: did_you_mean(
                     &call.name.name,
                     self.decisions.iter().map(|d| d.name.as_str()),
-                )
-                .unwrap_or_default(),
-                format!("the {what} constructs one of the kind's decisions"),
-            ]);
-            self.report(
-                Diagnostic::error(
-                    call.name.span,
-                    format!(
-                        "{what} names undeclared decision {}",
-                        go_quote(&call.name.name)
-                    ),
-                )
-                .with_help(help),
-            );
+                ),
+            };
+            self.report(problem.to_diagnostic(call.name.span));
             return None;
         };
         let mut problems = Vec::new();
@@ -96,66 +81,49 @@ pub(crate) fn constructor_reason(
         return None;
     }
     let Some(first) = given.next() else {
-        out.push(
-            Diagnostic::error(call.span, format!("decision {d} needs a reason")).with_help(
-                format!(
-                    "write `{d}(reason: <reason>)`; {}",
-                    declares(d, &decision.reasons)
-                ),
-            ),
-        );
+        let problem = ConstructorError::NeedsReason {
+            decision: d.clone(),
+            declares: declares(d, &decision.reasons),
+        };
+        out.push(problem.to_diagnostic(call.span));
         return None;
     };
     for again in given {
-        out.push(
-            Diagnostic::error(again.name.span, "field \"reason\" is given twice")
-                .with_help("give the reason once"),
-        );
+        out.push(ConstructorError::ReasonTwice.to_diagnostic(again.name.span));
     }
     match reason_name(&first.value) {
         Ok(name) if decision.has_reason(name) => Some(name.to_owned()),
         Ok(name) => {
-            let help = decision.reasons_help(name);
-            out.push(
-                Diagnostic::error(
-                    first.value.span,
-                    format!("decision {d} has no reason `{name}`"),
-                )
-                .with_help(help),
-            );
+            let problem = ConstructorError::NoSuchReason {
+                decision: d.clone(),
+                reason: name.to_owned(),
+                help: decision.reasons_help(name),
+            };
+            out.push(problem.to_diagnostic(first.value.span));
             None
         }
         Err(problem) => {
-            out.push(problem);
+            out.push(problem.to_diagnostic(first.value.span));
             None
         }
     }
 }
 
 /// The bare name a `reason:` argument must be, or why it isn't one.
-fn reason_name(value: &Expr) -> Result<&str, Diagnostic> {
+fn reason_name(value: &Expr) -> Result<&str, ConstructorError> {
     match &value.kind {
         ExprKind::Ident(name) => Ok(name),
-        ExprKind::String { value: text, .. } => {
-            let text = String::from_utf8_lossy(text);
-            Err(
-                Diagnostic::error(value.span, "decision reason must be a bare name").with_help(
-                    format!("reasons are declared names, not strings; write `reason: {text}`"),
-                ),
-            )
-        }
+        ExprKind::String { value: text, .. } => Err(ConstructorError::StringReason {
+            text: String::from_utf8_lossy(text).into_owned(),
+        }),
         ExprKind::Field {
             target,
             name,
             optional: false,
-        } if matches!(target.kind, ExprKind::Ident(_)) => {
-            Err(Diagnostic::error(value.span, "a reason is a bare name")
-                .with_help(format!("write `reason: {}`", name.name)))
-        }
-        _ => Err(Diagnostic::error(
-            value.span,
-            "decision reason must be a bare name",
-        )),
+        } if matches!(target.kind, ExprKind::Ident(_)) => Err(ConstructorError::QualifiedReason {
+            name: name.name.clone(),
+        }),
+        _ => Err(ConstructorError::NotAReasonName),
     }
 }
 
@@ -175,11 +143,10 @@ fn positional_reason(call: &CallStmt, positional: &Expr, decision: &DecisionDef)
             .iter()
             .map(|a| format!("{}: {}", a.name.name, a.value.canonical())),
     );
-    Diagnostic::error(positional.span, "the reason is a named argument").with_help(format!(
-        "write `{}({})`",
-        call.name.name,
-        args.join(", ")
-    ))
+    let problem = ConstructorError::PositionalReason {
+        rewritten: format!("{}({})", call.name.name, args.join(", ")),
+    };
+    problem.to_diagnostic(positional.span)
 }
 
 /// The payload arguments of `call` as constants, checked as in §3.6 rule 4.
@@ -197,28 +164,23 @@ fn payload(
     let mut seen: Vec<&str> = Vec::new();
     for NamedArg { name, value } in call.args.iter().filter(|a| a.name.name != "reason") {
         let Some(field) = decision.field(&name.name) else {
-            let help = merge_help([
-                did_you_mean(&name.name, decision.fields.iter().map(|f| f.name.as_str()))
-                    .unwrap_or_default(),
-                decision.signature(),
-            ]);
-            out.push(
-                Diagnostic::error(
-                    name.span,
-                    format!("decision {d} has no payload field {}", go_quote(&name.name)),
-                )
-                .with_help(help),
-            );
+            let problem = ConstructorError::NoPayloadField {
+                decision: d.clone(),
+                field: name.name.clone(),
+                help: merge_help([
+                    did_you_mean(&name.name, decision.fields.iter().map(|f| f.name.as_str()))
+                        .unwrap_or_default(),
+                    decision.signature(),
+                ]),
+            };
+            out.push(problem.to_diagnostic(name.span));
             continue;
         };
         if seen.contains(&name.name.as_str()) {
-            out.push(
-                Diagnostic::error(
-                    name.span,
-                    format!("field {} is given twice", go_quote(&name.name)),
-                )
-                .with_help("give each field once"),
-            );
+            let problem = ConstructorError::FieldTwice {
+                field: name.name.clone(),
+            };
+            out.push(problem.to_diagnostic(name.span));
             continue;
         }
         seen.push(&name.name);
@@ -236,13 +198,12 @@ fn payload(
         .filter(|f| f.default.is_none() && !seen.contains(&f.name.as_str()))
         .filter(|f| !broken.iter().any(|(bd, bf)| *bd == *d && *bf == f.name))
     {
-        out.push(
-            Diagnostic::error(
-                call.span,
-                format!("decision {d} needs field {}", go_quote(&missing.name)),
-            )
-            .with_help(decision.signature()),
-        );
+        let problem = ConstructorError::NeedsField {
+            decision: d.clone(),
+            field: missing.name.clone(),
+            signature: decision.signature(),
+        };
+        out.push(problem.to_diagnostic(call.span));
     }
     args
 }

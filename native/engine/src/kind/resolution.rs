@@ -1,10 +1,11 @@
 //! How candidates resolve (§2.7–§2.9): `collect`, the decision ranking,
 //! the reason rankings and the `exclusive` sets.
 
+use super::error::ResolutionError;
 use super::load::Loader;
 use super::{Collect, DecisionDef, OutcomeRef};
 use crate::ast::{Ident, PrecedenceDecl};
-use crate::diag::{Diagnostic, did_you_mean, go_quote, merge_help};
+use crate::diag::{Diagnostic, did_you_mean, merge_help};
 use crate::source::Span;
 
 impl<'d> Loader<'d> {
@@ -31,10 +32,10 @@ impl<'d> Loader<'d> {
     /// The first of `decls`, reporting every later one as declared twice.
     pub(super) fn once<'a, T: HasSpan>(&mut self, decls: &[&'a T], what: &str) -> Option<&'a T> {
         for extra in decls.iter().skip(1) {
-            self.report(
-                Diagnostic::error(extra.span(), format!("{what} is declared twice"))
-                    .with_help(format!("a kind declares `{what}` once; remove one")),
-            );
+            let problem = ResolutionError::DeclaredTwice {
+                what: what.to_owned(),
+            };
+            self.report(problem.to_diagnostic(extra.span()));
         }
         decls.first().copied()
     }
@@ -42,31 +43,19 @@ impl<'d> Loader<'d> {
     /// `collect one` / `collect all`, exactly once (§2.7).
     fn collect(&mut self, ranking: Option<&PrecedenceDecl>) {
         let collects = self.decls.collects.clone();
-        let name = self.name();
+        let kind = self.name().to_string();
         let Some(decl) = self.once(&collects, "collect") else {
             let problem = match ranking {
-                Some(p) => Diagnostic::error(p.span, format!("kind {name} has precedence but no collect"))
-                    .with_help("add `collect one` to return the highest-ranked decision, or `collect all` for every one at the top rank"),
-                None => Diagnostic::error(
-                    self.header_span(),
-                    format!("kind {name} doesn't declare how many decisions it returns"),
-                )
-                .with_help("add `collect one` with a `precedence`, or `collect all`"),
+                Some(p) => ResolutionError::PrecedenceWithoutCollect { kind }.to_diagnostic(p.span),
+                None => ResolutionError::NoCollect { kind }.to_diagnostic(self.header_span()),
             };
             self.report(problem);
             return;
         };
         let collect = if decl.all { Collect::All } else { Collect::One };
         if collect == Collect::One && ranking.is_none() {
-            self.report(
-                Diagnostic::error(
-                    decl.span,
-                    format!("kind {name} collects one decision but has no precedence"),
-                )
-                .with_help(
-                    "rank the decisions, highest first, like `precedence deny > review > approve`",
-                ),
-            );
+            let problem = ResolutionError::CollectOneWithoutPrecedence { kind };
+            self.report(problem.to_diagnostic(decl.span));
         }
         self.collect = Some(collect);
     }
@@ -95,7 +84,7 @@ impl<'d> Loader<'d> {
         let Some(scope) = &decl.scope else {
             return;
         };
-        let Some(index) = self.decision_index(scope, "precedence: undeclared decision") else {
+        let Some(index) = self.decision_index(scope, "precedence:") else {
             return;
         };
         let Some(decision) = self.decisions.get(index) else {
@@ -103,12 +92,8 @@ impl<'d> Loader<'d> {
         };
         let d = decision.name.clone();
         if decision.ranked.is_some() {
-            self.report(
-                Diagnostic::error(decl.span, format!("precedence {d} is declared twice"))
-                    .with_help(format!(
-                        "rank the reasons of {d} in one `precedence {d}: …`"
-                    )),
-            );
+            let problem = ResolutionError::ReasonRankingTwice { decision: d };
+            self.report(problem.to_diagnostic(decl.span));
             return;
         }
         let reasons = decision.reasons.clone();
@@ -131,31 +116,32 @@ impl<'d> Loader<'d> {
         let Ranking { prefix, noun, .. } = ranking;
         let mut named: Vec<String> = Vec::new();
         for ident in &decl.names {
-            let (name, quoted) = (&ident.name, go_quote(&ident.name));
+            let name = &ident.name;
             if !ranking.declared.contains(name) {
-                self.report(
-                    Diagnostic::error(
-                        ident.span,
-                        format!("{prefix} names undeclared {noun} {quoted}"),
-                    )
-                    .with_help((ranking.undeclared_help)(name)),
-                );
+                let problem = ResolutionError::RanksUndeclared {
+                    prefix: prefix.clone(),
+                    noun,
+                    name: name.clone(),
+                    help: (ranking.undeclared_help)(name),
+                };
+                self.report(problem.to_diagnostic(ident.span));
             } else if named.contains(name) {
-                self.report(
-                    Diagnostic::error(ident.span, format!("{prefix} names {quoted} twice"))
-                        .with_help(format!("name every {noun} exactly once")),
-                );
+                let problem = ResolutionError::RanksTwice {
+                    prefix: prefix.clone(),
+                    noun,
+                    name: name.clone(),
+                };
+                self.report(problem.to_diagnostic(ident.span));
             }
             named.push(name.clone());
         }
         for missing in ranking.declared.iter().filter(|d| !named.contains(d)) {
-            self.report(
-                Diagnostic::error(
-                    decl.span,
-                    format!("{prefix} doesn't name {noun} {}", go_quote(missing)),
-                )
-                .with_help(format!("name every {noun} exactly once, highest first")),
-            );
+            let problem = ResolutionError::RankingMisses {
+                prefix: prefix.clone(),
+                noun,
+                name: missing.clone(),
+            };
+            self.report(problem.to_diagnostic(decl.span));
         }
         named
     }
@@ -165,8 +151,7 @@ impl<'d> Loader<'d> {
         for decl in self.decls.exclusives.clone() {
             let mut set: Vec<OutcomeRef> = Vec::new();
             for outcome in &decl.outcomes {
-                let index =
-                    self.decision_index(&outcome.decision, "exclusive: undeclared decision");
+                let index = self.decision_index(&outcome.decision, "exclusive:");
                 let decision = index.and_then(|i| self.decisions.get(i));
                 if let (Some(decision), Some(reason)) = (decision, &outcome.reason) {
                     if !decision.has_reason(&reason.name) {
@@ -184,19 +169,19 @@ impl<'d> Loader<'d> {
     }
 
     /// The index of the decision `ident` names, or `None` after reporting
-    /// `<message> "<d>"` at it.
-    fn decision_index(&mut self, ident: &Ident, message: &str) -> Option<usize> {
+    /// `<place> undeclared decision "<d>"` at it.
+    fn decision_index(&mut self, ident: &Ident, place: &'static str) -> Option<usize> {
         let found = self.decisions.iter().position(|d| d.name == ident.name);
         if found.is_none() {
-            let help = merge_help([
-                did_you_mean(&ident.name, self.decisions.iter().map(|d| d.name.as_str()))
-                    .unwrap_or_default(),
-                "name one of the kind's decisions".to_owned(),
-            ]);
-            self.report(
-                Diagnostic::error(ident.span, format!("{message} {}", go_quote(&ident.name)))
-                    .with_help(help),
-            );
+            let problem = ResolutionError::UndeclaredDecision {
+                place,
+                name: ident.name.clone(),
+                did_you_mean: did_you_mean(
+                    &ident.name,
+                    self.decisions.iter().map(|d| d.name.as_str()),
+                ),
+            };
+            self.report(problem.to_diagnostic(ident.span));
         }
         found
     }
@@ -216,15 +201,12 @@ struct Ranking<'r> {
 
 /// `exclusive: decision <d> has no reason "<r>"` at `span`.
 fn no_reason(decision: &DecisionDef, reason: &Ident, span: Span) -> Diagnostic {
-    Diagnostic::error(
-        span,
-        format!(
-            "exclusive: decision {} has no reason {}",
-            decision.name,
-            go_quote(&reason.name)
-        ),
-    )
-    .with_help(declares(&decision.name, &decision.reasons))
+    let problem = ResolutionError::ExclusiveNoReason {
+        decision: decision.name.clone(),
+        reason: reason.name.clone(),
+        declares: declares(&decision.name, &decision.reasons),
+    };
+    problem.to_diagnostic(span)
 }
 
 /// `<d> declares: r1, r2`.

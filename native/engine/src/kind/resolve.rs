@@ -7,6 +7,7 @@
 //! resolves `param` types through [`Kind::resolve_type`].
 
 use super::Kind;
+use super::error::TypeError;
 use crate::ast::{Type, TypeKind};
 use crate::diag::{Diagnostic, nearest};
 use crate::types::Ty;
@@ -90,26 +91,19 @@ impl Resolver<'_, '_> {
 
     /// `?elem`: one `?` around anything but an optional, a list or a map.
     fn optional(&mut self, ty: &Type, elem: &Type) -> Ty {
+        let place = match self.site {
+            TypeSite::Policy => None,
+            TypeSite::Kind(place) => Some((*place).to_owned()),
+        };
         let problem = match &elem.kind {
-            TypeKind::Optional(_) => Some(("optional types don't nest", "write `?T` with one `?`")),
-            TypeKind::List(_) => Some((
-                "a list can't be optional",
-                "write `list<T>`: a missing list reads as an empty one",
-            )),
-            TypeKind::Map(..) => Some((
-                "a map can't be optional",
-                "write `map<K, V>`: a missing map reads as an empty one",
-            )),
+            TypeKind::Optional(_) => Some(TypeError::NestedOptional { place }),
+            TypeKind::List(_) => Some(TypeError::OptionalList { place }),
+            TypeKind::Map(..) => Some(TypeError::OptionalMap { place }),
             TypeKind::Named(_) => None,
         };
         let inner = self.resolve(elem);
-        if let Some((message, help)) = problem {
-            let message = match self.site {
-                TypeSite::Policy => message.to_owned(),
-                TypeSite::Kind(place) => format!("{place}: {message}"),
-            };
-            self.out
-                .push(Diagnostic::error(ty.span, message).with_help(help));
+        if let Some(problem) = problem {
+            self.out.push(problem.to_diagnostic(ty.span));
             return Ty::Invalid;
         }
         match inner {
@@ -125,19 +119,15 @@ impl Resolver<'_, '_> {
         let value_ty = self.resolve(value);
         let mut valid = !key_ty.is_invalid() && !value_ty.is_invalid();
         if valid && !key_ty.is_key() {
-            self.out.push(
-                Diagnostic::error(key.span, format!("{key_ty} can't be a map key")).with_help(
-                    "map keys are bool, int, float, string, duration, timestamp or an enum",
-                ),
-            );
+            let problem = TypeError::MapKey {
+                key: key_ty.clone(),
+            };
+            self.out.push(problem.to_diagnostic(key.span));
             valid = false;
         }
         if let Ty::Enum(_) = value_ty {
-            self.out.push(
-                Diagnostic::error(value.span, "an enum can't be a map value").with_help(
-                    "a missing key would read as the zero value, and an enum has none; key the map by the enum instead, or use a list",
-                ),
-            );
+            self.out
+                .push(TypeError::EnumMapValue.to_diagnostic(value.span));
             valid = false;
         }
         if valid {
@@ -166,14 +156,10 @@ fn unknown_type(name: &str, ty: &Type, names: &TypeNames<'_>, site: &TypeSite<'_
         .copied()
         .chain(names.structs.iter().copied())
         .chain(names.enums.iter().copied());
-    let help = match (nearest(name, candidates), site) {
-        (Some(close), _) => format!("did you mean `{close}`?"),
-        (None, TypeSite::Policy) => {
-            "types are the built-ins and the struct types and enums the kind declares".to_owned()
-        }
-        (None, TypeSite::Kind(_)) => format!(
-            "declare it with `type {name} {{ … }}` or `enum {name}: …`, or use a built-in type"
-        ),
+    let problem = TypeError::Unknown {
+        name: name.to_owned(),
+        near: nearest(name, candidates).map(str::to_owned),
+        in_kind: matches!(site, TypeSite::Kind(_)),
     };
-    Diagnostic::error(ty.span, format!("unknown type `{name}`")).with_help(help)
+    problem.to_diagnostic(ty.span)
 }
