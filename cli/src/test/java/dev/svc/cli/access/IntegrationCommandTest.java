@@ -119,14 +119,22 @@ class IntegrationCommandTest {
   static final class Shells {
     record Run(int code, String output) {}
 
+    /** Runs {@code command}, failing after two minutes instead of hanging the build. */
     static Run run(List<String> command, Map<String, String> environment, Path directory) throws Exception {
-      ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
+      Path output = Files.createTempFile(directory, "output-", ".txt");
+      ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile())
+          .redirectErrorStream(true).redirectOutput(output.toFile());
       builder.environment().clear();
       builder.environment().putAll(environment);
       Process process = builder.start();
-      byte[] output = process.getInputStream().readAllBytes();
-      assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
-      return new Run(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+      boolean ended = process.waitFor(120, TimeUnit.SECONDS);
+      if (!ended) {
+        process.destroyForcibly();
+      }
+      String text = Files.readString(output, StandardCharsets.UTF_8);
+      Files.delete(output);
+      assertThat(ended).as("%s ended; its output: %s", command, text).isTrue();
+      return new Run(process.exitValue(), text);
     }
   }
 }
