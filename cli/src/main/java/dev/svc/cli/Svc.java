@@ -31,9 +31,7 @@ public final class Svc {
    */
   public static CommandLine commandLine(ClientRuntime runtime) {
     CommandLine commandLine = new CommandLine(new Svc(), AccessCommands.factory(runtime));
-    for (Class<?> command : AccessCommands.commands()) {
-      commandLine.addSubcommand(command);
-    }
+    AccessCommands.register(commandLine, runtime);
     return commandLine;
   }
 }

@@ -53,6 +53,9 @@ public final class ClientOptions {
       description = "Colour theme: ${COMPLETION-CANDIDATES} (output.theme; default: tokyo-night).")
   String theme;
 
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help; --long shows every section.")
+  boolean help;
+
   @Option(names = {"-e", "--no-eval"},
       description = "Tell the shell wrapper not to evaluate the output; the command itself ignores it.")
   boolean noEval;

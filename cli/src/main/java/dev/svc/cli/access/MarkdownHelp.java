@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
@@ -20,11 +21,22 @@ final class MarkdownHelp {
 
   private MarkdownHelp() {}
 
+  /**
+   * The short form of {@code --help} (§11.9): the usage, the one-line description and one table of
+   * every flag.
+   */
+  static String renderShort(CommandSpec command) {
+    StringBuilder md = new StringBuilder();
+    usage(md, command);
+    md.append("\n").append(String.join(" ", command.usageMessage().description())).append('\n');
+    table(md, "Flags", command.options().stream().filter(o -> !o.hidden()).toList());
+    return md.toString();
+  }
+
+  /** The long form: every section. */
   static String render(CommandSpec command) {
     StringBuilder md = new StringBuilder();
-    boolean group = !command.subcommands().isEmpty();
-    md.append("# Usage\n\n```text\n").append(command.qualifiedName())
-        .append(group ? " [command]" : usageTail(command)).append("\n```\n");
+    usage(md, command);
     if (command.aliases().length > 0) {
       md.append("\n## Aliases\n\n").append(command.name());
       for (String alias : command.aliases()) {
@@ -61,6 +73,12 @@ final class MarkdownHelp {
     return md.toString();
   }
 
+  private static void usage(StringBuilder md, CommandSpec command) {
+    boolean group = !command.subcommands().isEmpty();
+    md.append("# Usage\n\n```text\n").append(command.qualifiedName())
+        .append(group ? " [command]" : usageTail(command)).append("\n```\n");
+  }
+
   private static String usageTail(CommandSpec command) {
     StringBuilder tail = new StringBuilder(" [flags]");
     command.positionalParameters().forEach(p -> tail.append(' ').append(p.paramLabel()));
@@ -79,7 +97,8 @@ final class MarkdownHelp {
     for (OptionSpec option : options) {
       String[] names = option.names();
       String flag = names.length > 1 ? names[0] + ", " + names[names.length - 1] : "    " + names[0];
-      String type = option.arity().max() == 0 ? "bool" : option.type().getSimpleName().toLowerCase(java.util.Locale.ROOT);
+      String type = option.arity().max() == 0 || option.type() == Boolean.class || option.type() == boolean.class
+          ? "bool" : option.type().isEnum() ? "string" : option.type().getSimpleName().toLowerCase(Locale.ROOT);
       md.append("| `").append(flag).append("` | ").append(type).append(" | ")
           .append(String.join(" ", option.description()).replace("|", "\\|")).append(" |\n");
     }

@@ -58,6 +58,11 @@ final class CliRun {
     return new Result(code, out.toString(), err.toString());
   }
 
+  /** The command line a run uses, for tests that read its model. */
+  CommandLine runtimeCommandLine() {
+    return Svc.commandLine(runtime());
+  }
+
   Path kubeconfig() {
     return home.resolve(".kube").resolve("config");
   }
