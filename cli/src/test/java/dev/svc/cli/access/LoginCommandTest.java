@@ -211,6 +211,32 @@ class LoginCommandTest {
         "← 200 GET " + base + "/kubeconfig in 0 ms, " + StubServer.KUBECONFIG.length() + " bytes");
   }
 
+  @Test
+  void a_terminal_shows_a_spinner_on_stderr_and_clears_it() {
+    server.on("GET", "/kubeconfig", Answer.of(202, ""), Answer.of(200, StubServer.KUBECONFIG));
+    cli.tty = true;
+    cli.environment.put("NO_COLOR", "1");
+
+    CliRun.Result result = cli.against(server, "login");
+
+    assertThat(result.code()).isZero();
+    assertThat(result.err()).isEqualTo("\r\033[2K⠙ Waiting for kubeconfig to be ready...\r\033[2K");
+    assertThat(result.out()).doesNotContain("Kubeconfig is ready.");
+  }
+
+  @Test
+  void a_terminal_says_fetching_failed_before_the_error() {
+    server.on("GET", "/kubeconfig", Answer.of(202, ""), Answer.of(403, "{\"message\":\"User not authorized\"}"));
+    cli.tty = true;
+    cli.environment.put("NO_COLOR", "1");
+
+    CliRun.Result result = cli.against(server, "login");
+
+    assertThat(result.code()).isEqualTo(1);
+    assertThat(result.err()).isEqualTo("\r\033[2K⠙ Waiting for kubeconfig to be ready...\r\033[2K"
+        + "✗ Fetching kubeconfig failed.\n✗ User not authorized\n");
+  }
+
   private Path onlySessionFile() throws Exception {
     try (var files = Files.list(cli.temp)) {
       List<Path> all = files.toList();

@@ -7,10 +7,13 @@ import dev.svc.cli.access.StubServer.Answer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -131,6 +134,34 @@ class ShellCommandTest {
       }
     } finally {
       new ProcessBuilder("tmux", "-L", socket, "kill-server").start().waitFor();
+    }
+  }
+
+  @Test
+  void sigterm_to_svc_ends_the_shell_signs_out_and_removes_the_kubeconfig() throws Exception {
+    SvcLauncher svc = new SvcLauncher(root);
+    Path started = root.resolve("started");
+    Path shell = root.resolve("waiting-shell");
+    Files.writeString(shell, "#!/bin/sh\necho \"$KUBECONFIG\" > '" + started + "'\nexec sleep 600\n");
+    Files.setPosixFilePermissions(shell, PosixFilePermissions.fromString("rwx------"));
+    Map<String, String> environment = svc.environment(server.port());
+    environment.put("SHELL", shell.toString());
+    ProcessBuilder builder = new ProcessBuilder(svc.bin.resolve("svc").toString(), "shell", "-q")
+        .directory(root.toFile()).redirectErrorStream(true).redirectOutput(root.resolve("svc.log").toFile());
+    builder.environment().clear();
+    builder.environment().putAll(environment);
+    Process process = builder.start();
+    try {
+      Awaitility.await().atMost(Duration.ofMinutes(2)).until(() -> Files.exists(started) || !process.isAlive());
+      assertThat(process.isAlive()).as(Files.readString(root.resolve("svc.log"))).isTrue();
+
+      process.destroy();
+
+      assertThat(process.waitFor(2, TimeUnit.MINUTES)).isTrue();
+      assertThat(server.requests()).last().asString().startsWith("POST /api/v1alpha1/logout");
+      assertThat(Path.of(Files.readString(started).strip())).doesNotExist();
+    } finally {
+      process.destroyForcibly();
     }
   }
 
