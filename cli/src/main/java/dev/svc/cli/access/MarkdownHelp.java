@@ -104,7 +104,7 @@ final class MarkdownHelp {
     }
   }
 
-  private static String template(CommandSpec command) {
+  static String template(CommandSpec command) {
     String path = "help/" + command.qualifiedName(" ").replace(' ', '-') + ".md";
     try (InputStream in = MarkdownHelp.class.getResourceAsStream(path)) {
       return in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);

@@ -3,8 +3,12 @@ package dev.svc.cli.access;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** Help rendered from markdown (§11.9): long by default, short with --long=false, raw with the markdown theme. */
 class HelpTest {
@@ -61,6 +65,29 @@ class HelpTest {
     assertThat(result.out()).startsWith("# Usage\n\n```text\nsvc get [command]\n```\n")
         .contains("| `login` | Show the current session. |", "| `config` |",
             "> [!TIP]\n> Run `svc get <command> --help` for a command's help.");
+  }
+
+  @Test
+  void every_user_command_has_a_help_template_with_a_description_and_examples() throws Exception {
+    CommandLine svc = new CliRun(root).runtimeCommandLine();
+    List<String> missing = new ArrayList<>();
+    for (Class<?> command : AccessCommands.commands()) {
+      collectMissing(svc.getSubcommands().get(command.getAnnotation(Command.class).name()), missing);
+    }
+
+    assertThat(missing).isEmpty();
+  }
+
+  private static void collectMissing(CommandLine command, List<String> missing) {
+    if (command.getSubcommands().isEmpty()) {
+      String template = MarkdownHelp.template(command.getCommandSpec());
+      if (!template.contains("## Description\n") || !template.contains("## Examples\n")) {
+        missing.add(command.getCommandSpec().qualifiedName());
+      }
+    }
+    command.getSubcommands().values().stream().distinct()
+        .filter(c -> !c.getCommandSpec().usageMessage().hidden())
+        .forEach(child -> collectMissing(child, missing));
   }
 
   @Test
