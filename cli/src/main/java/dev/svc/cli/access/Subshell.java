@@ -31,7 +31,10 @@ final class Subshell {
   private static final long GRACE_MILLIS = 250;
 
   private final ClientContext context;
-  private final AtomicBoolean cleaned = new AtomicBoolean();
+  private final AtomicBoolean cleaning = new AtomicBoolean();
+  // INVARIANT: completed once the single clean-up ran; the shutdown hook waits for it, so the JVM
+  // doesn't halt while the main thread is still signing out.
+  private final CompletableFuture<Boolean> cleanedUp = new CompletableFuture<>();
 
   Subshell(ClientContext context) {
     this.context = context;
@@ -109,14 +112,25 @@ final class Subshell {
   }
 
   /**
-   * Signs out and removes the file, in parallel, once; prints what failed unless quiet.
+   * Signs out and removes the file, in parallel, once; a second caller waits for the first.
    *
    * @return whether both worked
    */
   private boolean cleanUp(Path file) {
-    if (!cleaned.compareAndSet(false, true)) {
-      return true;
+    if (!cleaning.compareAndSet(false, true)) {
+      return cleanedUp.join();
     }
+    boolean ok = false;
+    try {
+      ok = signOutAndRemove(file);
+    } finally {
+      cleanedUp.complete(ok);
+    }
+    return ok;
+  }
+
+  /** Prints what failed unless quiet. */
+  private boolean signOutAndRemove(Path file) {
     CompletableFuture<Problem> logout = CompletableFuture.supplyAsync(this::signOut);
     Problem removal = remove(file);
     Problem signOut = logout.join();

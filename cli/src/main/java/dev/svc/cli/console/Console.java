@@ -40,15 +40,6 @@ public final class Console {
   }
 
   /**
-   * The theme in use.
-   *
-   * @return the effective theme
-   */
-  public Theme theme() {
-    return theme;
-  }
-
-  /**
    * Whether stdout is an interactive terminal.
    *
    * @return true on a terminal
@@ -134,15 +125,6 @@ public final class Console {
   public void note(String line) {
     err.println(line);
     err.flush();
-  }
-
-  /**
-   * A warning line on stderr: {@code ! <text>}.
-   *
-   * @param text the warning
-   */
-  public void warn(String text) {
-    note(icon(Role.WARN) + " " + text);
   }
 
   /**

@@ -25,7 +25,8 @@ import java.util.function.Function;
  * Changes one file of the user's under an exclusive lock, atomically (client-go's {@code lockFile}
  * and {@code WriteToFile}): the lock is {@code <file>.lock} made with exclusive create; the new text
  * goes to a temporary file in the same directory, created with the old file's permissions (0600 for
- * a new file, never wider afterwards), then renamed over the file. The lock is removed in every case.
+ * a new file, never wider afterwards), then renamed over the file; a symbolic link is followed. The
+ * lock is removed in every case.
  *
  * <p><b>Thread safety:</b> safe across threads and processes that use the same lock file.
  */
@@ -83,21 +84,22 @@ public final class AtomicFile {
    * @throws ClientException when the file can't be locked, read or written, or {@code change} refuses
    */
   public void update(Function<Optional<byte[]>, Optional<byte[]>> change, Optional<Path> backup) {
-    Path lock = file.resolveSibling(file.getFileName() + ".lock");
-    createParent();
+    Path target = resolveLink();
+    Path lock = target.resolveSibling(target.getFileName() + ".lock");
+    createParent(target);
     acquire(lock);
     try {
-      Optional<byte[]> old = read();
+      Optional<byte[]> old = read(target);
       Optional<byte[]> changed = change.apply(old);
       if (changed.isEmpty() || old.isPresent() && Arrays.equals(old.get(), changed.get())) {
         return;
       }
       byte[] updated = changed.get();
-      Set<PosixFilePermission> permissions = old.isPresent() ? permissions(file) : OWNER_ONLY;
+      Set<PosixFilePermission> permissions = old.isPresent() ? permissions(target) : OWNER_ONLY;
       if (old.isPresent() && backup.isPresent()) {
         write(backup.get(), old.get(), OWNER_ONLY);
       }
-      write(file, updated, permissions);
+      write(target, updated, permissions);
     } finally {
       release(lock);
     }
@@ -136,18 +138,30 @@ public final class AtomicFile {
     }
   }
 
-  private Optional<byte[]> read() {
+  /** A link is followed, as kubectl does: the file it names is replaced, and the link stays. */
+  private Path resolveLink() {
+    if (!Files.isSymbolicLink(file)) {
+      return file;
+    }
     try {
-      return Optional.of(Files.readAllBytes(file));
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
+      return file.toRealPath();
     } catch (IOException e) {
-      throw failure("couldn't read `" + file + "`", e);
+      throw failure("couldn't follow the link `" + file + "`", e);
     }
   }
 
-  private void createParent() {
-    Path parent = file.toAbsolutePath().getParent();
+  private static Optional<byte[]> read(Path target) {
+    try {
+      return Optional.of(Files.readAllBytes(target));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw failure("couldn't read `" + target + "`", e);
+    }
+  }
+
+  private void createParent(Path target) {
+    Path parent = target.toAbsolutePath().getParent();
     if (Files.isDirectory(parent)) {
       return;
     }

@@ -5,28 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.cli.access.StubServer.Answer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Flags, themes, colour, usage errors and exit codes common to the user commands (§11.1, §11.2, §11.9, §11.12). */
-class GlobalBehaviourTest {
-
-  @TempDir Path root;
-  StubServer server;
-  CliRun cli;
+class GlobalBehaviourTest extends AgainstStubServer {
 
   @BeforeEach
-  void start() throws Exception {
-    server = new StubServer();
-    cli = new CliRun(root);
+  void script() {
     server.on("POST", "/logout", Answer.of(200, StubServer.SESSION));
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
   }
 
   @Test
@@ -99,7 +86,7 @@ class GlobalBehaviourTest {
       CliRun.Result result = cli.run(verb);
 
       assertThat(result.code()).as(verb).isZero();
-      assertThat(result.out()).as(verb).startsWith("Usage: svc " + verb);
+      assertThat(result.out()).as(verb).startsWith("Usage\n\n  svc " + verb + " [command]\n");
     }
   }
 

@@ -8,27 +8,14 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class LoginCommandTest {
-
-  @TempDir Path root;
-  StubServer server;
-  CliRun cli;
+class LoginCommandTest extends AgainstStubServer {
 
   @BeforeEach
-  void start() throws Exception {
-    server = new StubServer();
-    cli = new CliRun(root);
+  void script() {
     server.on("POST", "/login", Answer.of(202, StubServer.SESSION));
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
   }
 
   private static final String SESSION_BOX = """

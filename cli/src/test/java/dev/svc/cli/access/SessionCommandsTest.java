@@ -5,28 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.cli.access.StubServer.Answer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** get login, signout, reauthenticate, kubeconfig and cluster-info against a stub server (§11.6, §11.8). */
-class SessionCommandsTest {
-
-  @TempDir Path root;
-  StubServer server;
-  CliRun cli;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new StubServer();
-    cli = new CliRun(root);
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+class SessionCommandsTest extends AgainstStubServer {
 
   @Test
   void get_login_shows_a_provisioned_session() {

@@ -14,30 +14,17 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code svc shell} (§11.5, O7): the subshell's environment, the clean-up after it, its exit code. */
-class ShellCommandTest {
-
-  @TempDir Path root;
-  StubServer server;
-  CliRun cli;
+class ShellCommandTest extends AgainstStubServer {
 
   @BeforeEach
-  void start() throws Exception {
-    server = new StubServer();
-    cli = new CliRun(root);
+  void script() {
     server.on("POST", "/login", Answer.of(202, StubServer.SESSION))
         .on("GET", "/kubeconfig", Answer.of(200, StubServer.KUBECONFIG))
         .on("POST", "/logout", Answer.of(200, StubServer.SESSION));
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
   }
 
   /** A "shell" that records what it was given and exits with {@code code}. */

@@ -185,6 +185,17 @@ class KubeconfigMergeTest {
   }
 
   @Test
+  void a_symbolic_link_is_followed_and_stays_a_link() throws IOException {
+    Path real = write(THEIRS, "rw-------");
+    Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+
+    merge(link).merge(issued("dana", "t1"), SERVER);
+
+    assertThat(Files.isSymbolicLink(link)).isTrue();
+    assertThat(Files.readString(real)).contains("token: t1", "token: their-token");
+  }
+
+  @Test
   void two_writers_racing_on_one_file_keep_both_entries() throws IOException {
     Path file = write(THEIRS, "rw-------");
     List<CompletableFuture<KubeconfigMerge.Merged>> writers = new ArrayList<>();
