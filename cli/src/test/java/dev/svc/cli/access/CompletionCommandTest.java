@@ -56,6 +56,38 @@ class CompletionCommandTest {
   }
 
   @Test
+  void fish_completes_commands_subcommands_options_and_theme_names() throws Exception {
+    assumeFalse(SvcLauncher.missing("fish"), "fish is not installed");
+    CliRun.Result generated = new CliRun(root).run("completion", "fish");
+    assertThat(generated.code()).isZero();
+    Path script = root.resolve("svc.fish");
+    Files.writeString(script, generated.out());
+
+    IntegrationCommandTest.Shells.Run run = IntegrationCommandTest.Shells.run(List.of("fish", "-c", """
+        source '%s'
+        complete -C 'svc log'
+        echo ==
+        complete -C 'svc get k'
+        echo ==
+        complete -C 'svc login --the'
+        echo ==
+        complete -C 'svc login --theme to'
+        """.formatted(script)), Map.of("PATH", System.getenv("PATH"), "HOME", root.toString()), root);
+
+    assertThat(run.code()).as(run.output()).isZero();
+    assertThat(run.output()).isEqualTo("""
+        login\tSign in to the cluster and get a kubeconfig.
+        logout\tSign out: end the session and remove its credentials.
+        ==
+        kubeconfig\tGet a kubeconfig with a fresh token for the current session.
+        ==
+        --theme\tColour theme: ascii, dark, dracula, tokyo-night, light, notty, markdown (output.theme; default: tokyo-night).
+        ==
+        tokyo-night\tColour theme: ascii, dark, dracula, tokyo-night, light, notty, markdown (output.theme; default: tokyo-night).
+        """);
+  }
+
+  @Test
   void another_shell_is_a_usage_error() throws Exception {
     CliRun.Result result = new CliRun(root).run("completion", "tcsh");
 
