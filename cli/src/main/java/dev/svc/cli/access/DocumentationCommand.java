@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
 import java.util.List;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -72,7 +73,7 @@ final class DocumentationCommand extends ClientCommand {
     }
     doc.append(shiftHeadings(MarkdownHelp.render(command), Math.max(depth, 1)));
     command.subcommands().values().stream()
-        .map(c -> c.getCommandSpec())
+        .map(CommandLine::getCommandSpec)
         .distinct()
         .filter(c -> !c.usageMessage().hidden() && !c.name().equals("help") && !c.name().equals("completion"))
         .sorted(Comparator.comparing(CommandSpec::name))

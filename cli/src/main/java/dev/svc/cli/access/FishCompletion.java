@@ -3,6 +3,7 @@ package dev.svc.cli.access;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
@@ -39,7 +40,7 @@ final class FishCompletion {
 
   private static void describe(CommandSpec command, String path, List<String> lines) {
     String condition = quote(("__fish_svc_at " + path).strip());
-    List<CommandSpec> children = command.subcommands().values().stream().map(c -> c.getCommandSpec()).distinct()
+    List<CommandSpec> children = command.subcommands().values().stream().map(CommandLine::getCommandSpec).distinct()
         .filter(c -> !c.usageMessage().hidden()).toList();
     for (CommandSpec child : children) {
       List<String> names = new ArrayList<>(List.of(child.name()));

@@ -3,10 +3,12 @@ package dev.svc.cli.access;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
@@ -50,7 +52,7 @@ final class MarkdownHelp {
     } else {
       md.append('\n').append(template.strip()).append('\n');
     }
-    List<CommandSpec> children = command.subcommands().values().stream().map(c -> c.getCommandSpec()).distinct()
+    List<CommandSpec> children = command.subcommands().values().stream().map(CommandLine::getCommandSpec).distinct()
         .filter(c -> !c.usageMessage().hidden() && !c.name().equals("help")).toList();
     if (!children.isEmpty()) {
       md.append("\n## Available Commands\n\n| Command | Description |\n| --- | --- |\n");
@@ -86,7 +88,7 @@ final class MarkdownHelp {
   }
 
   private static boolean isGlobal(OptionSpec option) {
-    return option.userObject() instanceof java.lang.reflect.Field field && field.getDeclaringClass() == ClientOptions.class;
+    return option.userObject() instanceof Field field && field.getDeclaringClass() == ClientOptions.class;
   }
 
   private static void table(StringBuilder md, String heading, List<OptionSpec> options) {
