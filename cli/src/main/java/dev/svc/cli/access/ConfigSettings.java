@@ -16,6 +16,7 @@ import dev.svc.server.config.ConfigLoader;
 import dev.svc.server.config.ConfigProblem;
 import dev.svc.server.config.ConfigSources;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -29,7 +30,9 @@ import java.util.Optional;
 /**
  * The configuration as {@code svc config} shows and changes it (access-server spec §11.8): each key's
  * effective text (flag, environment, config file, default, as §2.1 orders them), and writing one key
- * into the config file while keeping the others (deviation D26).
+ * into the config file while keeping the others (deviation D26): in place when the old value is a
+ * plain scalar on its key's line, comments and layout kept; else by rewriting the document, which
+ * keeps every key but not the comments.
  */
 final class ConfigSettings {
 
@@ -100,11 +103,22 @@ final class ConfigSettings {
       }
       parent.set(parts[parts.length - 1], typed(value(key).orElse("")));
     }
+    return yaml(root);
+  }
+
+  private static String yaml(JsonNode tree) {
     try {
-      return YAML.writeValueAsString(root);
+      return YAML.writeValueAsString(tree);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a YAML tree always serializes", e);
     }
+  }
+
+  /** A value as YAML writes it after {@code key: }, such as {@code 9443} or {@code "true"}. */
+  private static String rendered(JsonNode value) {
+    ObjectNode single = JsonNodeFactory.instance.objectNode();
+    single.set("k", value);
+    return yaml(single).substring("k: ".length()).stripTrailing();
   }
 
   /**
@@ -124,14 +138,16 @@ final class ConfigSettings {
       return defaultFile();
     });
     check(key, value);
+    JsonNode typed = typed(value);
     new AtomicFile(target, command.runtime.pause(), PosixFilePermissions.fromString("rwxr-xr-x")).update(old -> {
-      ObjectNode tree = old.map(ConfigSettings::parse).orElseGet(JsonNodeFactory.instance::objectNode);
-      put(tree, key.key(), typed(value));
-      try {
-        return Optional.of(YAML.writeValueAsBytes(tree));
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException("a YAML tree always serializes", e);
+      Optional<String> inPlace = old.flatMap(bytes ->
+          YamlScalarEdit.replace(new String(bytes, StandardCharsets.UTF_8), key.key(), rendered(typed)));
+      if (inPlace.isPresent()) {
+        return Optional.of(inPlace.get().getBytes(StandardCharsets.UTF_8));
       }
+      ObjectNode tree = old.map(ConfigSettings::parse).orElseGet(JsonNodeFactory.instance::objectNode);
+      put(tree, key.key(), typed);
+      return Optional.of(yaml(tree).getBytes(StandardCharsets.UTF_8));
     }, Optional.empty());
     return target;
   }

@@ -90,6 +90,15 @@ class ConfigCommandTest {
   }
 
   @Test
+  void setting_an_existing_key_keeps_the_comments() throws Exception {
+    Files.writeString(file, "# ours\nmesh:\n  hostname: corp-svc  # the node\n");
+
+    assertThat(cli.run("set", "config", "mesh.hostname", "svc-prod").code()).isZero();
+
+    assertThat(Files.readString(file)).isEqualTo("# ours\nmesh:\n  hostname: svc-prod  # the node\n");
+  }
+
+  @Test
   void setting_without_a_config_file_needs_force() throws Exception {
     CliRun.Result refused = cli.run("set", "config", "mesh.hostname", "corp");
 
