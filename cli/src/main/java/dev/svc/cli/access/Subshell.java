@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +42,10 @@ final class Subshell {
   }
 
   int run() {
+    if (context.runtime().osName().toLowerCase(Locale.ROOT).startsWith("windows")) {
+      throw new ClientException(Problem.of("svc shell runs on unix only",
+          "run `svc login` and use the kubeconfig it writes"));
+    }
     LoginFlow flow = new LoginFlow(context);
     flow.signIn();
     IssuedKubeconfig issued = flow.fetchKubeconfig();

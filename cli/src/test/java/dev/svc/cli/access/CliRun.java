@@ -28,6 +28,7 @@ final class CliRun {
   final Map<String, String> environment = new HashMap<>();
   final FakeTime time = new FakeTime(ZoneId.of("UTC"));
   boolean tty;
+  String osName = "Linux";
   Duration httpTimeout = Duration.ofSeconds(30);
 
   CliRun(Path root) throws IOException {
@@ -38,7 +39,7 @@ final class CliRun {
   }
 
   ClientRuntime runtime() {
-    return new ClientRuntime(environment, home, home, temp, "Linux", ":", tty, time, time, httpTimeout);
+    return new ClientRuntime(environment, home, home, temp, osName, ":", tty, time, time, httpTimeout);
   }
 
   /** Runs {@code svc args...} with {@code --server http://127.0.0.1 --port <port>} appended. */

@@ -94,6 +94,17 @@ class ShellCommandTest extends AgainstStubServer {
   }
 
   @Test
+  void windows_has_no_svc_shell() {
+    cli.osName = "Windows 11";
+
+    CliRun.Result result = cli.against(server, "shell");
+
+    assertThat(result.code()).isEqualTo(1);
+    assertThat(result.err()).startsWith("✗ svc shell runs on unix only\n");
+    assertThat(server.requests()).isEmpty();
+  }
+
+  @Test
   void a_real_interactive_shell_in_tmux_gets_the_prompt_survives_ctrl_c_and_cleans_up() throws Exception {
     assumeFalse(SvcLauncher.missing("tmux"), "tmux is not installed");
     SvcLauncher svc = new SvcLauncher(root);
