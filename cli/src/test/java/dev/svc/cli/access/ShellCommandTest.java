@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -114,16 +115,21 @@ class ShellCommandTest extends AgainstStubServer {
     environment.put("SVC_OUTPUT_QUIET", "true");
     Path code = root.resolve("code");
     try {
+      // The pane's own shell ignores Ctrl-C: as a user's shell does while a job runs, unlike `sh -c`.
       tmux(environment, socket, "new-session", "-d", "-x", "120", "-y", "30",
-          "svc shell; echo $? > '" + code + "'; tmux -L " + socket + " wait-for -S ended");
+          "trap '' INT; svc shell; echo $? > '" + code + "'");
       tmux(environment, socket, "send-keys", "echo \"KC=$KUBECONFIG\"; tmux -L " + socket + " wait-for -S shown", "Enter");
       tmux(environment, socket, "wait-for", "shown");
       String pane = tmux(environment, socket, "capture-pane", "-p");
       assertThat(pane).contains("(svc) ").contains("KC=" + svc.tmp + "/kubeconfig-");
 
-      tmux(environment, socket, "send-keys", "C-c", "");
+      tmux(environment, socket, "send-keys", "C-c");
       tmux(environment, socket, "send-keys", "exit 3", "Enter");
-      tmux(environment, socket, "wait-for", "ended");
+      try {
+        Awaitility.await().atMost(Duration.ofMinutes(2)).until(() -> Files.exists(code) && Files.size(code) > 0);
+      } catch (ConditionTimeoutException e) {
+        throw new AssertionError("svc shell didn't end; the pane shows:\n" + tmux(environment, socket, "capture-pane", "-p"), e);
+      }
 
       assertThat(Files.readString(code)).isEqualTo("3\n");
       assertThat(server.requests()).last().asString().startsWith("POST /api/v1alpha1/logout");
