@@ -1,5 +1,7 @@
 package dev.svc.cli;
 
+import dev.svc.cli.access.AccessCommands;
+import dev.svc.cli.access.ClientRuntime;
 import dev.svc.cli.policy.PolicyCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -19,6 +21,18 @@ public final class Svc {
 
   /** The configured command tree; tests run commands through it without exiting the JVM. */
   static CommandLine commandLine() {
-    return PolicyCommand.install(new CommandLine(new Svc()));
+    return commandLine(ClientRuntime.ofProcess());
+  }
+
+  /**
+   * The command tree whose user commands run with {@code runtime}.
+   *
+   * @param runtime the environment, clock and terminal of the user commands
+   * @return the command line
+   */
+  public static CommandLine commandLine(ClientRuntime runtime) {
+    CommandLine commandLine = new CommandLine(new Svc(), AccessCommands.factory(runtime));
+    AccessCommands.register(commandLine, runtime);
+    return PolicyCommand.install(commandLine);
   }
 }
