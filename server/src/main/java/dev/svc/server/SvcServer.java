@@ -10,6 +10,8 @@ import dev.svc.server.health.Readiness;
 import dev.svc.server.mesh.DevMesh;
 import dev.svc.server.mesh.Mesh;
 import dev.svc.server.mesh.MeshStatus;
+import dev.svc.server.mesh.tailnet.NodeLogin;
+import dev.svc.server.mesh.tailnet.TailnetMesh;
 import dev.svc.server.telemetry.Telemetry;
 import dev.svc.server.telemetry.TracedEngines;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,7 +27,6 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.tracing.opentelemetry.OpenTelemetryOptions;
 import io.vertx.tracing.opentelemetry.OpenTelemetryTracingFactory;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -66,9 +67,9 @@ public final class SvcServer {
   private volatile String apiDeployment;
   private Future<Void> stopped; // guarded by this
 
-  private SvcServer(SvcConfig config, Mesh mesh, Function<MeterRegistry, EnginePool> engineFactory) {
+  private SvcServer(SvcConfig config, Function<Vertx, Mesh> meshFactory,
+      Function<MeterRegistry, EnginePool> engineFactory) {
     this.config = config;
-    this.mesh = mesh;
     this.engineFactory = engineFactory;
     this.telemetry = Telemetry.start(config.otel(), registry);
     // The API counts and times its requests itself (RequestMetrics), at a fraction of the cost of
@@ -83,6 +84,7 @@ public final class SvcServer {
       builder.withTracer(new OpenTelemetryTracingFactory(t.sdk()));
     });
     this.vertx = builder.with(options).build();
+    this.mesh = meshFactory.apply(vertx);
   }
 
   /**
@@ -94,13 +96,39 @@ public final class SvcServer {
    *     underneath) when a part can't start, after stopping the parts that did
    */
   public static Future<SvcServer> start(SvcConfig config) {
-    if (config.mesh().mode() != SvcConfig.MeshMode.DEV) {
-      return Future.failedFuture(new StartException(
-          "mesh mode " + config.mesh().mode().name().toLowerCase(Locale.ROOT) + " isn't available yet",
-          "set mesh.mode to dev (--mesh-mode dev) to run on this machine without a tailnet", null));
+    return start(config, NodeLogin.fromEnvironment(System.getenv()));
+  }
+
+  /**
+   * Starts the server {@code config} describes, registering its mesh node with {@code login}.
+   *
+   * @param config the validated configuration
+   * @param login {@code MESH_AUTHKEY} and {@code MESH_FORCE_LOGIN}; unused in mesh mode dev
+   * @return completes with the running server; fails with a {@link StartException} (or the cause
+   *     underneath) when a part can't start, after stopping the parts that did
+   */
+  public static Future<SvcServer> start(SvcConfig config, NodeLogin login) {
+    if (config.mesh().mode() == SvcConfig.MeshMode.MANAGED) {
+      return Future.failedFuture(new StartException("mesh mode managed isn't available yet",
+          "set mesh.mode to external (--mesh-mode external) with mesh.socket naming a running tailscaled's socket,"
+              + " or to dev (--mesh-mode dev) to run on this machine without a tailnet", null));
     }
-    return create(config, new DevMesh(config.mesh()), registry -> SupervisedEngines.start(config.engine(), registry))
+    return create(config, mesh(config.mesh(), login), registry -> SupervisedEngines.start(config.engine(), registry))
         .start();
+  }
+
+  /**
+   * The mesh of {@code mesh.mode}, made on the server's Vert.x.
+   *
+   * @param config the {@code mesh.*} keys
+   * @param login how the node registers
+   * @return makes the mesh
+   */
+  static Function<Vertx, Mesh> mesh(SvcConfig.Mesh config, NodeLogin login) {
+    return switch (config.mode()) {
+      case DEV -> vertx -> new DevMesh(config);
+      case EXTERNAL, MANAGED -> vertx -> TailnetMesh.external(vertx, config, login);
+    };
   }
 
   /**
@@ -114,6 +142,20 @@ public final class SvcServer {
    * @return the server; start it once
    */
   public static SvcServer create(SvcConfig config, Mesh mesh, Function<MeterRegistry, EnginePool> engines) {
+    return new SvcServer(config, vertx -> mesh, engines);
+  }
+
+  /**
+   * A server {@code config} describes on the mesh {@code mesh} makes on the server's Vert.x, with the
+   * engine pool {@code engines} makes; not started yet.
+   *
+   * @param config the validated configuration
+   * @param mesh makes the mesh on the server's Vert.x
+   * @param engines makes the engine pool; the server closes it when it stops
+   * @return the server; start it once
+   */
+  public static SvcServer create(SvcConfig config, Function<Vertx, Mesh> mesh,
+      Function<MeterRegistry, EnginePool> engines) {
     return new SvcServer(config, mesh, engines);
   }
 
