@@ -72,7 +72,7 @@ final class ApiVerticle extends VerticleBase {
     router.route().handler(new RequestMetrics(registry, routes));
     router.route().handler(timeouts::startDeadlines);
     List<Handler<RoutingContext>> guards = List.of(
-        new CallerAuthHandler(mesh, config.mesh().capName()),
+        new CallerAuthHandler(mesh, config.mesh().capName(), registry),
         BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
     // The policies' routes first: their evaluations are nearly all the traffic, and the router tries
     // the routes in order.

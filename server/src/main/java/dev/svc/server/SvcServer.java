@@ -12,6 +12,7 @@ import dev.svc.server.mesh.Mesh;
 import dev.svc.server.mesh.MeshStatus;
 import dev.svc.server.mesh.tailnet.NodeLogin;
 import dev.svc.server.mesh.tailnet.TailnetMesh;
+import dev.svc.server.mesh.tailnet.TailscaledProcess;
 import dev.svc.server.telemetry.Telemetry;
 import dev.svc.server.telemetry.TracedEngines;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,9 +28,11 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.tracing.opentelemetry.OpenTelemetryOptions;
 import io.vertx.tracing.opentelemetry.OpenTelemetryTracingFactory;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -67,7 +70,7 @@ public final class SvcServer {
   private volatile String apiDeployment;
   private Future<Void> stopped; // guarded by this
 
-  private SvcServer(SvcConfig config, Function<Vertx, Mesh> meshFactory,
+  private SvcServer(SvcConfig config, BiFunction<Vertx, MeterRegistry, Mesh> meshFactory,
       Function<MeterRegistry, EnginePool> engineFactory) {
     this.config = config;
     this.engineFactory = engineFactory;
@@ -84,7 +87,7 @@ public final class SvcServer {
       builder.withTracer(new OpenTelemetryTracingFactory(t.sdk()));
     });
     this.vertx = builder.with(options).build();
-    this.mesh = meshFactory.apply(vertx);
+    this.mesh = meshFactory.apply(vertx, registry);
   }
 
   /**
@@ -108,13 +111,13 @@ public final class SvcServer {
    *     underneath) when a part can't start, after stopping the parts that did
    */
   public static Future<SvcServer> start(SvcConfig config, NodeLogin login) {
-    if (config.mesh().mode() == SvcConfig.MeshMode.MANAGED) {
-      return Future.failedFuture(new StartException("mesh mode managed isn't available yet",
-          "set mesh.mode to external (--mesh-mode external) with mesh.socket naming a running tailscaled's socket,"
-              + " or to dev (--mesh-mode dev) to run on this machine without a tailnet", null));
+    BiFunction<Vertx, MeterRegistry, Mesh> mesh;
+    try {
+      mesh = mesh(config.mesh(), login, System.getenv());
+    } catch (StartException e) {
+      return Future.failedFuture(e);
     }
-    return create(config, mesh(config.mesh(), login), registry -> SupervisedEngines.start(config.engine(), registry))
-        .start();
+    return create(config, mesh, registry -> SupervisedEngines.start(config.engine(), registry)).start();
   }
 
   /**
@@ -122,12 +125,19 @@ public final class SvcServer {
    *
    * @param config the {@code mesh.*} keys
    * @param login how the node registers
+   * @param environment the process environment: {@code PATH} and the user's directories
    * @return makes the mesh
+   * @throws StartException when mode managed can't find its daemon binary or use its paths
    */
-  static Function<Vertx, Mesh> mesh(SvcConfig.Mesh config, NodeLogin login) {
+  static BiFunction<Vertx, MeterRegistry, Mesh> mesh(SvcConfig.Mesh config, NodeLogin login,
+      Map<String, String> environment) {
     return switch (config.mode()) {
-      case DEV -> vertx -> new DevMesh(config);
-      case EXTERNAL, MANAGED -> vertx -> TailnetMesh.external(vertx, config, login);
+      case DEV -> (vertx, registry) -> new DevMesh(config);
+      case EXTERNAL -> (vertx, registry) -> TailnetMesh.external(vertx, config, login, registry);
+      case MANAGED -> {
+        TailscaledProcess child = TailscaledProcess.of(config, environment);
+        yield (vertx, registry) -> TailnetMesh.managed(vertx, config, login, child, registry);
+      }
     };
   }
 
@@ -142,7 +152,7 @@ public final class SvcServer {
    * @return the server; start it once
    */
   public static SvcServer create(SvcConfig config, Mesh mesh, Function<MeterRegistry, EnginePool> engines) {
-    return new SvcServer(config, vertx -> mesh, engines);
+    return new SvcServer(config, (vertx, registry) -> mesh, engines);
   }
 
   /**
@@ -150,11 +160,11 @@ public final class SvcServer {
    * engine pool {@code engines} makes; not started yet.
    *
    * @param config the validated configuration
-   * @param mesh makes the mesh on the server's Vert.x
+   * @param mesh makes the mesh on the server's Vert.x, with the server's metrics
    * @param engines makes the engine pool; the server closes it when it stops
    * @return the server; start it once
    */
-  public static SvcServer create(SvcConfig config, Function<Vertx, Mesh> mesh,
+  public static SvcServer create(SvcConfig config, BiFunction<Vertx, MeterRegistry, Mesh> mesh,
       Function<MeterRegistry, EnginePool> engines) {
     return new SvcServer(config, mesh, engines);
   }
@@ -166,7 +176,8 @@ public final class SvcServer {
    *     start, after stopping the parts that did
    */
   public Future<SvcServer> start() {
-    HealthVerticle healthVerticle = new HealthVerticle(config.health().port(), registry, this::readiness);
+    HealthVerticle healthVerticle = new HealthVerticle(config.health().port(), registry, this::readiness,
+        mesh::carriesMeshTraffic);
     CompletableFuture<SvcServer> started = new CompletableFuture<>();
     vertx.deployVerticle(healthVerticle)
         .compose(id -> {

@@ -48,7 +48,7 @@ class MeshAdmissionTest {
     daemon = await(FakeTailscaled.start(vertx)).running();
     SvcConfig config = TestServers.config(Map.of(ConfigKey.MESH_MODE, "external",
         ConfigKey.MESH_SOCKET, daemon.socket().toString()));
-    server = await(SvcServer.create(config, SvcServer.mesh(config.mesh(), new NodeLogin("", false)),
+    server = await(SvcServer.create(config, SvcServer.mesh(config.mesh(), new NodeLogin("", false), Map.of()),
         TestServers::oneEngine).start());
     health = WebClient.create(vertx);
   }
@@ -61,13 +61,17 @@ class MeshAdmissionTest {
 
   /** One HTTP exchange over a connection from a fresh loopback port, mapped to {@code peerIp} unless null. */
   private static Answer call(String peerIp, String path, Map<String, String> headers) {
+    return call(peerIp, server.apiPort(), "POST " + path, headers);
+  }
+
+  private static Answer call(String peerIp, int port, String requestLine, Map<String, String> headers) {
     try (Socket socket = new Socket()) {
       socket.bind(new InetSocketAddress("127.0.0.1", 0));
       if (peerIp != null) {
         daemon.mapLoopback("127.0.0.1:" + socket.getLocalPort(), peerIp);
       }
-      socket.connect(new InetSocketAddress("127.0.0.1", server.apiPort()));
-      StringBuilder request = new StringBuilder("POST " + path + " HTTP/1.1\r\nHost: svc\r\nConnection: close\r\n"
+      socket.connect(new InetSocketAddress("127.0.0.1", port));
+      StringBuilder request = new StringBuilder(requestLine + " HTTP/1.1\r\nHost: svc\r\nConnection: close\r\n"
           + "Content-Type: application/json\r\nContent-Length: " + FORMAT.length() + "\r\n");
       headers.forEach((name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
       request.append("\r\n").append(FORMAT);
@@ -254,6 +258,32 @@ class MeshAdmissionTest {
 
   private static JsonObject ready() {
     return await(health.get(server.healthPort(), "127.0.0.1", "/ready").send()).bodyAsJsonObject();
+  }
+
+  @Test
+  void the_health_port_refuses_a_connection_the_daemon_opened_for_a_tailnet_peer() {
+    peer("100.101.1.14", "jo@corp.example", List.of(), grants("{\"role\":\"view\",\"period\":\"1h\"}"));
+
+    Answer throughMesh = call("100.101.1.14", server.healthPort(), "GET /metrics", Map.of());
+    Answer local = call(null, server.healthPort(), "GET /healthz", Map.of());
+
+    assertThat(throughMesh.status()).isEqualTo(403);
+    assertThat(throughMesh.body().getString("message")).isEqualTo("The health port isn't served to the mesh");
+    assertThat(local.status()).isEqualTo(200);
+  }
+
+  @Test
+  void admissions_who_is_latency_and_the_node_state_are_metrics() {
+    peer("100.101.1.15", "kim@corp.example", List.of(), grants("{\"role\":\"view\",\"period\":\"1h\"}"));
+    assertThat(format("100.101.1.15").status()).isEqualTo(200);
+    assertThat(format(null).status()).isEqualTo(500);
+
+    String metrics = await(health.get(server.healthPort(), "127.0.0.1", "/metrics").send()).bodyAsString();
+
+    assertThat(metrics).containsPattern("svc_auth_requests_total\\{reason=\"ok\",result=\"admitted\"} [1-9]")
+        .containsPattern("svc_auth_requests_total\\{reason=\"whois_failed\",result=\"rejected\"} [1-9]")
+        .containsPattern("svc_mesh_whois_duration_seconds_count [1-9]")
+        .contains("svc_mesh_state{state=\"Running\"} 1.0", "svc_mesh_state{state=\"NeedsLogin\"} 0.0");
   }
 
   @Test

@@ -43,6 +43,19 @@ public interface Mesh {
   Future<Caller> whoIs(SocketAddress peer);
 
   /**
+   * Whether a connection from {@code peer} to another of the server's listeners (the health port) came
+   * in from the mesh. Those listeners are for the pod network only, but a daemon with userspace
+   * networking forwards every port of the node to loopback, and a TUN device puts the tailnet on the
+   * host's interfaces.
+   *
+   * @param peer the remote address of a connection
+   * @return true when the connection may be a tailnet peer's: such a connection is refused
+   */
+  default Future<Boolean> carriesMeshTraffic(SocketAddress peer) {
+    return Future.succeededFuture(false);
+  }
+
+  /**
    * Whether the node can serve callers now, for readiness.
    *
    * @return the latest known status; never blocks

@@ -20,6 +20,7 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.core.parsetools.RecordParser;
+import io.vertx.core.tracing.TracingPolicy;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -95,11 +96,13 @@ public final class LocalApiClient {
     this.socket = SocketAddress.domainSocketAddress(socket.toString());
     this.json = json;
     this.clock = clock;
-    HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setDefaultHost(HOST).setDefaultPort(80);
+    // A call made while an API request is handled (who-is) is a client span of that request's trace.
+    HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setDefaultHost(HOST).setDefaultPort(80)
+        .setTracingPolicy(TracingPolicy.PROPAGATE);
     this.calls = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(8));
-    // Each watch holds its connection for as long as the daemon runs.
-    this.watches = vertx.createHttpClient(new HttpClientOptions(options).setKeepAlive(false),
-        new PoolOptions().setHttp1MaxSize(4));
+    // Each watch holds its connection for as long as the daemon runs, and is no span.
+    this.watches = vertx.createHttpClient(new HttpClientOptions(options).setKeepAlive(false)
+        .setTracingPolicy(TracingPolicy.IGNORE), new PoolOptions().setHttp1MaxSize(4));
   }
 
   /**

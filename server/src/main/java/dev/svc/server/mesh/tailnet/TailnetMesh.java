@@ -1,17 +1,22 @@
 package dev.svc.server.mesh.tailnet;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.server.StartException;
 import dev.svc.server.config.SvcConfig;
 import dev.svc.server.mesh.Caller;
 import dev.svc.server.mesh.Mesh;
 import dev.svc.server.mesh.MeshStatus;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.SocketAddress;
 import java.lang.System.Logger;
+import java.net.InetAddress;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -19,8 +24,9 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * The mesh of a real tailnet, through a tailscaled daemon's local API ({@code mesh.mode: external}:
- * a daemon someone else runs, at {@code mesh.socket}). Bring-up follows notes/tailnet.md §3.3: watch
+ * The mesh of a real tailnet, through a tailscaled daemon's local API: our own child in
+ * {@code mesh.mode: managed} ({@link TailscaledProcess}), or a daemon someone else runs at
+ * {@code mesh.socket} in {@code mesh.mode: external}. Bring-up follows notes/tailnet.md §3.3: watch
  * the IPN bus first, start the backend when this user may and it doesn't run, log in when it needs
  * to (or {@code MESH_FORCE_LOGIN} says so), then wait for Running, reminding the operator every
  * {@link #REMINDER} what the node waits for. A login failure ({@code ErrMessage}) stops the start.
@@ -57,8 +63,10 @@ public final class TailnetMesh implements Mesh {
   private final Path socket;
   private final LocalApiClient client;
   private final NodeLogin login;
+  private final TailscaledProcess child;
   private final Promise<NodeStatus> running = Promise.promise();
   private volatile MeshStatus status = new MeshStatus(false, "mesh node not initialized");
+  private volatile BackendState state;
   private volatile NodeStatus node;
   private volatile BusWatch watch;
   private volatile boolean closed;
@@ -74,20 +82,46 @@ public final class TailnetMesh implements Mesh {
    * @param vertx runs the client and the bus watch
    * @param config the {@code mesh.*} keys
    * @param login {@code MESH_AUTHKEY} and {@code MESH_FORCE_LOGIN}
+   * @param registry gets the gauge {@code svc_mesh_state}
    * @return the mesh; it brings the node up when the API asks where to listen
    */
-  public static TailnetMesh external(Vertx vertx, SvcConfig.Mesh config, NodeLogin login) {
+  public static TailnetMesh external(Vertx vertx, SvcConfig.Mesh config, NodeLogin login, MeterRegistry registry) {
     Path socket = Path.of(config.socket().isEmpty() ? DEFAULT_EXTERNAL_SOCKET : config.socket());
     return new TailnetMesh(vertx, config, socket, new LocalApiClient(vertx, socket, new ObjectMapper(),
-        Clock.systemUTC()), login);
+        Clock.systemUTC()), login, null, registry);
   }
 
-  TailnetMesh(Vertx vertx, SvcConfig.Mesh config, Path socket, LocalApiClient client, NodeLogin login) {
+  /**
+   * A mesh over our own daemon ({@code mesh.mode: managed}), which bringing the node up starts.
+   *
+   * @param vertx runs the client, the bus watch and the child's restarts
+   * @param config the {@code mesh.*} keys
+   * @param login {@code MESH_AUTHKEY} and {@code MESH_FORCE_LOGIN}
+   * @param child the daemon to start, from {@link TailscaledProcess#of}
+   * @param registry gets the gauge {@code svc_mesh_state}
+   * @return the mesh; it starts the child and brings the node up when the API asks where to listen
+   */
+  public static TailnetMesh managed(Vertx vertx, SvcConfig.Mesh config, NodeLogin login, TailscaledProcess child,
+      MeterRegistry registry) {
+    return new TailnetMesh(vertx, config, child.socket(), new LocalApiClient(vertx, child.socket(),
+        new ObjectMapper(), Clock.systemUTC()), login, child, registry);
+  }
+
+  TailnetMesh(Vertx vertx, SvcConfig.Mesh config, Path socket, LocalApiClient client, NodeLogin login,
+      TailscaledProcess child, MeterRegistry registry) {
     this.vertx = vertx;
     this.config = config;
     this.socket = socket;
     this.client = client;
     this.login = login;
+    this.child = child;
+    // One series per state, 1 for the current one; all 0 while the daemon is unknown or unreachable.
+    for (BackendState each : BackendState.values()) {
+      Gauge.builder("svc.mesh.state", () -> state == each ? 1 : 0)
+          .description("The mesh node's backend state as tailscaled reports it: 1 for the current one")
+          .tag("state", each.wireName())
+          .register(registry);
+    }
   }
 
   @Override
@@ -129,12 +163,50 @@ public final class TailnetMesh implements Mesh {
    * @return the address
    */
   static String whoIsAddress(SocketAddress peer) {
+    String host = ip(peer);
+    return (host.contains(":") ? "[" + host + "]" : host) + ":" + peer.port();
+  }
+
+  /** The IP of {@code peer} without a zone. */
+  private static String ip(SocketAddress peer) {
     String host = peer.hostAddress() != null ? peer.hostAddress() : peer.host();
     int zone = host.indexOf('%');
-    if (zone >= 0) {
-      host = host.substring(0, zone);
+    return zone < 0 ? host : host.substring(0, zone);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Only connections from loopback (where userspace networking delivers tailnet connections) or
+   * from the tailnet's address ranges are asked about, so probes from the pod network never depend
+   * on the daemon. When the daemon can't say, such a connection is refused.
+   */
+  @Override
+  public Future<Boolean> carriesMeshTraffic(SocketAddress peer) {
+    if (!mayBeTailnet(peer)) {
+      return Future.succeededFuture(false);
     }
-    return (host.contains(":") ? "[" + host + "]" : host) + ":" + peer.port();
+    return client.whoIs(whoIsAddress(peer)).map(true).recover(failure -> Future.succeededFuture(
+        !(failure instanceof LocalApiException refused && refused.status() == 404)));
+  }
+
+  /** Loopback, the tailnet's IPv4 range 100.64.0.0/10, or its IPv6 prefix fd7a:115c:a1e0::/48. */
+  private static boolean mayBeTailnet(SocketAddress peer) {
+    try {
+      // An IP literal: no name lookup happens.
+      InetAddress address = InetAddress.getByName(ip(peer));
+      byte[] bytes = address.getAddress();
+      if (address.isLoopbackAddress()) {
+        return true;
+      }
+      if (bytes.length == 4) {
+        return (bytes[0] & 0xff) == 100 && (bytes[1] & 0xc0) == 64;
+      }
+      return (bytes[0] & 0xff) == 0xfd && (bytes[1] & 0xff) == 0x7a && (bytes[2] & 0xff) == 0x11
+          && (bytes[3] & 0xff) == 0x5c && (bytes[4] & 0xff) == 0xa1 && (bytes[5] & 0xff) == 0xe0;
+    } catch (java.net.UnknownHostException e) {
+      return true;
+    }
   }
 
   @Override
@@ -150,10 +222,12 @@ public final class TailnetMesh implements Mesh {
    */
   public synchronized Future<NodeStatus> up() {
     if (up == null) {
-      up = client.awaitStatus(DAEMON_WAIT)
-          .recover(failure -> Future.failedFuture(new StartException("tailscaled doesn't answer at " + socket
-              + ": " + failure.getMessage(), "start the daemon, or set mesh.socket to its local API socket",
-              failure)))
+      Future<NodeStatus> answered = child == null ? client.awaitStatus(DAEMON_WAIT) : startChild();
+      up = answered
+          .recover(failure -> Future.failedFuture(failure instanceof StartException ? failure : new StartException(
+              "tailscaled doesn't answer at " + socket + ": " + failure.getMessage(),
+              child == null ? "start the daemon, or set mesh.socket to its local API socket"
+                  : "check tailscaled's output above", failure)))
           .compose(first -> {
             LOG.log(Level.INFO, "mesh: tailscaled " + first.version() + " at " + socket + " is in "
                 + first.state().wireName() + " state");
@@ -163,6 +237,18 @@ public final class TailnetMesh implements Mesh {
           .compose(started -> running.future());
     }
     return up;
+  }
+
+  /** Starts our daemon and waits until it answers; fails when it exits first. */
+  private Future<NodeStatus> startChild() {
+    return child.start(vertx, client.status().map(true).otherwise(false)).compose(started -> {
+      Promise<NodeStatus> answered = Promise.promise();
+      client.awaitStatus(DAEMON_WAIT).onComplete(answered::tryComplete, answered::tryFail);
+      child.exit().onSuccess(code -> answered.tryFail(new StartException("tailscaled exited with code " + code
+          + " at start: " + String.join(" | ", child.lastLines()), "check its output; mesh.tailscaled, "
+          + "mesh.stateDir and mesh.socket must suit it", null)));
+      return answered.future();
+    });
   }
 
   private Future<Void> openWatch() {
@@ -180,6 +266,7 @@ public final class TailnetMesh implements Mesh {
     }
     cancelReminder();
     stateChanges++;
+    state = null;
     status = new MeshStatus(false, "mesh node not reachable: tailscaled's IPN bus ended");
     LOG.log(Level.WARNING, "mesh: " + cause.getMessage() + "; reconnecting in " + reconnectDelay.toMillis() + " ms");
     Duration delay = reconnectDelay;
@@ -194,14 +281,18 @@ public final class TailnetMesh implements Mesh {
   /** notes §3.3 steps 4 and 5, for a daemon this user may or may not drive. */
   private Future<Void> startIfNeeded(NodeStatus first) {
     Future<Void> driven;
-    if (first.state() == BackendState.RUNNING) {
+    if (child == null && first.state() == BackendState.RUNNING) {
       driven = login.forceLogin() ? client.loginInteractive() : Future.succeededFuture();
       if (!login.forceLogin()) {
         keyNotUsed();
       }
     } else {
-      driven = client.prefs()
-          .compose(prefs -> client.start(prefs.put("WantRunning", true), login.authKey()))
+      // Our own daemon gets the complete preferences (start replaces them all); another's keeps its
+      // own, with only WantRunning changed.
+      Future<ObjectNode> prefs = child != null ? Future.succeededFuture(managedPrefs())
+          : client.prefs().map(current -> current.put("WantRunning", true));
+      driven = prefs
+          .compose(complete -> client.start(complete, login.authKey()))
           .compose(started -> client.status())
           .compose(after -> {
             if (after.state() == BackendState.NEEDS_LOGIN || login.forceLogin()) {
@@ -222,6 +313,24 @@ public final class TailnetMesh implements Mesh {
       return Future.failedFuture(new StartException("tailscaled refused to bring the node up: " + failure.getMessage(),
           "check the daemon's log and that this user may drive it", failure));
     });
+  }
+
+  /** tsnet's preferences (notes §1.7): the daemon's defaults with our host name and control server. */
+  private ObjectNode managedPrefs() {
+    ObjectNode prefs = JsonNodeFactory.instance.objectNode();
+    prefs.put("ControlURL", config.controlUrl());
+    prefs.put("RouteAll", false);
+    prefs.put("CorpDNS", true);
+    prefs.put("WantRunning", true);
+    prefs.put("Hostname", config.hostname());
+    prefs.put("NetfilterMode", 2);
+    prefs.put("NoStatefulFiltering", true);
+    prefs.putObject("AutoUpdate").put("Check", true).putNull("Apply");
+    prefs.putNull("AdvertiseTags");
+    prefs.put("RunSSH", false);
+    prefs.put("RunWebClient", false);
+    prefs.put("ShieldsUp", false);
+    return prefs;
   }
 
   private void keyNotUsed() {
@@ -255,6 +364,7 @@ public final class TailnetMesh implements Mesh {
 
   private void onState(BackendState state) {
     cancelReminder();
+    this.state = state;
     long change = ++stateChanges;
     if (state != BackendState.RUNNING) {
       status = new MeshStatus(false, "mesh node is in " + state.wireName() + " state");
@@ -307,6 +417,14 @@ public final class TailnetMesh implements Mesh {
     }
     node = now;
     status = new MeshStatus(true, "mesh node is in Running state");
+    if (child != null) {
+      child.healthy();
+    }
+    if (child != null && !running.future().isComplete()) {
+      // Serve settings persist in the node state; ours are none (tsnet clears them the same way).
+      client.setServeConfig(JsonNodeFactory.instance.objectNode(), "").onFailure(failure ->
+          LOG.log(Level.WARNING, "mesh: stale serve settings not cleared: " + failure.getMessage()));
+    }
     if (running.tryComplete(now)) {
       LOG.log(Level.INFO, "mesh: node " + now.dnsName() + " is Running at " + String.join(", ", now.addresses()));
     }
@@ -325,6 +443,7 @@ public final class TailnetMesh implements Mesh {
     running.tryFail(new StartException("the server stopped before the mesh node ran", "nothing to do", null));
     BusWatch open = watch;
     vertx.runOnContext(v -> cancelReminder());
-    return (open == null ? Future.<Void>succeededFuture() : open.close()).eventually(client::close);
+    return (open == null ? Future.<Void>succeededFuture() : open.close()).eventually(client::close)
+        .eventually(() -> child == null ? Future.succeededFuture() : child.stop());
   }
 }

@@ -10,6 +10,7 @@ import dev.svc.server.config.SvcConfig;
 import dev.svc.server.mesh.MeshStatus;
 import dev.svc.server.testkit.FakeTailscaled;
 import dev.svc.server.testkit.FakeTailscaled.KeyOutcome;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
@@ -54,7 +55,8 @@ class TailnetMeshTest {
     SvcConfig.Mesh config = new SvcConfig.Mesh("svc", 8080, "", "", "svc.dev/cap/svc", SvcConfig.MeshMode.EXTERNAL,
         daemon.socket().toString(), "tailscaled", "", true, new SvcConfig.DevCaller("dev@localhost", List.of()));
     mesh = new TailnetMesh(vertx, config, daemon.socket(),
-        new LocalApiClient(vertx, daemon.socket(), new ObjectMapper(), Clock.systemUTC()), new NodeLogin(authKey, forceLogin));
+        new LocalApiClient(vertx, daemon.socket(), new ObjectMapper(), Clock.systemUTC()), new NodeLogin(authKey, forceLogin), null,
+        new SimpleMeterRegistry());
     return mesh;
   }
 
