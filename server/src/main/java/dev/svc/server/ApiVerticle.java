@@ -89,6 +89,7 @@ final class ApiVerticle extends VerticleBase {
             .listen())
         .onSuccess(s -> {
           server = s;
+          mesh.serving(s);
           LOG.log(Level.INFO, "API listening on " + mesh.url(s.actualPort()) + " (mesh mode "
               + config.mesh().mode().name().toLowerCase(Locale.ROOT) + ")");
         });

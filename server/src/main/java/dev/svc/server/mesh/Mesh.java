@@ -1,6 +1,7 @@
 package dev.svc.server.mesh;
 
 import io.vertx.core.Future;
+import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.SocketAddress;
 
@@ -24,6 +25,16 @@ public interface Mesh {
    * @return the options to create the API listener with
    */
   Future<HttpServerOptions> listenOptions(HttpServerOptions base);
+
+  /**
+   * Tells the mesh the API listener it asked for is bound, so it can keep the listener's certificate
+   * current ({@link HttpServer#updateSSLOptions}).
+   *
+   * @param listener the bound API listener
+   */
+  default void serving(HttpServer listener) {
+    // Plain HTTP listeners need nothing.
+  }
 
   /**
    * The base URL callers reach the API at, to log: {@code https://«dns name»} for port 443, else

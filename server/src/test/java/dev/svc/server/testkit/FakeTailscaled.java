@@ -110,6 +110,9 @@ public final class FakeTailscaled {
   private volatile boolean tun;
   private volatile ObjectNode prefs = defaultPrefs();
   private volatile JsonNode serveConfig = NullNode.getInstance();
+  private volatile String[] certificate;
+  private volatile int issued;
+  private volatile boolean httpsCerts = true;
 
   private FakeTailscaled(Vertx vertx, Path socket) {
     this.vertx = vertx;
@@ -387,7 +390,111 @@ public final class FakeTailscaled {
       case "/localapi/v0/logout" -> post(request, response, "logout access denied",
           () -> response.setStatusCode(204).end());
       case "/localapi/v0/shutdown" -> text(response, 403, "shutdown access denied by policy");
-      default -> text(response, 404, "404 page not found");
+      default -> {
+        if (request.path().startsWith("/localapi/v0/cert/")) {
+          cert(request, response);
+        } else {
+          text(response, 404, "404 page not found");
+        }
+      }
+    }
+  }
+
+  /**
+   * Makes the next certificate a new one, as when the daemon renewed it.
+   *
+   * @return this fake
+   */
+  public FakeTailscaled renewCertificate() {
+    certificate = null;
+    return this;
+  }
+
+  /**
+   * Turns HTTPS certificates off for the tailnet: no {@code CertDomains}.
+   *
+   * @return this fake
+   */
+  public FakeTailscaled disableHttpsCerts() {
+    httpsCerts = false;
+    return this;
+  }
+
+  /**
+   * The certificates issued so far.
+   *
+   * @return how many pairs the fake made
+   */
+  public int certificatesIssued() {
+    return issued;
+  }
+
+  private void cert(HttpServerRequest request, HttpServerResponse response) {
+    String domain = request.path().substring("/localapi/v0/cert/".length());
+    String type = request.getParam("type", "cert");
+    if (!List.of("cert", "key", "pair").contains(type)) {
+      text(response, 400, "invalid type");
+      return;
+    }
+    String minValidity = request.getParam("min_validity");
+    if (minValidity != null && !minValidity.matches("[0-9]+(s|m|h)")) {
+      text(response, 400, "invalid 'min_validity' parameter");
+      return;
+    }
+    if (state != 6) {
+      text(response, 500, "no netmap available");
+      return;
+    }
+    if (!httpsCerts) {
+      text(response, 500, "your Tailscale account does not support getting TLS certs");
+      return;
+    }
+    String name = label() + "." + SUFFIX;
+    if (!domain.equals(name)) {
+      text(response, 500, "invalid domain \"" + domain + "\"; must be one of [" + name + "]");
+      return;
+    }
+    // Certificates last one day here, so any min_validity of a day or more renews.
+    boolean renew = minValidity != null && !minValidity.equals("0s");
+    vertx.executeBlocking(() -> {
+      if (certificate == null || renew) {
+        certificate = issue(name);
+        issued++;
+      }
+      return certificate;
+    }).onComplete(made -> {
+      if (made.failed()) {
+        text(response, 500, "acme: " + made.cause().getMessage());
+        return;
+      }
+      String[] pair = made.result();
+      String body = switch (type) {
+        case "key" -> pair[0];
+        case "pair" -> pair[0] + pair[1];
+        default -> pair[1];
+      };
+      response.setStatusCode(200).putHeader("Content-Type", "text/plain").end(body);
+    });
+  }
+
+  /** A self-signed ECDSA P-256 certificate for {@code name} and its SEC1 key, made with openssl. */
+  private static String[] issue(String name) throws IOException, InterruptedException {
+    Path dir = Files.createTempDirectory("fake-cert");
+    Path pkcs8 = dir.resolve("k8.pem");
+    Path key = dir.resolve("k.pem");
+    Path cert = dir.resolve("c.pem");
+    run("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+        "-keyout", pkcs8.toString(), "-out", cert.toString(), "-days", "1", "-subj", "/CN=" + name,
+        "-addext", "subjectAltName=DNS:" + name);
+    run("openssl", "ec", "-in", pkcs8.toString(), "-out", key.toString());
+    return new String[] {Files.readString(key), Files.readString(cert)};
+  }
+
+  private static void run(String... command) throws IOException, InterruptedException {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (process.waitFor() != 0) {
+      throw new IOException(String.join(" ", command) + " failed: " + output);
     }
   }
 
@@ -442,7 +549,7 @@ public final class FakeTailscaled {
     if (up) {
       status.putObject("CurrentTailnet").put("Name", "corp.example").put("MagicDNSSuffix", SUFFIX)
           .put("MagicDNSEnabled", true);
-      status.set("CertDomains", array(label() + "." + SUFFIX));
+      status.set("CertDomains", httpsCerts ? array(label() + "." + SUFFIX) : NullNode.getInstance());
     } else {
       status.putNull("CurrentTailnet");
       status.putNull("CertDomains");

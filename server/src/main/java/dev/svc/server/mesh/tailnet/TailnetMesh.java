@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.SocketAddress;
 import java.lang.System.Logger;
@@ -21,7 +22,6 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Locale;
 
 /**
  * The mesh of a real tailnet, through a tailscaled daemon's local API: our own child in
@@ -34,6 +34,9 @@ import java.util.Locale;
  * <p>Readiness follows the bus for as long as the server runs: any state but Running makes
  * {@link #status()} not running, and a bus stream that ends (the daemon stopped) too, while the watch
  * reconnects with a doubling back-off. Nothing here ever ends the process.
+ *
+ * <p>With {@code mesh.port} 443 the API serves HTTPS with the node's certificate from the daemon,
+ * kept current by a {@link CertificateManager}.
  *
  * <p>The API listens where the daemon delivers tailnet connections: on {@code 127.0.0.1:<mesh.port>}
  * with userspace networking, which forwards every inbound connection there and records the peer in
@@ -55,6 +58,7 @@ public final class TailnetMesh implements Mesh {
   private static final Duration RECONNECT_FIRST = Duration.ofMillis(250);
   private static final Duration RECONNECT_MAX = Duration.ofSeconds(10);
   private static final String LOOPBACK = "127.0.0.1";
+  private static final int HTTPS_PORT = 443;
   /** The IPN bus option that makes the first line carry the current state. */
   private static final int INITIAL_STATE = 2;
 
@@ -64,6 +68,7 @@ public final class TailnetMesh implements Mesh {
   private final LocalApiClient client;
   private final NodeLogin login;
   private final TailscaledProcess child;
+  private final CertificateManager certificates;
   private final Promise<NodeStatus> running = Promise.promise();
   private volatile MeshStatus status = new MeshStatus(false, "mesh node not initialized");
   private volatile BackendState state;
@@ -115,6 +120,7 @@ public final class TailnetMesh implements Mesh {
     this.client = client;
     this.login = login;
     this.child = child;
+    this.certificates = new CertificateManager(vertx, client, Clock.systemUTC());
     // One series per state, 1 for the current one; all 0 while the daemon is unknown or unreachable.
     for (BackendState each : BackendState.values()) {
       Gauge.builder("svc.mesh.state", () -> state == each ? 1 : 0)
@@ -126,13 +132,29 @@ public final class TailnetMesh implements Mesh {
 
   @Override
   public Future<HttpServerOptions> listenOptions(HttpServerOptions base) {
-    if (config.port() == 443) {
-      return Future.failedFuture(new StartException("mesh.port 443 (HTTPS with the node's certificate) isn't "
-          + "available yet in mesh mode " + config.mode().name().toLowerCase(Locale.ROOT),
-          "set mesh.port to a plain HTTP port such as 8080 (--port 8080)", null));
+    return up().compose(running -> {
+      HttpServerOptions options = new HttpServerOptions(base).setHost(listenHost(running)).setPort(config.port());
+      if (config.port() != HTTPS_PORT) {
+        return Future.succeededFuture(options.setSsl(false));
+      }
+      return certificates.first(running).map(pem -> options.setSsl(true).setKeyCertOptions(pem));
+    });
+  }
+
+  @Override
+  public void serving(HttpServer listener) {
+    if (config.port() == HTTPS_PORT) {
+      certificates.serving(listener);
     }
-    return up().map(running -> new HttpServerOptions(base).setHost(listenHost(running)).setPort(config.port())
-        .setSsl(false));
+  }
+
+  /**
+   * Refreshes the HTTPS certificate now, as the timer does.
+   *
+   * @return completes when the refresh ended; a failure keeps the current certificate
+   */
+  Future<Void> refreshCertificate() {
+    return certificates.refresh();
   }
 
   /** Where tailnet connections arrive: loopback with userspace networking, else the node's address. */
@@ -440,6 +462,7 @@ public final class TailnetMesh implements Mesh {
   @Override
   public Future<Void> close() {
     closed = true;
+    certificates.close();
     running.tryFail(new StartException("the server stopped before the mesh node ran", "nothing to do", null));
     BusWatch open = watch;
     vertx.runOnContext(v -> cancelReminder());
