@@ -16,9 +16,13 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.SocketAddress;
+import java.io.IOException;
 import java.lang.System.Logger;
-import java.net.InetAddress;
 import java.lang.System.Logger.Level;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -75,6 +79,7 @@ public final class TailnetMesh implements Mesh {
   private volatile NodeStatus node;
   private volatile BusWatch watch;
   private volatile boolean closed;
+  private volatile boolean checkBind = true;
   private Future<NodeStatus> up; // guarded by this
   // Only touched on the bus's context.
   private volatile long reminder = -1;
@@ -137,8 +142,43 @@ public final class TailnetMesh implements Mesh {
       if (config.port() != HTTPS_PORT) {
         return Future.succeededFuture(options.setSsl(false));
       }
-      return certificates.first(running).map(pem -> options.setSsl(true).setKeyCertOptions(pem));
+      return vertx.executeBlocking(() -> {
+        if (checkBind) {
+          checkBindable(options.getHost(), options.getPort());
+        }
+        return null;
+      }).compose(bindable -> certificates.first(running)).map(pem -> options.setSsl(true).setKeyCertOptions(pem));
     });
+  }
+
+  /**
+   * Fails with a precise help when {@code host:port} can't be bound: 443 is a privileged port, and
+   * loopback forwarding needs exactly {@code mesh.port}. Checked before the certificate is fetched.
+   *
+   * @throws StartException when binding fails
+   */
+  static void checkBindable(String host, int port) {
+    try (ServerSocket probe = new ServerSocket()) {
+      probe.setReuseAddress(true);
+      probe.bind(new InetSocketAddress(host, port));
+    } catch (BindException e) {
+      String why = String.valueOf(e.getMessage());
+      throw new StartException("the API can't listen on " + host + ":" + port + ": " + why,
+          why.contains("in use")
+              ? "stop the process that listens there, or set mesh.port to another port (tailnet callers then use it)"
+              : "allow binding port " + port + ": set net.ipv4.ip_unprivileged_port_start to " + port
+                  + " or less (a safe pod sysctl), or grant CAP_NET_BIND_SERVICE, or set mesh.port to a port above 1023",
+          e);
+    } catch (IOException e) {
+      throw new StartException("the API can't listen on " + host + ":" + port + ": " + e.getMessage(),
+          "set mesh.port to another port", e);
+    }
+  }
+
+  /** Leaves out the bind check of port 443, for tests that bind another port with the options for 443. */
+  TailnetMesh withoutBindCheck() {
+    checkBind = false;
+    return this;
   }
 
   @Override

@@ -49,7 +49,7 @@ class HttpsMeshTest {
         daemon.socket().toString(), "tailscaled", "", true, new SvcConfig.DevCaller("dev@localhost", List.of()));
     mesh = new TailnetMesh(vertx, config, daemon.socket(),
         new LocalApiClient(vertx, daemon.socket(), new ObjectMapper(), Clock.systemUTC()), new NodeLogin("", false),
-        null, new SimpleMeterRegistry());
+        null, new SimpleMeterRegistry()).withoutBindCheck();
     tls = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setTrustAll(true).setVerifyHost(false)
         .setKeepAlive(false));
   }
@@ -115,6 +115,17 @@ class HttpsMeshTest {
 
     assertThat(daemon.requests(CERT_PATH)).extracting(FakeTailscaled.Recorded::query)
         .containsExactly("type=pair", "type=pair&min_validity=86400s");
+  }
+
+  @Test
+  void a_port_taken_by_another_process_is_a_start_error_with_help() throws Exception {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      Throwable failure = catchThrowable(() -> TailnetMesh.checkBindable("127.0.0.1", taken.getLocalPort()));
+
+      assertThat(failure).isInstanceOf(StartException.class)
+          .hasMessageStartingWith("the API can't listen on 127.0.0.1:" + taken.getLocalPort() + ": ");
+      assertThat(((StartException) failure).help()).startsWith("stop the process that listens there");
+    }
   }
 
   @Test
