@@ -26,7 +26,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -91,7 +93,8 @@ public final class FakeTailscaled {
 
   private final Vertx vertx;
   private final Path socket;
-  private final List<Recorded> requests = new CopyOnWriteArrayList<>();
+  // Appended on every request, also under load: a copy-on-write list would copy it each time.
+  private final Queue<Recorded> requests = new ConcurrentLinkedQueue<>();
   private final Map<String, KeyOutcome> keys = new ConcurrentHashMap<>();
   private final Map<String, Peer> peers = new ConcurrentHashMap<>();
   private final Map<String, String> proxyMap = new ConcurrentHashMap<>();
@@ -113,6 +116,7 @@ public final class FakeTailscaled {
   private volatile String[] certificate;
   private volatile int issued;
   private volatile boolean httpsCerts = true;
+  private volatile String loopbackDefault;
 
   private FakeTailscaled(Vertx vertx, Path socket) {
     this.vertx = vertx;
@@ -273,6 +277,18 @@ public final class FakeTailscaled {
    */
   public FakeTailscaled mapLoopback(String loopback, String peerIp) {
     proxyMap.put(loopback, peerIp);
+    return this;
+  }
+
+  /**
+   * Answers who-is of every unmapped loopback connection with the peer {@code peerIp}, as if each had
+   * come through the tailnet from it: for load tests whose client picks its own source ports.
+   *
+   * @param peerIp a registered peer's IP
+   * @return this fake
+   */
+  public FakeTailscaled everyLoopbackFrom(String peerIp) {
+    loopbackDefault = peerIp;
     return this;
   }
 
@@ -584,6 +600,9 @@ public final class FakeTailscaled {
     Peer peer = peers.get(ip);
     if (peer == null && proxyMap.containsKey(addr)) {
       peer = peers.get(proxyMap.get(addr));
+    }
+    if (peer == null && loopbackDefault != null && ip.equals("127.0.0.1")) {
+      peer = peers.get(loopbackDefault);
     }
     if (peer == null) {
       text(response, 404, "no match for IP:port");

@@ -99,7 +99,7 @@ public final class LocalApiClient {
     // A call made while an API request is handled (who-is) is a client span of that request's trace.
     HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setDefaultHost(HOST).setDefaultPort(80)
         .setTracingPolicy(TracingPolicy.PROPAGATE);
-    this.calls = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(8));
+    this.calls = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(16));
     // Each watch holds its connection for as long as the daemon runs, and is no span.
     this.watches = vertx.createHttpClient(new HttpClientOptions(options).setKeepAlive(false)
         .setTracingPolicy(TracingPolicy.IGNORE), new PoolOptions().setHttp1MaxSize(4));

@@ -97,6 +97,10 @@ public final class TailnetMesh implements Mesh {
    */
   public static TailnetMesh external(Vertx vertx, SvcConfig.Mesh config, NodeLogin login, MeterRegistry registry) {
     Path socket = Path.of(config.socket().isEmpty() ? DEFAULT_EXTERNAL_SOCKET : config.socket());
+    if (!config.stateDir().isEmpty()) {
+      LOG.log(Level.WARNING, "mesh: mesh.stateDir is ignored in mesh mode external: the node's state belongs to the "
+          + "daemon at " + socket + " (a sidecar's TS_STATE_DIR or TS_KUBE_SECRET)");
+    }
     return new TailnetMesh(vertx, config, socket, new LocalApiClient(vertx, socket, new ObjectMapper(),
         Clock.systemUTC()), login, null, registry);
   }
