@@ -89,7 +89,23 @@ public final class FakeTailscaled {
    */
   public record Recorded(HttpMethod method, String path, String query, MultiMap headers, String body) {}
 
-  private record Peer(String ip, String loginName, List<String> tags, String capMapJson) {}
+  /** A tailnet peer and its who-is answer, made once: the daemon's who-is is cheap, and so is the fake's. */
+  private record Peer(String ip, String whoIs) {
+
+    static Peer of(String ip, String loginName, List<String> tags, String capMapJson) {
+      boolean tagged = !tags.isEmpty();
+      ObjectNode node = object().put("ID", 421337).put("StableID", "n" + ip).put("Name", "peer." + SUFFIX + ".")
+          .put("User", tagged ? 1 : 7002);
+      node.set("Addresses", array(ip + "/32"));
+      if (tagged) {
+        node.set("Tags", JSON.valueToTree(tags));
+      }
+      ObjectNode user = object().put("ID", tagged ? 1 : 7002).put("LoginName", loginName)
+          .put("DisplayName", tagged ? "Tagged Devices" : loginName);
+      // CapMap goes out as registered, byte for byte, wrong types and all.
+      return new Peer(ip, "{\"Node\":" + node + ",\"UserProfile\":" + user + ",\"CapMap\":" + capMapJson + "}");
+    }
+  }
 
   private final Vertx vertx;
   private final Path socket;
@@ -263,7 +279,7 @@ public final class FakeTailscaled {
    * @return this fake
    */
   public FakeTailscaled peer(String ip, String loginName, List<String> tags, String capMapJson) {
-    peers.put(ip, new Peer(ip, loginName, tags, capMapJson));
+    peers.put(ip, Peer.of(ip, loginName, tags, capMapJson));
     return this;
   }
 
@@ -608,18 +624,7 @@ public final class FakeTailscaled {
       text(response, 404, "no match for IP:port");
       return;
     }
-    boolean tagged = !peer.tags().isEmpty();
-    ObjectNode node = object().put("ID", 421337).put("StableID", "n" + peer.ip()).put("Name", "peer." + SUFFIX + ".")
-        .put("User", tagged ? 1 : 7002);
-    node.set("Addresses", array(peer.ip() + "/32"));
-    if (tagged) {
-      node.set("Tags", JSON.valueToTree(peer.tags()));
-    }
-    ObjectNode user = object().put("ID", tagged ? 1 : 7002).put("LoginName", peer.loginName())
-        .put("DisplayName", tagged ? "Tagged Devices" : peer.loginName());
-    // CapMap goes out as registered, byte for byte, wrong types and all.
-    String answer = "{\"Node\":" + node + ",\"UserProfile\":" + user + ",\"CapMap\":" + peer.capMapJson() + "}";
-    response.setStatusCode(200).putHeader("Content-Type", "application/json").end(answer);
+    response.setStatusCode(200).putHeader("Content-Type", "application/json").end(peer.whoIs());
   }
 
   /** The IP of an {@code ip:port} or bare-IP address, unbracketed; null when it isn't one. */

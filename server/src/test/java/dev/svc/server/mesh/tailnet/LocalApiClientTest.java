@@ -40,7 +40,7 @@ class LocalApiClientTest {
   @BeforeEach
   void start(Vertx vertx) {
     daemon = await(FakeTailscaled.start(vertx));
-    client = new LocalApiClient(vertx, daemon.socket(), new ObjectMapper(), Clock.systemUTC(), Duration.ofSeconds(3));
+    client = new LocalApiClient(vertx, daemon.socket(), new ObjectMapper(), Clock.systemUTC());
   }
 
   @AfterEach
@@ -164,11 +164,16 @@ class LocalApiClientTest {
   }
 
   @Test
-  void a_held_call_ends_at_its_deadline() {
+  void a_held_call_ends_at_its_deadline(Vertx vertx) {
+    LocalApiClient impatient = new LocalApiClient(vertx, daemon.socket(), new ObjectMapper(), Clock.systemUTC(),
+        Duration.ofSeconds(1));
     daemon.failNext("/localapi/v0/status", Fault.HOLD);
-
-    assertThat(failure(client.status())).hasMessage("tailscaled didn't answer status in time");
-    assertThat(await(client.status()).state()).isEqualTo(BackendState.NO_STATE);
+    try {
+      assertThat(failure(impatient.status())).hasMessage("tailscaled didn't answer status in time");
+      assertThat(await(impatient.status()).state()).isEqualTo(BackendState.NO_STATE);
+    } finally {
+      await(impatient.close());
+    }
   }
 
   @Test

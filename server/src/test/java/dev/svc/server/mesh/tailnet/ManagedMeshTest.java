@@ -135,6 +135,18 @@ class ManagedMeshTest {
   }
 
   @Test
+  void a_daemon_left_answering_on_the_socket_is_not_started_over() throws IOException {
+    Path state = Files.createDirectories(temp.resolve("state"));
+    daemons.add(await(FakeTailscaled.start(vertx, state.resolve("tailscaled.sock"))));
+
+    Throwable failure = catchThrowable(() -> await(mesh(config("tailscaled", true), "").up()));
+
+    assertThat(failure).isInstanceOf(StartException.class)
+        .hasMessage("a tailscaled already answers at " + state.resolve("tailscaled.sock"));
+    assertThat(starts()).isEmpty();
+  }
+
+  @Test
   void two_servers_never_share_a_state_directory() {
     TailnetMesh first = mesh(config("tailscaled", true), "");
     first.up();
