@@ -98,8 +98,9 @@ class MeshLoadBench {
     Files.writeString(script, "wrk.method = \"POST\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\n"
         + "wrk.body = '" + BODY + "'\n");
     try {
-      wrk(devServer.apiPort(), script, "10s");
-      wrk(meshServer.apiPort(), script, "10s");
+      // Long warm-ups: on 2 shared cores the JIT still compiles the hot paths after 10 s of load.
+      wrk(devServer.apiPort(), script, "30s");
+      wrk(meshServer.apiPort(), script, "30s");
       List<Double> devRates = new ArrayList<>();
       List<Double> meshRates = new ArrayList<>();
       for (int round = 0; round < 3; round++) {
