@@ -121,7 +121,8 @@ class MeshAdmissionTest {
 
     assertThat(unmapped.status()).isEqualTo(500);
     assertThat(unmapped.body().getString("message")).isEqualTo("Error getting WhoIs");
-    assertThat(unmapped.body().getString("help")).endsWith("tailscaled refused whois (404): no match for IP:port");
+    assertThat(unmapped.body().getString("help")).isEqualTo("call the API over the tailnet: this connection doesn't"
+        + " come from a tailnet peer (tailscaled refused whois (404): no match for IP:port)");
   }
 
   @Test
@@ -230,6 +231,7 @@ class MeshAdmissionTest {
       Answer answer = format("100.101.1.13");
       assertThat(answer.status()).as(fault.name()).isEqualTo(500);
       assertThat(answer.body().getString("message")).isEqualTo("Error getting WhoIs");
+      assertThat(answer.body().getString("help")).startsWith("check that tailscaled runs and answers at ");
     }
 
     assertThat(format("100.101.1.13").status()).isEqualTo(200);

@@ -113,7 +113,7 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
       if (lookup.failed()) {
         LOG.log(Level.WARNING, "who-is of " + peer + " failed", lookup.cause());
         reject(ctx, new ApiError(500, "Error getting WhoIs",
-            "check that the mesh node runs: " + lookup.cause().getMessage()), "whois_failed");
+            lookup.cause().getMessage()), "whois_failed");
         return;
       }
       AuthorizedCaller caller;

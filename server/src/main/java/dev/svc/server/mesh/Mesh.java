@@ -49,7 +49,8 @@ public interface Mesh {
    * Who is calling from {@code peer}: the mesh's who-is lookup of the connection's remote address.
    *
    * @param peer the remote address of the caller's connection
-   * @return the caller; a failed future when the mesh can't say (the request is then refused)
+   * @return the caller; a failed future when the mesh can't say (the request is then refused, with
+   *     the failure's message as the help: say what the caller or operator can do)
    */
   Future<Caller> whoIs(SocketAddress peer);
 

@@ -435,8 +435,10 @@ public final class LocalApiClient {
   }
 
   private static LocalApiException unreadable(String what, Throwable cause) {
-    return new LocalApiException(LocalApiException.NO_ANSWER,
-        "tailscaled's " + what + " answer is unreadable: " + cause.getMessage(), Optional.empty(), cause);
+    // Jackson's own message, without the location lines it appends.
+    String why = cause instanceof JsonProcessingException json ? json.getOriginalMessage() : cause.getMessage();
+    return new LocalApiException(LocalApiException.NO_ANSWER, "tailscaled's " + what + " answer is unreadable: " + why,
+        Optional.empty(), cause);
   }
 
   private static LocalApiException unreachable(String what, Throwable cause) {

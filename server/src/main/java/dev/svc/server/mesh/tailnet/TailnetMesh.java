@@ -26,6 +26,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The mesh of a real tailnet, through a tailscaled daemon's local API: our own child in
@@ -218,7 +219,13 @@ public final class TailnetMesh implements Mesh {
 
   @Override
   public Future<Caller> whoIs(SocketAddress peer) {
-    return client.whoIs(whoIsAddress(peer));
+    return client.whoIs(whoIsAddress(peer)).recover(failure -> Future.failedFuture(
+        failure instanceof LocalApiException refused && refused.status() == 404
+            ? new LocalApiException(404, "call the API over the tailnet: this connection doesn't come from a tailnet"
+                + " peer (" + failure.getMessage() + ")", refused.retryAfter(), failure)
+            : new LocalApiException(failure instanceof LocalApiException known ? known.status() : 0,
+                "check that tailscaled runs and answers at " + socket + ": " + failure.getMessage(), Optional.empty(),
+                failure)));
   }
 
   /**
