@@ -94,8 +94,10 @@ class ServeCommandTest {
             + "  help: did you mean `mesh.port`? conf/config.yaml lists every key\n"
             + "flag --port: mesh.port: `abc` isn't a whole number\n"
             + "  help: write a port number from 0 to 65535\n"),
-        arguments("", List.of("--mesh-mode", "managed"), 1, "svc serve: mesh mode managed isn't available yet\n"
-            + "  help: set mesh.mode to dev (--mesh-mode dev) to run on this machine without a tailnet\n"));
+        arguments("mesh:\n  tailscaled: /nonexistent/tailscaled\n", List.of("--mesh-mode", "managed"), 1,
+            "svc serve: tailscaled not found: mesh.tailscaled is \"/nonexistent/tailscaled\"\n"
+            + "  help: install tailscaled (pin its version in the image) or set mesh.tailscaled to its path; without it,"
+            + " use mesh.mode external with a daemon someone else runs, or mesh.mode dev on one machine\n"));
   }
 
   @ParameterizedTest

@@ -75,7 +75,7 @@ final class ApiVerticle extends VerticleBase {
     router.route().handler(new RequestMetrics(registry, routes));
     router.route().handler(timeouts::startDeadlines);
     List<Handler<RoutingContext>> guards = List.of(
-        new CallerAuthHandler(mesh, config.mesh().capName()),
+        new CallerAuthHandler(mesh, config.mesh().capName(), registry),
         BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
     routes.mount(router, guards);
     ApiErrors errors = new ApiErrors(BODY_LIMIT, routes, config.api().retryAfterSeconds());
@@ -89,6 +89,7 @@ final class ApiVerticle extends VerticleBase {
             .listen())
         .onSuccess(s -> {
           server = s;
+          mesh.serving(s);
           LOG.log(Level.INFO, "API listening on " + mesh.url(s.actualPort()) + " (mesh mode "
               + config.mesh().mode().name().toLowerCase(Locale.ROOT) + ")");
         });

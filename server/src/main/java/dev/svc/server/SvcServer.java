@@ -10,6 +10,9 @@ import dev.svc.server.health.Readiness;
 import dev.svc.server.mesh.DevMesh;
 import dev.svc.server.mesh.Mesh;
 import dev.svc.server.mesh.MeshStatus;
+import dev.svc.server.mesh.tailnet.NodeLogin;
+import dev.svc.server.mesh.tailnet.TailnetMesh;
+import dev.svc.server.mesh.tailnet.TailscaledProcess;
 import dev.svc.server.telemetry.Telemetry;
 import dev.svc.server.telemetry.TracedEngines;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,10 +28,11 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.tracing.opentelemetry.OpenTelemetryOptions;
 import io.vertx.tracing.opentelemetry.OpenTelemetryTracingFactory;
 import java.time.Duration;
-import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -66,9 +70,9 @@ public final class SvcServer {
   private volatile String apiDeployment;
   private Future<Void> stopped; // guarded by this
 
-  private SvcServer(SvcConfig config, Mesh mesh, Function<MeterRegistry, EnginePool> engineFactory) {
+  private SvcServer(SvcConfig config, BiFunction<Vertx, MeterRegistry, Mesh> meshFactory,
+      Function<MeterRegistry, EnginePool> engineFactory) {
     this.config = config;
-    this.mesh = mesh;
     this.engineFactory = engineFactory;
     this.telemetry = Telemetry.start(config.otel(), registry);
     // The API counts and times its requests itself (RequestMetrics), at a fraction of the cost of
@@ -83,6 +87,7 @@ public final class SvcServer {
       builder.withTracer(new OpenTelemetryTracingFactory(t.sdk()));
     });
     this.vertx = builder.with(options).build();
+    this.mesh = meshFactory.apply(vertx, registry);
   }
 
   /**
@@ -94,13 +99,46 @@ public final class SvcServer {
    *     underneath) when a part can't start, after stopping the parts that did
    */
   public static Future<SvcServer> start(SvcConfig config) {
-    if (config.mesh().mode() != SvcConfig.MeshMode.DEV) {
-      return Future.failedFuture(new StartException(
-          "mesh mode " + config.mesh().mode().name().toLowerCase(Locale.ROOT) + " isn't available yet",
-          "set mesh.mode to dev (--mesh-mode dev) to run on this machine without a tailnet", null));
+    return start(config, NodeLogin.fromEnvironment(System.getenv()));
+  }
+
+  /**
+   * Starts the server {@code config} describes, registering its mesh node with {@code login}.
+   *
+   * @param config the validated configuration
+   * @param login {@code MESH_AUTHKEY} and {@code MESH_FORCE_LOGIN}; unused in mesh mode dev
+   * @return completes with the running server; fails with a {@link StartException} (or the cause
+   *     underneath) when a part can't start, after stopping the parts that did
+   */
+  public static Future<SvcServer> start(SvcConfig config, NodeLogin login) {
+    BiFunction<Vertx, MeterRegistry, Mesh> mesh;
+    try {
+      mesh = mesh(config.mesh(), login, System.getenv());
+    } catch (StartException e) {
+      return Future.failedFuture(e);
     }
-    return create(config, new DevMesh(config.mesh()), registry -> SupervisedEngines.start(config.engine(), registry))
-        .start();
+    return create(config, mesh, registry -> SupervisedEngines.start(config.engine(), registry)).start();
+  }
+
+  /**
+   * The mesh of {@code mesh.mode}, made on the server's Vert.x.
+   *
+   * @param config the {@code mesh.*} keys
+   * @param login how the node registers
+   * @param environment the process environment: {@code PATH} and the user's directories
+   * @return makes the mesh
+   * @throws StartException when mode managed can't find its daemon binary or use its paths
+   */
+  static BiFunction<Vertx, MeterRegistry, Mesh> mesh(SvcConfig.Mesh config, NodeLogin login,
+      Map<String, String> environment) {
+    return switch (config.mode()) {
+      case DEV -> (vertx, registry) -> new DevMesh(config);
+      case EXTERNAL -> (vertx, registry) -> TailnetMesh.external(vertx, config, login, registry);
+      case MANAGED -> {
+        TailscaledProcess child = TailscaledProcess.of(config, environment);
+        yield (vertx, registry) -> TailnetMesh.managed(vertx, config, login, child, registry);
+      }
+    };
   }
 
   /**
@@ -114,6 +152,20 @@ public final class SvcServer {
    * @return the server; start it once
    */
   public static SvcServer create(SvcConfig config, Mesh mesh, Function<MeterRegistry, EnginePool> engines) {
+    return new SvcServer(config, (vertx, registry) -> mesh, engines);
+  }
+
+  /**
+   * A server {@code config} describes on the mesh {@code mesh} makes on the server's Vert.x, with the
+   * engine pool {@code engines} makes; not started yet.
+   *
+   * @param config the validated configuration
+   * @param mesh makes the mesh on the server's Vert.x, with the server's metrics
+   * @param engines makes the engine pool; the server closes it when it stops
+   * @return the server; start it once
+   */
+  public static SvcServer create(SvcConfig config, BiFunction<Vertx, MeterRegistry, Mesh> mesh,
+      Function<MeterRegistry, EnginePool> engines) {
     return new SvcServer(config, mesh, engines);
   }
 
@@ -124,7 +176,8 @@ public final class SvcServer {
    *     start, after stopping the parts that did
    */
   public Future<SvcServer> start() {
-    HealthVerticle healthVerticle = new HealthVerticle(config.health().port(), registry, this::readiness);
+    HealthVerticle healthVerticle = new HealthVerticle(config.health().port(), registry, this::readiness,
+        mesh::carriesMeshTraffic);
     CompletableFuture<SvcServer> started = new CompletableFuture<>();
     vertx.deployVerticle(healthVerticle)
         .compose(id -> {

@@ -24,11 +24,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VertxExtension.class)
 class TelemetryTest {
 
-  private static final String TRACES = "/opentelemetry.proto.collector.trace.v1.TraceService/Export";
+  static final String TRACES = "/opentelemetry.proto.collector.trace.v1.TraceService/Export";
   private static final String METRICS = "/opentelemetry.proto.collector.metrics.v1.MetricsService/Export";
 
   // A gRPC server over cleartext HTTP/2 that answers every export with an empty success.
-  private static HttpServer collector(Vertx vertx, Map<String, String> received) {
+  static HttpServer collector(Vertx vertx, Map<String, String> received) {
     return await(vertx.createHttpServer().requestHandler(request -> request.body().onSuccess(body -> {
       received.merge(request.path(), body.toString(StandardCharsets.ISO_8859_1), String::concat);
       request.response()

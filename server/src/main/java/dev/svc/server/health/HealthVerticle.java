@@ -1,6 +1,7 @@
 package dev.svc.server.health;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.svc.server.http.ApiError;
 import dev.svc.server.http.ApiErrors;
 import dev.svc.server.http.ApiJson;
 import dev.svc.server.http.ApiRoute;
@@ -12,17 +13,21 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.tracing.TracingPolicy;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import io.vertx.micrometer.PrometheusScrapingHandler;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The health and metrics listener on {@code health.port}, plain HTTP on every interface (the pod
- * network, never the mesh), without authentication (access-server spec §9):
+ * network, never the mesh), without authentication (access-server spec §9). A request the mesh says
+ * came from a tailnet peer gets 403:
  *
  * <ul>
  *   <li>{@code GET /healthz}: 200 {@code {"status":"ok"}} while the event loops answer;
@@ -45,6 +50,7 @@ public final class HealthVerticle extends VerticleBase {
   private final int port;
   private final PrometheusMeterRegistry registry;
   private final Supplier<Readiness> readiness;
+  private final Function<SocketAddress, Future<Boolean>> fromMesh;
   private HttpServer server;
 
   /**
@@ -53,16 +59,20 @@ public final class HealthVerticle extends VerticleBase {
    * @param port the port; 0 picks a free one
    * @param registry the metrics to serve
    * @param readiness asked on every {@code /ready}; must not block
+   * @param fromMesh whether a connection's remote address is a mesh peer's, whose requests are refused
    */
-  public HealthVerticle(int port, PrometheusMeterRegistry registry, Supplier<Readiness> readiness) {
+  public HealthVerticle(int port, PrometheusMeterRegistry registry, Supplier<Readiness> readiness,
+      Function<SocketAddress, Future<Boolean>> fromMesh) {
     this.port = port;
     this.registry = registry;
     this.readiness = readiness;
+    this.fromMesh = fromMesh;
   }
 
   @Override
   public Future<?> start() {
     Router router = Router.router(vertx);
+    router.route().handler(this::refuseMeshPeers);
     RouteTable routes = new RouteTable(List.of(
         new ApiRoute(HttpMethod.GET, "/healthz", ctx -> ApiJson.write(ctx, 200, Map.of("status", "ok"))),
         new ApiRoute(HttpMethod.GET, "/ready", ctx -> {
@@ -82,6 +92,21 @@ public final class HealthVerticle extends VerticleBase {
       server = s;
       LOG.log(Level.INFO, "health and metrics listening on http://0.0.0.0:" + s.actualPort()
           + " (/healthz, /ready, /metrics)");
+    });
+  }
+
+  // A daemon with userspace networking forwards every port of the node to loopback: without this, a
+  // tailnet peer could read the metrics (with usernames) through the node's address.
+  private void refuseMeshPeers(RoutingContext ctx) {
+    SocketAddress peer = ctx.request().connection().remoteAddress();
+    fromMesh.apply(peer).onComplete(checked -> {
+      if (checked.succeeded() && !checked.result()) {
+        ctx.next();
+      } else {
+        LOG.log(Level.WARNING, "health: refused a request from " + peer + ", which came through the mesh");
+        ctx.fail(new ApiError(403, "The health port isn't served to the mesh",
+            "probe it from the pod network; restrict the tailnet policy's grants to the API port"));
+      }
     });
   }
 

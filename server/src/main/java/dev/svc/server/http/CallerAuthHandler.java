@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.server.mesh.Caller;
 import dev.svc.server.mesh.GrantRule;
 import dev.svc.server.mesh.Mesh;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.SecurityPolicyHandler;
@@ -14,7 +17,9 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The auth layer of every API route (access-server spec §3.4): asks the mesh who is calling and
@@ -31,16 +36,22 @@ import java.util.Set;
  *   <li>the winning rule, the one of the highest priority, has no role: 400.
  * </ol>
  *
- * <p>An admitted request carries an {@link AuthorizedCaller} under {@link #CALLER}. It runs before
- * the body is read, so a refused caller costs no body (Vert.x-Web orders handlers by kind, and only a
- * security policy handler may come before the body handler).
+ * <p>An admitted request carries an {@link AuthorizedCaller} (username and winning rule) under
+ * {@link #CALLER}, and the mesh's {@link Caller} (with the full login name) under {@link #IDENTITY}.
+ * It runs before the body is read, so a refused caller costs no body (Vert.x-Web orders handlers by
+ * kind, and only a security policy handler may come before the body handler).
  *
- * <p><b>Thread safety:</b> immutable and thread-safe.
+ * <p><b>Thread safety:</b> thread-safe.
  */
 public final class CallerAuthHandler implements SecurityPolicyHandler {
 
   /** The routing context key of the {@link AuthorizedCaller} of an admitted request. */
   public static final String CALLER = "svc.caller";
+  /**
+   * The routing context key of the admitted request's {@link Caller} as the mesh answered: the full
+   * login name (such as {@code dana@corp.example}), tags and raw grants.
+   */
+  public static final String IDENTITY = "svc.caller.identity";
 
   /** The header the mesh's public ingress (Tailscale Funnel) puts on the requests it forwards. */
   static final String FUNNEL_HEADER = "Tailscale-Funnel-Request";
@@ -60,6 +71,9 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
 
   private final Mesh mesh;
   private final String capName;
+  private final MeterRegistry registry;
+  private final Timer whoIsDuration;
+  private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
   // Checks 3 to 7 are a function of the caller alone; the same caller object skips them. The mesh
   // answers one object per caller for as long as it knows it (the dev mesh always the same one).
   private volatile Admitted last;
@@ -69,10 +83,17 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
    *
    * @param mesh who-is for each request
    * @param capName the capability name whose grants admit callers, {@code mesh.capName}
+   * @param registry gets {@code svc_auth_requests_total{result,reason}} and the who-is latency
+   *     {@code svc_mesh_whois_duration_seconds}
    */
-  public CallerAuthHandler(Mesh mesh, String capName) {
+  public CallerAuthHandler(Mesh mesh, String capName, MeterRegistry registry) {
     this.mesh = mesh;
     this.capName = capName;
+    this.registry = registry;
+    this.whoIsDuration = Timer.builder("svc.mesh.whois.duration")
+        .description("How long the mesh's who-is lookup of an API request's caller took")
+        .publishPercentileHistogram()
+        .register(registry);
   }
 
   @Override
@@ -86,11 +107,13 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
     ctx.request().pause();
     // The connection's peer, which no header can change (nor has Vert.x-Web to parse any for it).
     SocketAddress peer = ctx.request().connection().remoteAddress();
+    Timer.Sample lookupTime = Timer.start(registry);
     mesh.whoIs(peer).onComplete(lookup -> {
+      lookupTime.stop(whoIsDuration);
       if (lookup.failed()) {
         LOG.log(Level.WARNING, "who-is of " + peer + " failed", lookup.cause());
         reject(ctx, new ApiError(500, "Error getting WhoIs",
-            "check that the mesh node runs: " + lookup.cause().getMessage()), "whois_failed");
+            lookup.cause().getMessage()), "whois_failed");
         return;
       }
       AuthorizedCaller caller;
@@ -101,6 +124,8 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
         return;
       }
       ctx.put(CALLER, caller);
+      ctx.put(IDENTITY, lookup.result());
+      count("admitted", "ok");
       ctx.next();
     });
   }
@@ -115,10 +140,19 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
     return authorized;
   }
 
-  private static void reject(RoutingContext ctx, ApiError error, String reason) {
+  private void reject(RoutingContext ctx, ApiError error, String reason) {
+    count("rejected", reason);
     LOG.log(Level.WARNING, "auth rejected: " + reason + " (" + error.status() + ") for "
         + ctx.request().connection().remoteAddress());
     ctx.fail(error);
+  }
+
+  private void count(String result, String reason) {
+    outcomes.computeIfAbsent(result + " " + reason, key -> Counter.builder("svc.auth.requests")
+        .description("API requests by admission outcome and the reason of a rejection")
+        .tag("result", result)
+        .tag("reason", reason)
+        .register(registry)).increment();
   }
 
   /** A refused caller: the answer, and the reason as a word for logs and spans. */

@@ -1,6 +1,7 @@
 package dev.svc.server.mesh;
 
 import io.vertx.core.Future;
+import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.SocketAddress;
 
@@ -26,6 +27,16 @@ public interface Mesh {
   Future<HttpServerOptions> listenOptions(HttpServerOptions base);
 
   /**
+   * Tells the mesh the API listener it asked for is bound, so it can keep the listener's certificate
+   * current ({@link HttpServer#updateSSLOptions}).
+   *
+   * @param listener the bound API listener
+   */
+  default void serving(HttpServer listener) {
+    // Plain HTTP listeners need nothing.
+  }
+
+  /**
    * The base URL callers reach the API at, to log: {@code https://«dns name»} for port 443, else
    * {@code http://«dns name»:«port»}.
    *
@@ -38,9 +49,23 @@ public interface Mesh {
    * Who is calling from {@code peer}: the mesh's who-is lookup of the connection's remote address.
    *
    * @param peer the remote address of the caller's connection
-   * @return the caller; a failed future when the mesh can't say (the request is then refused)
+   * @return the caller; a failed future when the mesh can't say (the request is then refused, with
+   *     the failure's message as the help: say what the caller or operator can do)
    */
   Future<Caller> whoIs(SocketAddress peer);
+
+  /**
+   * Whether a connection from {@code peer} to another of the server's listeners (the health port) came
+   * in from the mesh. Those listeners are for the pod network only, but a daemon with userspace
+   * networking forwards every port of the node to loopback, and a TUN device puts the tailnet on the
+   * host's interfaces.
+   *
+   * @param peer the remote address of a connection
+   * @return true when the connection may be a tailnet peer's: such a connection is refused
+   */
+  default Future<Boolean> carriesMeshTraffic(SocketAddress peer) {
+    return Future.succeededFuture(false);
+  }
 
   /**
    * Whether the node can serve callers now, for readiness.

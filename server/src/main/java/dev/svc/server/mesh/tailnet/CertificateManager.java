@@ -1,0 +1,174 @@
+package dev.svc.server.mesh.tailnet;
+
+import dev.svc.server.StartException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.ServerSSLOptions;
+import java.io.ByteArrayInputStream;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The node's HTTPS certificate for {@code mesh.port} 443 (notes/tailnet.md §3.4): issued by the
+ * daemon for the node's DNS name, refreshed every {@link #REFRESH} and whenever less than a third of
+ * its lifetime is left, and applied to the running listener without a restart. A certificate that
+ * would still expire within {@link #MIN_VALIDITY} is asked for again with {@code min_validity}, which
+ * makes the daemon renew it first. A failed refresh keeps the current pair and tries again: after the
+ * daemon's {@code Retry-After} when it gave one, else after {@link #RETRY}.
+ *
+ * <p><b>Thread safety:</b> thread-safe; refreshes run one at a time on Vert.x timers.
+ */
+public final class CertificateManager {
+
+  /** The longest time between two refreshes. */
+  public static final Duration REFRESH = Duration.ofHours(12);
+  /** The validity below which the daemon is asked to renew before answering. */
+  public static final Duration MIN_VALIDITY = Duration.ofHours(24);
+  /** The wait after a failed refresh without {@code Retry-After}. */
+  public static final Duration RETRY = Duration.ofMinutes(10);
+
+  private static final Logger LOG = System.getLogger(CertificateManager.class.getName());
+
+  private final Vertx vertx;
+  private final LocalApiClient client;
+  private final Clock clock;
+  private volatile String domain;
+  private volatile CertPair current;
+  private volatile HttpServer server;
+  private volatile long timer = -1;
+  private volatile boolean closed;
+
+  CertificateManager(Vertx vertx, LocalApiClient client, Clock clock) {
+    this.vertx = vertx;
+    this.client = client;
+    this.clock = clock;
+  }
+
+  /**
+   * The first certificate of {@code node}, before the listener binds.
+   *
+   * @param node the running node
+   * @return the key and chain; fails with a {@link StartException} when the tailnet issues none
+   */
+  Future<PemKeyCertOptions> first(NodeStatus node) {
+    if (!node.magicDnsEnabled() || !node.certDomains().contains(node.dnsName())) {
+      return Future.failedFuture(new StartException("the tailnet issues no HTTPS certificate for " + node.dnsName(),
+          "enable MagicDNS and HTTPS certificates in the tailnet's DNS settings, or set mesh.port to a plain "
+              + "HTTP port such as 8080", null));
+    }
+    domain = node.dnsName();
+    return fetch().map(pair -> {
+      current = pair;
+      return pem(pair);
+    }).recover(failure -> Future.failedFuture(new StartException("no HTTPS certificate for " + domain + ": "
+        + failure.getMessage(), failure instanceof LocalApiException limited && limited.status() == 429
+            ? "the certificate authority limits issuance; start again later or use a plain HTTP mesh.port"
+            : "check that this user may fetch certificates from tailscaled (TS_PERMIT_CERT_UID) and the daemon's log",
+        failure)));
+  }
+
+  /**
+   * Starts the refreshes of the listener {@code listening}, which serves the first pair.
+   *
+   * @param listening the API listener
+   */
+  void serving(HttpServer listening) {
+    server = listening;
+    schedule(nextRefresh(current));
+  }
+
+  /** Fetches the pair, and again with min_validity when it would expire within a day. */
+  private Future<CertPair> fetch() {
+    return client.certPair(domain, Optional.empty()).compose(pair -> {
+      if (Duration.between(clock.instant(), notAfter(pair)).compareTo(MIN_VALIDITY) < 0) {
+        return client.certPair(domain, Optional.of(MIN_VALIDITY));
+      }
+      return Future.succeededFuture(pair);
+    });
+  }
+
+  /**
+   * Refreshes now: fetches the pair and applies it when it changed.
+   *
+   * @return completes when the refresh ended; a failure keeps the current pair
+   */
+  Future<Void> refresh() {
+    return fetch().compose(pair -> {
+      if (pair.equals(current)) {
+        return Future.succeededFuture(pair);
+      }
+      return server.updateSSLOptions(new ServerSSLOptions().setKeyCertOptions(pem(pair))).map(updated -> {
+        current = pair;
+        LOG.log(Level.INFO, "mesh: HTTPS certificate of " + domain + " renewed, valid until " + notAfter(pair));
+        return pair;
+      });
+    }).onComplete(done -> {
+      if (done.succeeded()) {
+        schedule(nextRefresh(done.result()));
+      } else {
+        Duration wait = done.cause() instanceof LocalApiException refused && refused.retryAfter().isPresent()
+            ? refused.retryAfter().get() : RETRY;
+        LOG.log(Level.WARNING, "mesh: HTTPS certificate refresh failed, serving the current one and trying again in "
+            + wait.toSeconds() + " s: " + done.cause().getMessage());
+        schedule(wait);
+      }
+    }).mapEmpty();
+  }
+
+  /** {@link #REFRESH}, or sooner when a third of the lifetime will be left earlier. */
+  private Duration nextRefresh(CertPair pair) {
+    X509Certificate leaf = leaf(pair);
+    Instant notBefore = leaf.getNotBefore().toInstant();
+    Instant notAfter = leaf.getNotAfter().toInstant();
+    Instant thirdLeft = notAfter.minus(Duration.between(notBefore, notAfter).dividedBy(3));
+    Duration untilThird = Duration.between(clock.instant(), thirdLeft);
+    Duration next = untilThird.compareTo(REFRESH) < 0 ? untilThird : REFRESH;
+    return next.compareTo(RETRY) < 0 ? RETRY : next;
+  }
+
+  private void schedule(Duration delay) {
+    if (closed) {
+      return;
+    }
+    timer = vertx.setTimer(Math.max(1, delay.toMillis()), t -> refresh());
+  }
+
+  /** Stops the refreshes. */
+  void close() {
+    closed = true;
+    long pending = timer;
+    if (pending >= 0) {
+      vertx.cancelTimer(pending);
+    }
+  }
+
+  private static PemKeyCertOptions pem(CertPair pair) {
+    return new PemKeyCertOptions()
+        .addKeyValue(Buffer.buffer(pair.keyPem(), StandardCharsets.UTF_8.name()))
+        .addCertValue(Buffer.buffer(pair.chainPem(), StandardCharsets.UTF_8.name()));
+  }
+
+  private static Instant notAfter(CertPair pair) {
+    return leaf(pair).getNotAfter().toInstant();
+  }
+
+  private static X509Certificate leaf(CertPair pair) {
+    try {
+      return (X509Certificate) CertificateFactory.getInstance("X.509")
+          .generateCertificate(new ByteArrayInputStream(pair.chainPem().getBytes(StandardCharsets.US_ASCII)));
+    } catch (CertificateException e) {
+      throw new IllegalArgumentException("the daemon's certificate is unreadable: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,152 @@
+package dev.svc.server.mesh.tailnet;
+
+import static dev.svc.server.mesh.tailnet.LocalApiClientTest.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.server.StartException;
+import dev.svc.server.config.SvcConfig;
+import dev.svc.server.testkit.FakeTailscaled;
+import dev.svc.server.testkit.FakeTailscaled.Fault;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.junit5.VertxExtension;
+import java.math.BigInteger;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code mesh.port} 443: the listener serves the daemon's certificate, and a renewed one without a
+ * restart. The tests bind a free port with the options the mesh gives for 443.
+ */
+@ExtendWith(VertxExtension.class)
+class HttpsMeshTest {
+
+  private static final String CERT_PATH = "/localapi/v0/cert/svc.tail-fake.ts.net";
+
+  private Vertx vertx;
+  private FakeTailscaled daemon;
+  private TailnetMesh mesh;
+  private HttpServer server;
+  private HttpClient tls;
+
+  @BeforeEach
+  void start(Vertx vertx) {
+    this.vertx = vertx;
+    daemon = await(FakeTailscaled.start(vertx)).running();
+    SvcConfig.Mesh config = new SvcConfig.Mesh("svc", 443, "", "", "svc.dev/cap/svc", SvcConfig.MeshMode.EXTERNAL,
+        daemon.socket().toString(), "tailscaled", "", true, new SvcConfig.DevCaller("dev@localhost", List.of()));
+    mesh = new TailnetMesh(vertx, config, daemon.socket(),
+        new LocalApiClient(vertx, daemon.socket(), new ObjectMapper(), Clock.systemUTC()), new NodeLogin("", false),
+        null, new SimpleMeterRegistry()).withoutBindCheck();
+    tls = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setTrustAll(true).setVerifyHost(false)
+        .setKeepAlive(false));
+  }
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      await(server.close());
+    }
+    await(tls.close());
+    await(mesh.close());
+    await(daemon.close());
+  }
+
+  private void listen() {
+    HttpServerOptions options = await(mesh.listenOptions(new HttpServerOptions()));
+    assertThat(options.getPort()).isEqualTo(443);
+    assertThat(options.isSsl()).isTrue();
+    server = await(vertx.createHttpServer(options.setPort(0)).requestHandler(r -> r.response().end("ok")).listen());
+    mesh.serving(server);
+  }
+
+  /** The serial number of the certificate a new TLS connection gets. */
+  private BigInteger servedSerial() {
+    return await(tls.request(HttpMethod.GET, server.actualPort(), "127.0.0.1", "/")
+        .compose(request -> request.send().compose(response -> {
+          try {
+            X509Certificate leaf = (X509Certificate) request.connection().peerCertificates().get(0);
+            return response.body().map(body -> leaf.getSerialNumber());
+          } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+            throw new AssertionError(e);
+          }
+        })));
+  }
+
+  @Test
+  void the_listener_serves_the_nodes_certificate_and_a_renewed_one_without_a_restart() {
+    listen();
+    BigInteger first = servedSerial();
+
+    daemon.renewCertificate();
+    await(mesh.refreshCertificate());
+
+    assertThat(servedSerial()).isNotEqualTo(first);
+    assertThat(daemon.requests(CERT_PATH)).allSatisfy(r -> assertThat(r.query()).startsWith("type=pair"));
+  }
+
+  @Test
+  void a_failed_refresh_keeps_serving_the_current_certificate() {
+    listen();
+    BigInteger first = servedSerial();
+
+    daemon.renewCertificate().failNext(CERT_PATH, Fault.ERROR_500);
+    Throwable failure = catchThrowable(() -> await(mesh.refreshCertificate()));
+
+    assertThat(failure).hasMessage("tailscaled refused cert (500): backend error: injected");
+    assertThat(servedSerial()).isEqualTo(first);
+  }
+
+  @Test
+  void a_certificate_expiring_within_a_day_is_renewed_by_the_daemon_first() {
+    listen();
+
+    assertThat(daemon.requests(CERT_PATH)).extracting(FakeTailscaled.Recorded::query)
+        .containsExactly("type=pair", "type=pair&min_validity=86400s");
+  }
+
+  @Test
+  void a_port_taken_by_another_process_is_a_start_error_with_help() throws Exception {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      Throwable failure = catchThrowable(() -> TailnetMesh.checkBindable("127.0.0.1", taken.getLocalPort()));
+
+      assertThat(failure).isInstanceOf(StartException.class)
+          .hasMessageStartingWith("the API can't listen on 127.0.0.1:" + taken.getLocalPort() + ": ");
+      assertThat(((StartException) failure).help()).startsWith("stop the process that listens there");
+    }
+  }
+
+  @Test
+  void a_tailnet_without_https_certificates_is_a_start_error() {
+    daemon.disableHttpsCerts();
+
+    Throwable failure = catchThrowable(() -> await(mesh.listenOptions(new HttpServerOptions())));
+
+    assertThat(failure).isInstanceOf(StartException.class)
+        .hasMessage("the tailnet issues no HTTPS certificate for svc.tail-fake.ts.net");
+    assertThat(((StartException) failure).help()).startsWith("enable MagicDNS and HTTPS certificates");
+  }
+
+  @Test
+  void a_rate_limited_first_certificate_is_a_start_error_with_advice() {
+    daemon.failNext(CERT_PATH, Fault.RATE_LIMITED);
+
+    Throwable failure = catchThrowable(() -> await(mesh.listenOptions(new HttpServerOptions())));
+
+    assertThat(failure).isInstanceOf(StartException.class)
+        .hasMessage("no HTTPS certificate for svc.tail-fake.ts.net: tailscaled refused cert (429): rate limited: injected");
+    assertThat(((StartException) failure).help()).startsWith("the certificate authority limits issuance");
+  }
+}

@@ -1,0 +1,5 @@
+/**
+ * Test doubles of the server's outside world that speak the real protocols:
+ * {@link dev.svc.server.testkit.FakeTailscaled} is tailscaled's local API on a unix socket.
+ */
+package dev.svc.server.testkit;
