@@ -11,14 +11,7 @@ use crate::explain::{Entry, Explanation, What};
 /// Writes `,"explanations":[…]` for `explanations`, in their order.
 pub(crate) fn write<'e>(json: &mut Json, explanations: impl IntoIterator<Item = &'e Explanation>) {
     json.member("explanations");
-    json.raw("[");
-    for (i, e) in explanations.into_iter().enumerate() {
-        if i > 0 {
-            json.raw(",");
-        }
-        explanation(json, e);
-    }
-    json.raw("]");
+    json.list(explanations, explanation);
 }
 
 /// One Explanation; `rules` is `null` when the policy has no rule and no

@@ -7,14 +7,7 @@ use crate::testrun::{CaseResult, TestResult};
 /// Writes `,"results":[…]` for `results`, in their order.
 pub(crate) fn write(json: &mut Json, results: &[TestResult]) {
     json.member("results");
-    json.raw("[");
-    for (i, result) in results.iter().enumerate() {
-        if i > 0 {
-            json.raw(",");
-        }
-        write_result(json, result);
-    }
-    json.raw("]");
+    json.list(results, write_result);
 }
 
 /// A TestResult record: `file`, `policy`, `error` (when the file couldn't
@@ -29,14 +22,8 @@ fn write_result(json: &mut Json, result: &TestResult) {
         json.string(error);
     }
     json.member("cases");
-    json.raw("[");
-    for (i, case) in result.cases.iter().enumerate() {
-        if i > 0 {
-            json.raw(",");
-        }
-        write_case(json, case);
-    }
-    json.raw("]}");
+    json.list(&result.cases, write_case);
+    json.raw("}");
 }
 
 /// A CaseResult record: `name`, `error` and `failures` when there are

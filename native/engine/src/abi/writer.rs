@@ -86,12 +86,21 @@ impl Json {
 
     /// Appends a JSON array of strings.
     pub(crate) fn strings<S: AsRef<str>>(&mut self, items: &[S]) {
+        self.list(items, |json, s| json.string(s.as_ref()));
+    }
+
+    /// Appends a JSON array of `items`, each written by `write`.
+    pub(crate) fn list<T>(
+        &mut self,
+        items: impl IntoIterator<Item = T>,
+        mut write: impl FnMut(&mut Self, T),
+    ) {
         self.raw("[");
-        for (i, s) in items.iter().enumerate() {
+        for (i, item) in items.into_iter().enumerate() {
             if i > 0 {
                 self.raw(",");
             }
-            self.string(s.as_ref());
+            write(self, item);
         }
         self.raw("]");
     }
