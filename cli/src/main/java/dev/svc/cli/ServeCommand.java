@@ -52,6 +52,7 @@ final class ServeCommand implements Callable<Integer> {
       Map.entry("--dir", ConfigKey.MESH_STATE_DIR),
       Map.entry("--cap-name", ConfigKey.MESH_CAP_NAME),
       Map.entry("--mesh-mode", ConfigKey.MESH_MODE),
+      Map.entry("--kubernetes-mode", ConfigKey.KUBERNETES_MODE),
       Map.entry("--health-port", ConfigKey.HEALTH_PORT),
       Map.entry("--api-endpoint", ConfigKey.CLUSTER_INFO_API_ENDPOINT),
       Map.entry("--ca-data", ConfigKey.CLUSTER_INFO_CA_DATA),
@@ -91,6 +92,10 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--mesh-mode", paramLabel = "<mode>",
       description = "managed, external or dev: how the node joins the tailnet (mesh.mode).")
   String meshMode;
+
+  @Option(names = "--kubernetes-mode", paramLabel = "<mode>",
+      description = "cluster or embedded: where the Kubernetes API is (kubernetes.mode).")
+  String kubernetesMode;
 
   @Option(names = "--health-port", paramLabel = "<port>", description = "Health and metrics port (health.port).")
   String healthPort;

@@ -40,7 +40,7 @@ final class TestServers {
     SvcConfig c = ConfigLoader.load(new ConfigSources(flags, Map.of(), Optional.empty(), List.of()));
     // The key's 0 means 8080; a record built by hand can ask for any free port.
     return new SvcConfig(c.debug(), c.mesh(), c.server(), new SvcConfig.Health(0), c.otel(), c.operator(), c.api(),
-        c.output(), c.clusterInfo(), c.engine(), c.policies());
+        c.output(), c.clusterInfo(), c.engine(), c.policies(), c.kubernetes());
   }
 
   /** The supervised engines of a pool of one instance, reporting to {@code registry}. */

@@ -64,6 +64,10 @@ public enum ConfigKey {
   OPERATOR_CONTEXT_PREFIX("operator.contextPrefix", ConfigType.STRING, "svc-context-"),
   /** The user entry prefix in issued kubeconfigs. */
   OPERATOR_USER_PREFIX("operator.userPrefix", ConfigType.STRING, "svc-user-"),
+  /** The ClusterRoles grants may name; empty means any. */
+  OPERATOR_ALLOWED_ROLES("operator.allowedRoles", ConfigType.STRING_LIST, "[]"),
+  /** Where the Kubernetes API is: the usual cluster resolution, or an in-process stand-in. */
+  KUBERNETES_MODE("kubernetes.mode", ConfigType.STRING, "cluster", "cluster", "embedded"),
   /** The value of {@code Retry-After}; 0 or less means 1. */
   API_RETRY_AFTER_SECONDS("api.retryAfterSeconds", ConfigType.INT, "1"),
   /** How many engine instances serve the API; 0 means one per available processor. */

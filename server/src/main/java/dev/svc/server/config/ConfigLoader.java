@@ -151,7 +151,8 @@ public final class ConfigLoader {
             string(ConfigKey.OPERATOR_NAMESPACE),
             string(ConfigKey.OPERATOR_CLUSTER_NAME),
             string(ConfigKey.OPERATOR_CONTEXT_PREFIX),
-            string(ConfigKey.OPERATOR_USER_PREFIX)),
+            string(ConfigKey.OPERATOR_USER_PREFIX),
+            strings(ConfigKey.OPERATOR_ALLOWED_ROLES)),
         new SvcConfig.Api(Math.max(1, retryAfter)),
         new SvcConfig.Output(
             string(ConfigKey.OUTPUT_THEME),
@@ -179,7 +180,9 @@ public final class ConfigLoader {
         new SvcConfig.Policies(
             Optional.of(string(ConfigKey.POLICIES_DIR)).filter(dir -> !dir.isEmpty()).map(Path::of),
             installs(ConfigKey.POLICIES_INSTALL),
-            bool(ConfigKey.POLICIES_RELOAD)));
+            bool(ConfigKey.POLICIES_RELOAD)),
+        new SvcConfig.Kubernetes(
+            SvcConfig.KubernetesMode.valueOf(string(ConfigKey.KUBERNETES_MODE).toUpperCase(Locale.ROOT))));
   }
 
   // ---- the config file
@@ -379,20 +382,28 @@ public final class ConfigLoader {
   // `name=policy` serves the root policy under another name; a bare policy serves it under its own.
   private Map<String, String> installs(ConfigKey key) {
     String help = "list policies as [access.main, web=access.web], or as text access.main,web=access.web";
-    return read(key, value -> {
-      if (value.isTextual() && !value.textValue().strip().startsWith("[")) {
-        return pairs(Pairs.entries(value.textValue()), INSTALLS, help);
-      }
-      JsonNode list = value.isTextual() ? json(value.textValue(), help) : value;
-      if (!list.isArray()) {
-        throw new Invalid("policies to install are a list, not " + describe(list), help);
-      }
-      List<String> entries = new ArrayList<>();
-      for (JsonNode item : list) {
-        entries.add(scalar(item, "a policy name or name=policy"));
-      }
-      return pairs(entries, INSTALLS, help);
-    });
+    return read(key, value -> pairs(entries(value, "policies to install are", "a policy name or name=policy", help),
+        INSTALLS, help));
+  }
+
+  private List<String> strings(ConfigKey key) {
+    return read(key, value -> entries(value, "names are", "a name", "list names as [view, edit], or as text view,edit"));
+  }
+
+  // A list as YAML or JSON, or as text `a,b`: its entries as text.
+  private static List<String> entries(JsonNode value, String what, String wanted, String help) {
+    if (value.isTextual() && !value.textValue().strip().startsWith("[")) {
+      return Pairs.entries(value.textValue());
+    }
+    JsonNode list = value.isTextual() ? json(value.textValue(), help) : value;
+    if (!list.isArray()) {
+      throw new Invalid(what + " a list, not " + describe(list), help);
+    }
+    List<String> entries = new ArrayList<>();
+    for (JsonNode item : list) {
+      entries.add(scalar(item, wanted));
+    }
+    return entries;
   }
 
   private List<GrantRule> grants(ConfigKey key) {

@@ -28,6 +28,7 @@ import java.util.Optional;
  * @param clusterInfo the cluster connection details handed to users
  * @param engine the policy engine's pool
  * @param policies the policies installed from files at start-up
+ * @param kubernetes where the Kubernetes API is
  */
 public record SvcConfig(
     boolean debug,
@@ -40,7 +41,23 @@ public record SvcConfig(
     Output output,
     ClusterInfo clusterInfo,
     Engine engine,
-    Policies policies) {
+    Policies policies,
+    Kubernetes kubernetes) {
+
+  /** Where the Kubernetes API is ({@code kubernetes.mode}). */
+  public enum KubernetesMode {
+    /** fabric8's usual resolution: the pod's service account, else {@code KUBECONFIG} or {@code ~/.kube/config}. */
+    CLUSTER,
+    /** An in-process stand-in for trying svc on one machine; never for production. */
+    EMBEDDED
+  }
+
+  /**
+   * The {@code kubernetes.*} keys.
+   *
+   * @param mode where the Kubernetes API is
+   */
+  public record Kubernetes(KubernetesMode mode) {}
 
   /** How the server's node joins the tailnet ({@code mesh.mode}). */
   public enum MeshMode {
@@ -135,8 +152,24 @@ public record SvcConfig(
    * @param clusterName the cluster entry's name in issued kubeconfigs
    * @param contextPrefix the context name prefix
    * @param userPrefix the user entry prefix
+   * @param allowedRoles the ClusterRoles grants may name; empty means any
    */
-  public record Operator(String namespace, String clusterName, String contextPrefix, String userPrefix) {}
+  public record Operator(
+      String namespace, String clusterName, String contextPrefix, String userPrefix, List<String> allowedRoles) {
+
+    /**
+     * Copies the list.
+     *
+     * @param namespace the namespace
+     * @param clusterName the cluster entry's name
+     * @param contextPrefix the context name prefix
+     * @param userPrefix the user entry prefix
+     * @param allowedRoles the allowed ClusterRoles
+     */
+    public Operator {
+      allowedRoles = List.copyOf(allowedRoles);
+    }
+  }
 
   /**
    * The {@code api.*} keys.

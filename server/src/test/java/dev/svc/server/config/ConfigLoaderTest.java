@@ -85,7 +85,8 @@ class ConfigLoaderTest {
     assertThat(config.health().port()).isEqualTo(8080);
     assertThat(config.otel()).isEqualTo(new SvcConfig.Otel(Optional.empty(), true));
     assertThat(config.operator()).isEqualTo(
-        new SvcConfig.Operator("svc-dev", "svc-cluster", "svc-context-", "svc-user-"));
+        new SvcConfig.Operator("svc-dev", "svc-cluster", "svc-context-", "svc-user-", List.of()));
+    assertThat(config.kubernetes()).isEqualTo(new SvcConfig.Kubernetes(SvcConfig.KubernetesMode.CLUSTER));
     assertThat(config.api().retryAfterSeconds()).isEqualTo(1);
     assertThat(config.output()).isEqualTo(new SvcConfig.Output("tokyo-night", true, false, false));
     assertThat(config.clusterInfo().labels()).isEmpty();
@@ -95,6 +96,12 @@ class ConfigLoaderTest {
 
   static Stream<Arguments> precedence() {
     return Stream.of(
+        arguments(ConfigKey.KUBERNETES_MODE, "embedded", "cluster", "kubernetes:\n  mode: embedded\n",
+            (Function<SvcConfig, Object>) c -> c.kubernetes().mode(), SvcConfig.KubernetesMode.EMBEDDED,
+            SvcConfig.KubernetesMode.CLUSTER, SvcConfig.KubernetesMode.EMBEDDED, SvcConfig.KubernetesMode.CLUSTER),
+        arguments(ConfigKey.OPERATOR_ALLOWED_ROLES, "view,edit", "[\"admin\"]", "operator:\n  allowedRoles: [view]\n",
+            (Function<SvcConfig, Object>) c -> c.operator().allowedRoles(), List.of("view", "edit"), List.of("admin"),
+            List.of("view"), List.of()),
         arguments(ConfigKey.MESH_PORT, "1001", "1002", "mesh:\n  port: 1003\n",
             (Function<SvcConfig, Object>) c -> c.mesh().port(), 1001, 1002, 1003, 443),
         arguments(ConfigKey.MESH_HOSTNAME, "from-flag", "from-env", "mesh:\n  hostname: from-file\n",
