@@ -1,5 +1,6 @@
 package dev.svc.server;
 
+import dev.svc.server.access.AccessRoutes;
 import dev.svc.server.config.SvcConfig;
 import dev.svc.server.engine.EnginePool;
 import dev.svc.server.engine.EngineRoutes;
@@ -48,13 +49,15 @@ final class ApiVerticle extends VerticleBase {
   private final Mesh mesh;
   private final EnginePool engines;
   private final PolicyCatalog catalog;
+  private final AccessRoutes access;
   private final Duration shutdownGrace;
   private final MeterRegistry registry;
   private HttpServer server;
 
-  ApiVerticle(SvcConfig config, Mesh mesh, EnginePool engines, PolicyCatalog catalog, Duration shutdownGrace,
-      MeterRegistry registry) {
+  ApiVerticle(SvcConfig config, Mesh mesh, EnginePool engines, PolicyCatalog catalog, AccessRoutes access,
+      Duration shutdownGrace, MeterRegistry registry) {
     this.config = config;
+    this.access = access;
     this.mesh = mesh;
     this.engines = engines;
     this.catalog = catalog;
@@ -66,6 +69,7 @@ final class ApiVerticle extends VerticleBase {
   public Future<?> start() {
     Map<String, String> methods = new HashMap<>(EngineRoutes.methods());
     methods.putAll(PolicyRoutes.methods());
+    methods.putAll(AccessRoutes.methods());
     RouteTable routes = new RouteTable(methods);
     HttpTimeouts timeouts = new HttpTimeouts(vertx, config.server());
     Router router = Router.router(vertx);
@@ -78,6 +82,7 @@ final class ApiVerticle extends VerticleBase {
     // the routes in order.
     new PolicyRoutes(engines, catalog, config.engine().evalTimeout()).mount(router, guards);
     new EngineRoutes(engines).mount(router, guards);
+    access.mount(vertx, router, guards);
     ApiErrors errors = new ApiErrors(BODY_LIMIT, routes, config.api().retryAfterSeconds());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);

@@ -73,9 +73,20 @@ public final class SvcSignin extends CustomResource<SvcSigninSpec, SvcSigninStat
     SvcSignin signin = new SvcSignin();
     signin.getMetadata().setName(name.signin());
     signin.getMetadata().setNamespace(namespace);
-    signin.getMetadata().setAnnotations(Map.of(LAST_ATTEMPTED, Rfc3339.format(now), VALID_UNTIL, Rfc3339.format(until)));
+    signin.getMetadata().setAnnotations(annotations(now, until));
     signin.setSpec(spec);
     return signin;
+  }
+
+  /**
+   * The two annotations of a sign-in at {@code now}, valid until {@code until}.
+   *
+   * @param now the time of the latest {@code POST /login}
+   * @param until now + the period
+   * @return {@link #LAST_ATTEMPTED} and {@link #VALID_UNTIL} as RFC 3339 times
+   */
+  public static Map<String, String> annotations(Instant now, Instant until) {
+    return Map.of(LAST_ATTEMPTED, Rfc3339.format(now), VALID_UNTIL, Rfc3339.format(until));
   }
 
   /**
