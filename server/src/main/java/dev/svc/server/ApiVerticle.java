@@ -12,6 +12,7 @@ import dev.svc.server.http.HttpTimeouts;
 import dev.svc.server.http.RequestMetrics;
 import dev.svc.server.http.RouteTable;
 import dev.svc.server.mesh.Mesh;
+import dev.svc.server.openapi.SwaggerRoutes;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -70,6 +71,7 @@ final class ApiVerticle extends VerticleBase {
     Map<String, String> methods = new HashMap<>(EngineRoutes.methods());
     methods.putAll(PolicyRoutes.methods());
     methods.putAll(AccessRoutes.methods());
+    methods.putAll(SwaggerRoutes.methods());
     RouteTable routes = new RouteTable(methods);
     HttpTimeouts timeouts = new HttpTimeouts(vertx, config.server());
     Router router = Router.router(vertx);
@@ -83,6 +85,7 @@ final class ApiVerticle extends VerticleBase {
     new PolicyRoutes(engines, catalog, config.engine().evalTimeout()).mount(router, guards);
     new EngineRoutes(engines).mount(router, guards);
     access.mount(vertx, router, guards);
+    new SwaggerRoutes().mount(vertx, router);
     ApiErrors errors = new ApiErrors(BODY_LIMIT, routes, config.api().retryAfterSeconds());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);

@@ -63,6 +63,9 @@ public final class SvcServer {
   /** How long one Kubernetes call may take when {@code server.writeTimeout} is off. */
   static final Duration KUBERNETES_TIMEOUT = Duration.ofSeconds(10);
 
+  /** The least time one Kubernetes call gets. */
+  static final Duration MIN_KUBERNETES_TIMEOUT = Duration.ofSeconds(1);
+
   private final SvcConfig config;
   private final Mesh mesh;
   private final Function<MeterRegistry, EnginePool> engineFactory;
@@ -173,16 +176,20 @@ public final class SvcServer {
     return Future.fromCompletionStage(started);
   }
 
-  // Start-up step 4: the cluster of kubernetes.mode, checked. Its calls must fail before the answer
-  // waiting for them is cut off by server.writeTimeout, so they get half of it.
+  // Start-up step 4: the cluster of kubernetes.mode, checked. Its calls should fail before the answer
+  // waiting for them is cut off by server.writeTimeout, so they get half of it, but never less than a
+  // second: a shorter write timeout then answers 503 first.
   private Future<KubernetesConnection> connectKubernetes() {
     Duration writeTimeout = config.server().writeTimeout();
-    Duration timeout = writeTimeout.isZero() ? KUBERNETES_TIMEOUT : writeTimeout.dividedBy(2);
+    Duration timeout = writeTimeout.isZero() ? KUBERNETES_TIMEOUT
+        : writeTimeout.dividedBy(2).compareTo(MIN_KUBERNETES_TIMEOUT) < 0 ? MIN_KUBERNETES_TIMEOUT
+        : writeTimeout.dividedBy(2);
     Future<KubernetesConnection> connected = switch (config.kubernetes().mode()) {
-      case EMBEDDED -> vertx.executeBlocking(() -> {
+      // The embedded API builds its own Vert.x, which it must not do on a thread of ours.
+      case EMBEDDED -> Future.fromCompletionStage(CompletableFuture.supplyAsync(() -> {
         embedded = EmbeddedCluster.start(config.operator().namespace(), Clock.systemUTC());
         return KubernetesConnection.of(vertx, embedded.config(), timeout, "the embedded API at " + embedded.url());
-      });
+      }, task -> new Thread(task, "svc-embedded-kubernetes-start").start()), vertx.getOrCreateContext());
       case CLUSTER -> vertx.executeBlocking(() -> KubernetesConnection.fromEnvironment(vertx, timeout));
     };
     return connected.compose(connection -> {

@@ -152,10 +152,21 @@ public final class KubernetesConnection implements AutoCloseable {
     try {
       return client.getKubernetesVersion();
     } catch (KubernetesClientException e) {
-      throw new StartException("can't reach the Kubernetes API of " + origin + ": " + e.getMessage(),
+      throw new StartException("can't reach the Kubernetes API of " + origin + ": " + rootMessage(e),
           "check that the cluster runs and that KUBECONFIG (or the pod's service account) points at it,"
               + " or try svc on one machine with kubernetes.mode embedded (--kubernetes-mode embedded)", e);
     }
+  }
+
+  // fabric8 wraps what went wrong in "An error has occurred."; the innermost message says what.
+  private static String rootMessage(Throwable failure) {
+    Throwable root = failure;
+    int depth = 0;
+    while (root.getCause() != null && root.getCause() != root && depth++ < 8) {
+      root = root.getCause();
+    }
+    String message = root.getMessage();
+    return message == null || message.isEmpty() ? root.getClass().getSimpleName() : message.replace('\n', ' ');
   }
 
   /** Whether {@code version} is at least the oldest served. */
