@@ -19,7 +19,6 @@ import dev.svc.server.telemetry.TracedEngines;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -153,7 +152,7 @@ public final class SvcServer {
         .compose(connection -> ClusterInfoSource.load(config.clusterInfo(), connection,
             Optional.ofNullable(embedded).map(EmbeddedCluster::url)))
         .compose(cluster -> {
-          Tracer tracer = telemetry.map(t -> t.sdk().getTracer("svc")).orElse(OpenTelemetry.noop().getTracer("svc"));
+          Optional<Tracer> tracer = telemetry.map(t -> t.sdk().getTracer("svc"));
           access = new AccessRoutes(kube, config, cluster, Clock.systemUTC(), tracer, registry);
           return vertx.executeBlocking(() -> engineFactory.apply(registry));
         })

@@ -56,6 +56,22 @@ class TelemetryTest {
   }
 
   @Test
+  void the_sign_in_apis_endpoints_are_spans_under_their_requests(Vertx vertx) {
+    Map<String, String> received = new ConcurrentHashMap<>();
+    HttpServer collector = collector(vertx, received);
+    SvcServer server = await(SvcServer.start(TestServers.config(
+        Map.of(ConfigKey.OTEL_ENDPOINT, "127.0.0.1:" + collector.actualPort()))));
+    WebClient client = WebClient.create(vertx);
+    await(client.post(server.apiPort(), "127.0.0.1", "/api/v1alpha1/login").send());
+    await(client.get(server.apiPort(), "127.0.0.1", "/api/v1alpha1/kubeconfig").send());
+
+    await(server.stop());
+
+    assertThat(received.get(TRACES)).contains("SvcServer.login").contains("login.status").contains("success")
+        .contains("SvcServer.getKubeconfig").contains("not_ready").contains("/api/v1alpha1/login");
+  }
+
+  @Test
   void without_an_endpoint_nothing_is_exported() {
     assertThat(Telemetry.start(new SvcConfig.Otel(Optional.empty(), true), new SimpleMeterRegistry())).isEmpty();
   }

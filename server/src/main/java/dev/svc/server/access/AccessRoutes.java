@@ -34,6 +34,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -71,7 +72,7 @@ public final class AccessRoutes {
   private final SvcConfig config;
   private final ClusterInfo cluster;
   private final Buffer clusterInfoJson;
-  private final Tracer tracer;
+  private final Optional<Tracer> tracer;
   private final MeterRegistry registry;
   private final Map<List<String>, Counter> attempts = new ConcurrentHashMap<>();
   private final String retryAfter;
@@ -84,11 +85,11 @@ public final class AccessRoutes {
    * @param config the configuration: {@code operator.*} names and allowed roles, {@code api.retryAfterSeconds}
    * @param cluster the cluster info, read at start-up
    * @param clock the time sessions start and end by
-   * @param tracer where the endpoints' spans go
+   * @param tracer where the endpoints' spans go; empty when nothing is exported
    * @param registry where the sign-in counter goes
    */
-  public AccessRoutes(KubernetesConnection kube, SvcConfig config, ClusterInfo cluster, Clock clock, Tracer tracer,
-      MeterRegistry registry) {
+  public AccessRoutes(KubernetesConnection kube, SvcConfig config, ClusterInfo cluster, Clock clock,
+      Optional<Tracer> tracer, MeterRegistry registry) {
     this.kube = kube;
     this.config = config;
     this.cluster = cluster;
@@ -316,8 +317,9 @@ public final class AccessRoutes {
         .register(registry)).increment();
   }
 
+  // Without export there is no span, nor a request span to read: Vert.x keeps none without tracing.
   private Span span(String name) {
-    return tracer.spanBuilder(name).setParent(Context.current()).startSpan();
+    return tracer.map(t -> t.spanBuilder(name).setParent(Context.current()).startSpan()).orElse(Span.getInvalid());
   }
 
   private static void end(Span span, String statusKey, String status, int httpStatus) {
