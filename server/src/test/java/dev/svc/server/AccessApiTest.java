@@ -133,6 +133,12 @@ class AccessApiTest {
     });
   }
 
+  /** Dana signs in and the operator provisions the session for the window given. */
+  private static void signedIn(Instant signedIn, Instant validUntil) {
+    assertThat(call(HttpMethod.POST, "/api/v1alpha1/login").statusCode()).isEqualTo(202);
+    provision("svc-user-dana", signedIn, validUntil);
+  }
+
   private static void assertError(HttpResponse<Buffer> response, int status, String body) {
     assertThat(response.statusCode()).isEqualTo(status);
     assertThat(response.getHeader("Content-Type")).isEqualTo("application/json; charset=utf-8");
@@ -304,8 +310,7 @@ class AccessApiTest {
 
   @Test
   void a_provisioned_session_is_200_with_the_stored_until() {
-    call(HttpMethod.POST, "/api/v1alpha1/login");
-    provision("svc-user-dana", Instant.parse("2030-01-01T10:00:00Z"), Instant.parse("2099-01-01T11:00:00Z"));
+    signedIn(Instant.parse("2030-01-01T10:00:00Z"), Instant.parse("2099-01-01T11:00:00Z"));
 
     HttpResponse<Buffer> response = call(HttpMethod.GET, "/api/v1alpha1/login");
 
@@ -335,8 +340,7 @@ class AccessApiTest {
 
   @Test
   void an_expired_session_is_401() {
-    call(HttpMethod.POST, "/api/v1alpha1/login");
-    provision("svc-user-dana", Instant.parse("2020-01-01T10:00:00Z"), Instant.parse("2020-01-01T11:00:00Z"));
+    signedIn(Instant.parse("2020-01-01T10:00:00Z"), Instant.parse("2020-01-01T11:00:00Z"));
 
     assertError(call(HttpMethod.GET, "/api/v1alpha1/login"), 401, "{\"message\":\"User not signed in\",\"advice\":"
         + "[\"your session expired at 2020-01-01T11:00:00Z; sign in again with `svc login`\"]}");
@@ -371,8 +375,7 @@ class AccessApiTest {
 
   @Test
   void a_provisioned_session_gets_a_kubeconfig_in_the_standard_list_form() throws IOException {
-    call(HttpMethod.POST, "/api/v1alpha1/login");
-    provision("svc-user-dana", Instant.now(), Instant.now().plus(Duration.ofHours(1)));
+    signedIn(Instant.now(), Instant.now().plus(Duration.ofHours(1)));
 
     HttpResponse<Buffer> response = call(HttpMethod.GET, "/api/v1alpha1/kubeconfig");
 
@@ -394,8 +397,7 @@ class AccessApiTest {
   @ValueSource(strings = {"application/yaml", "text/yaml", "application/x-yaml",
       "text/html;q=0.9, application/yaml", "application/json;q=0.2, text/yaml;q=0.8"})
   void yaml_is_answered_when_accept_prefers_it(String accept) throws IOException {
-    call(HttpMethod.POST, "/api/v1alpha1/login");
-    provision("svc-user-dana", Instant.now(), Instant.now().plus(Duration.ofHours(1)));
+    signedIn(Instant.now(), Instant.now().plus(Duration.ofHours(1)));
 
     HttpResponse<Buffer> response = call(HttpMethod.GET, "/api/v1alpha1/kubeconfig", accept);
 
@@ -409,8 +411,7 @@ class AccessApiTest {
   @ParameterizedTest
   @ValueSource(strings = {"application/json", "*/*", "application/json, application/yaml;q=0.5", "text/html"})
   void json_is_answered_otherwise(String accept) {
-    call(HttpMethod.POST, "/api/v1alpha1/login");
-    provision("svc-user-dana", Instant.now(), Instant.now().plus(Duration.ofHours(1)));
+    signedIn(Instant.now(), Instant.now().plus(Duration.ofHours(1)));
 
     assertThat(call(HttpMethod.GET, "/api/v1alpha1/kubeconfig", accept).getHeader("Content-Type"))
         .isEqualTo("application/json; charset=utf-8");
@@ -420,8 +421,7 @@ class AccessApiTest {
   void kubectl_reads_both_forms(@TempDir Path dir) throws Exception {
     Assumptions.assumeTrue(kubectl(dir, "version", "--client").exit == 0,
         "SKIPPED: no kubectl on PATH; scripts/setup installs Debian's kubernetes-client");
-    call(HttpMethod.POST, "/api/v1alpha1/login");
-    provision("svc-user-dana", Instant.now(), Instant.now().plus(Duration.ofHours(1)));
+    signedIn(Instant.now(), Instant.now().plus(Duration.ofHours(1)));
 
     for (String accept : List.of("application/json", "application/yaml")) {
       Path file = dir.resolve("issued-" + accept.replace('/', '-'));
@@ -462,8 +462,7 @@ class AccessApiTest {
     assertThat(missing.getHeader("Retry-After")).isEqualTo("3");
     assertThat(missing.bodyAsJsonObject().getString("message")).isEqualTo("User not signed in");
 
-    call(HttpMethod.POST, "/api/v1alpha1/login");
-    provision("svc-user-dana", Instant.parse("2020-01-01T10:00:00Z"), Instant.parse("2020-01-01T11:00:00Z"));
+    signedIn(Instant.parse("2020-01-01T10:00:00Z"), Instant.parse("2020-01-01T11:00:00Z"));
     HttpResponse<Buffer> expired = call(HttpMethod.GET, "/api/v1alpha1/kubeconfig");
     assertThat(expired.statusCode()).isEqualTo(401);
     assertThat(expired.getHeader("Retry-After")).isEqualTo("3");
@@ -471,8 +470,7 @@ class AccessApiTest {
 
   @Test
   void a_token_refused_is_500_with_retry_after() {
-    call(HttpMethod.POST, "/api/v1alpha1/login");
-    provision("svc-user-dana", Instant.now(), Instant.now().plus(Duration.ofHours(1)));
+    signedIn(Instant.now(), Instant.now().plus(Duration.ofHours(1)));
     server.embeddedCluster().expect().post().withPath("/api/v1/namespaces/svc-dev/serviceaccounts/svc-user-dana/token")
         .andReturn(403, new StatusBuilder().withCode(403).withMessage("serviceaccounts \"svc-user-dana\" is forbidden")
             .build()).once();
@@ -509,8 +507,7 @@ class AccessApiTest {
 
   @Test
   void signing_out_of_a_provisioned_session_answers_it_and_deletes_it() {
-    call(HttpMethod.POST, "/api/v1alpha1/login");
-    provision("svc-user-dana", Instant.parse("2030-01-01T10:00:00Z"), Instant.parse("2099-01-01T11:00:00Z"));
+    signedIn(Instant.parse("2030-01-01T10:00:00Z"), Instant.parse("2099-01-01T11:00:00Z"));
 
     HttpResponse<Buffer> response = call(HttpMethod.POST, "/api/v1alpha1/logout");
 
