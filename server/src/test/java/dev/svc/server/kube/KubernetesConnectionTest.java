@@ -37,29 +37,22 @@ class KubernetesConnectionTest {
     }
   }
 
-  @Test
-  void an_api_older_than_1_24_is_refused(Vertx vertx) throws Exception {
-    KubernetesMockServer old = mock("1", "23");
-    try (KubernetesConnection connection = KubernetesConnection.of(vertx, config(old), TIMEOUT, "the cluster at X")) {
+  @ParameterizedTest(name = "{0}.{1}")
+  @CsvSource(delimiter = '|', value = {
+      "1 | 23 | the cluster at X runs Kubernetes 1.23, older than 1.24"
+          + " | use Kubernetes 1.24 or newer: svc needs its TokenRequest API",
+      "1 | 30 | the cluster at X doesn't serve the resource svcsignins.access.svc.dev"
+          + " | install it with `kubectl apply -f conf/kubernetes/crd-svcsignins.yaml`"})
+  void an_old_api_or_one_without_the_sign_in_resource_is_refused(String major, String minor, String message,
+      String help, Vertx vertx) throws Exception {
+    KubernetesMockServer api = mock(major, minor);
+    try (KubernetesConnection connection = KubernetesConnection.of(vertx, config(api), TIMEOUT, "the cluster at X")) {
       assertThat(failure(connection.check())).isInstanceOfSatisfying(StartException.class, e -> {
-        assertThat(e).hasMessage("the cluster at X runs Kubernetes 1.23, older than 1.24");
-        assertThat(e.help()).isEqualTo("use Kubernetes 1.24 or newer: svc needs its TokenRequest API");
+        assertThat(e).hasMessage(message);
+        assertThat(e.help()).isEqualTo(help);
       });
     } finally {
-      old.destroy();
-    }
-  }
-
-  @Test
-  void an_api_without_the_sign_in_resource_is_refused(Vertx vertx) throws Exception {
-    KubernetesMockServer bare = mock("1", "30");
-    try (KubernetesConnection connection = KubernetesConnection.of(vertx, config(bare), TIMEOUT, "the cluster at X")) {
-      assertThat(failure(connection.check())).isInstanceOfSatisfying(StartException.class, e -> {
-        assertThat(e).hasMessage("the cluster at X doesn't serve the resource svcsignins.access.svc.dev");
-        assertThat(e.help()).isEqualTo("install it with `kubectl apply -f conf/kubernetes/crd-svcsignins.yaml`");
-      });
-    } finally {
-      bare.destroy();
+      api.destroy();
     }
   }
 
