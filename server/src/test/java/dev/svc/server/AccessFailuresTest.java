@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.svc.server.config.ConfigKey;
+import dev.svc.server.kube.SvcSignin;
 import dev.svc.server.mesh.Caller;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -85,11 +88,23 @@ class AccessFailuresTest {
   }
 
   @Test
-  void an_update_that_conflicts_is_500() {
+  void an_update_made_stale_by_another_writer_is_read_and_written_again() {
     assertThat(call(HttpMethod.POST, "/api/v1alpha1/login").statusCode()).isEqualTo(202);
-    server.embeddedCluster().expect().put().withPath(SIGNIN)
-        .andReturn(409, new StatusBuilder().withCode(409).withReason("Conflict").withMessage("Operation cannot be"
-            + " fulfilled on svcsignins.access.svc.dev \"svc-user-dana\": the object has been modified").build()).once();
+    conflicts(2);
+    mesh.whoIs = Future.succeededFuture(dana("edit"));
+
+    assertThat(call(HttpMethod.POST, "/api/v1alpha1/login").statusCode()).isEqualTo(202);
+
+    try (KubernetesClient kube = new KubernetesClientBuilder().withConfig(server.embeddedCluster().config()).build()) {
+      assertThat(kube.resources(SvcSignin.class).inNamespace("svc-dev").withName("svc-user-dana").get().getSpec().role())
+          .isEqualTo("edit");
+    }
+  }
+
+  @Test
+  void an_update_that_keeps_conflicting_is_500() {
+    assertThat(call(HttpMethod.POST, "/api/v1alpha1/login").statusCode()).isEqualTo(202);
+    conflicts(3);
 
     HttpResponse<Buffer> response = call(HttpMethod.POST, "/api/v1alpha1/login");
 
@@ -97,6 +112,13 @@ class AccessFailuresTest {
     assertThat(response.bodyAsString()).isEqualTo("{\"message\":\"Failed to update existing sign-in request\","
         + "\"cause\":{\"message\":\"Operation cannot be fulfilled on svcsignins.access.svc.dev \\\"svc-user-dana\\\":"
         + " the object has been modified\"}}");
+  }
+
+  private void conflicts(int times) {
+    server.embeddedCluster().expect().put().withPath(SIGNIN)
+        .andReturn(409, new StatusBuilder().withCode(409).withReason("Conflict").withMessage("Operation cannot be"
+            + " fulfilled on svcsignins.access.svc.dev \"svc-user-dana\": the object has been modified").build())
+        .times(times);
   }
 
   @Test

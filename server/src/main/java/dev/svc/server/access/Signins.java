@@ -33,6 +33,8 @@ final class Signins {
 
   /** The shortest session a grant may give. */
   static final Duration MIN_PERIOD = Duration.ofMinutes(10);
+  /** How often {@code POST /login} writes before a conflict is its answer. */
+  static final int WRITE_ATTEMPTS = 3;
   /** The shortest token Kubernetes issues. */
   static final long MIN_TOKEN_SECONDS = 600;
 
@@ -66,18 +68,38 @@ final class Signins {
     Instant now = clock.instant();
     Instant until = now.plus(length);
     SvcSigninSpec spec = new SvcSigninSpec(username, role, GoDuration.format(length), loginName);
-    SvcSignin existing;
-    try {
-      existing = signins().withName(name.signin()).get();
-    } catch (RuntimeException e) {
-      throw new AccessError(500, "Failed to load existing sign-in request", List.of(), e);
+    // The operator writes the status meanwhile: an update it made stale is read and tried again.
+    for (int attempt = 1; ; attempt++) {
+      SvcSignin existing;
+      try {
+        existing = signins().withName(name.signin()).get();
+      } catch (RuntimeException e) {
+        throw new AccessError(500, "Failed to load existing sign-in request", List.of(), e);
+      }
+      try {
+        if (existing == null) {
+          create(name, spec, now, until);
+        } else {
+          extend(existing, spec, now, until);
+        }
+        return new LoginAnswer(username, role, Rfc3339.format(until));
+      } catch (Conflict conflict) {
+        if (attempt == WRITE_ATTEMPTS) {
+          throw conflict.error;
+        }
+      }
     }
-    if (existing == null) {
-      create(name, spec, now, until);
-    } else {
-      extend(existing, spec, now, until);
+  }
+
+  /** A write refused as conflicting (409): someone else wrote the object first. */
+  private static final class Conflict extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final transient AccessError error;
+
+    Conflict(AccessError error) {
+      super(error.getMessage(), null, false, false);
+      this.error = error;
     }
-    return new LoginAnswer(username, role, Rfc3339.format(until));
   }
 
   private void create(SigninName name, SvcSigninSpec spec, Instant now, Instant until) {
@@ -85,7 +107,7 @@ final class Signins {
     try {
       created = signins().resource(SvcSignin.of(name, namespace, spec, now, until)).create();
     } catch (RuntimeException e) {
-      throw new AccessError(notFound(e) ? 404 : 500, "Error signing in user", List.of(), e);
+      throw refusal(e, "Error signing in user");
     }
     writeStatus(created, SvcSigninStatus.PENDING);
   }
@@ -110,7 +132,7 @@ final class Signins {
     try {
       updated = signins().resource(existing).update();
     } catch (RuntimeException e) {
-      throw new AccessError(notFound(e) ? 404 : 500, "Failed to update existing sign-in request", List.of(), e);
+      throw refusal(e, "Failed to update existing sign-in request");
     }
     if (expired) {
       writeStatus(updated, SvcSigninStatus.PENDING);
@@ -240,8 +262,11 @@ final class Signins {
         List.of("the username `" + username + "` needs a letter or digit, and at most 236 characters"), null));
   }
 
-  private static boolean notFound(RuntimeException e) {
-    return e instanceof KubernetesClientException k && k.getCode() == 404;
+  // A write's failure: a conflict to try again, NotFound as 404 (spec §4.1), anything else 500.
+  private static RuntimeException refusal(RuntimeException e, String message) {
+    int code = e instanceof KubernetesClientException k ? k.getCode() : 0;
+    AccessError error = new AccessError(code == 404 ? 404 : 500, message, List.of(), e);
+    return code == 409 ? new Conflict(error) : error;
   }
 
   private NonNamespaceOperation<SvcSignin, KubernetesResourceList<SvcSignin>, Resource<SvcSignin>> signins() {
