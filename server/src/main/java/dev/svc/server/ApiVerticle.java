@@ -1,5 +1,6 @@
 package dev.svc.server;
 
+import dev.svc.server.access.AccessRoutes;
 import dev.svc.server.config.SvcConfig;
 import dev.svc.server.engine.EnginePool;
 import dev.svc.server.engine.EngineRoutes;
@@ -12,6 +13,7 @@ import dev.svc.server.http.HttpTimeouts;
 import dev.svc.server.http.RequestMetrics;
 import dev.svc.server.http.RouteTable;
 import dev.svc.server.mesh.Mesh;
+import dev.svc.server.openapi.SwaggerRoutes;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -48,13 +50,15 @@ final class ApiVerticle extends VerticleBase {
   private final Mesh mesh;
   private final EnginePool engines;
   private final PolicyCatalog catalog;
+  private final AccessRoutes access;
   private final Duration shutdownGrace;
   private final MeterRegistry registry;
   private HttpServer server;
 
-  ApiVerticle(SvcConfig config, Mesh mesh, EnginePool engines, PolicyCatalog catalog, Duration shutdownGrace,
-      MeterRegistry registry) {
+  ApiVerticle(SvcConfig config, Mesh mesh, EnginePool engines, PolicyCatalog catalog, AccessRoutes access,
+      Duration shutdownGrace, MeterRegistry registry) {
     this.config = config;
+    this.access = access;
     this.mesh = mesh;
     this.engines = engines;
     this.catalog = catalog;
@@ -66,9 +70,13 @@ final class ApiVerticle extends VerticleBase {
   public Future<?> start() {
     // The policies' routes first: their evaluations are nearly all the traffic, and the router tries
     // the routes in order.
-    List<ApiRoute> declared =
+    List<ApiRoute> guarded =
         new ArrayList<>(new PolicyRoutes(engines, catalog, config.engine().evalTimeout()).routes());
-    declared.addAll(new EngineRoutes(engines).routes());
+    guarded.addAll(new EngineRoutes(engines).routes());
+    guarded.addAll(access.routes());
+    List<ApiRoute> docs = new SwaggerRoutes().routes();
+    List<ApiRoute> declared = new ArrayList<>(guarded);
+    declared.addAll(docs);
     RouteTable routes = new RouteTable(declared);
     HttpTimeouts timeouts = new HttpTimeouts(vertx, config.server());
     Router router = Router.router(vertx);
@@ -77,7 +85,9 @@ final class ApiVerticle extends VerticleBase {
     List<Handler<RoutingContext>> guards = List.of(
         new CallerAuthHandler(mesh, config.mesh().capName(), registry),
         BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
-    routes.mount(router, guards);
+    new RouteTable(guarded).mount(router, guards);
+    access.mountAnswers(router);
+    new RouteTable(docs).mount(router, List.of());
     ApiErrors errors = new ApiErrors(BODY_LIMIT, routes, config.api().retryAfterSeconds());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);

@@ -1,11 +1,15 @@
 package dev.svc.server;
 
+import dev.svc.server.access.AccessRoutes;
+import dev.svc.server.clusterinfo.ClusterInfoSource;
 import dev.svc.server.config.SvcConfig;
 import dev.svc.server.engine.ConfigPolicies;
 import dev.svc.server.engine.EnginePool;
 import dev.svc.server.engine.PolicyCatalog;
 import dev.svc.server.engine.SupervisedEngines;
 import dev.svc.server.health.HealthVerticle;
+import dev.svc.server.kube.EmbeddedCluster;
+import dev.svc.server.kube.KubernetesConnection;
 import dev.svc.server.health.Readiness;
 import dev.svc.server.mesh.DevMesh;
 import dev.svc.server.mesh.Mesh;
@@ -18,6 +22,7 @@ import dev.svc.server.telemetry.TracedEngines;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.api.trace.Tracer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
@@ -27,6 +32,7 @@ import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.tracing.opentelemetry.OpenTelemetryOptions;
 import io.vertx.tracing.opentelemetry.OpenTelemetryTracingFactory;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -37,11 +43,13 @@ import java.util.function.Function;
 
 /**
  * {@code svc serve}: the server as one object. Starting it builds Vert.x with Micrometer metrics (and
- * OpenTelemetry tracing when {@code otel.endpoint} is set), then, in order, the health listener (so
- * probes answer while the rest comes up), the engine pool, and the API listener on the mesh. Stopping
- * goes the other way (access-server spec §1.4): the health listener, then the API listener, which lets
- * requests in flight finish for up to {@link #SHUTDOWN_GRACE}, then the pool, the mesh, Vert.x and the
- * telemetry export, which flushes what is pending.
+ * OpenTelemetry tracing when {@code otel.endpoint} is set), then, in order (access-server spec §1.3), the
+ * health listener (so probes answer while the rest comes up), the Kubernetes connection (the cluster's,
+ * or an embedded stand-in with {@code kubernetes.mode: embedded}) and its check, the cluster info, the
+ * engine pool, and the API listener on the mesh. Stopping goes the other way (§1.4): the health
+ * listener, then the API listener, which lets requests in flight finish for up to
+ * {@link #SHUTDOWN_GRACE}, then the pool, the Kubernetes connection, the mesh, Vert.x and the telemetry
+ * export, which flushes what is pending.
  *
  * <pre>{@code
  * SvcServer.start(ConfigLoader.load(sources))
@@ -55,6 +63,12 @@ public final class SvcServer {
   /** How long requests in flight may take to finish once the server stops. */
   public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
+  /** How long one Kubernetes call may take when {@code server.writeTimeout} is off. */
+  static final Duration KUBERNETES_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The least time one Kubernetes call gets. */
+  static final Duration MIN_KUBERNETES_TIMEOUT = Duration.ofSeconds(1);
+
   private final SvcConfig config;
   private final Mesh mesh;
   private final Function<MeterRegistry, EnginePool> engineFactory;
@@ -67,6 +81,9 @@ public final class SvcServer {
   private volatile EnginePool engines;
   private volatile ConfigPolicies configured;
   private volatile ApiVerticle api;
+  private volatile EmbeddedCluster embedded;
+  private volatile AccessRoutes access;
+  private volatile KubernetesConnection kube;
   private volatile String apiDeployment;
   private Future<Void> stopped; // guarded by this
 
@@ -183,6 +200,13 @@ public final class SvcServer {
         .compose(id -> {
           health = healthVerticle;
           healthDeployment = id;
+          return connectKubernetes();
+        })
+        .compose(connection -> ClusterInfoSource.load(config.clusterInfo(), connection,
+            Optional.ofNullable(embedded).map(EmbeddedCluster::url)))
+        .compose(cluster -> {
+          Optional<Tracer> tracer = telemetry.map(t -> t.sdk().getTracer("svc"));
+          access = new AccessRoutes(kube, config, cluster, Clock.systemUTC(), tracer, registry);
           return vertx.executeBlocking(() -> engineFactory.apply(registry));
         })
         .map(pool -> telemetry.<EnginePool>map(t -> new TracedEngines(pool, t.sdk().getTracer("svc"))).orElse(pool))
@@ -192,7 +216,7 @@ public final class SvcServer {
           return configured.start(vertx, ConfigPolicies.SCAN_PERIOD).map(pool);
         })
         .compose(pool -> {
-          ApiVerticle apiVerticle = new ApiVerticle(config, mesh, pool, catalog, SHUTDOWN_GRACE, registry);
+          ApiVerticle apiVerticle = new ApiVerticle(config, mesh, pool, catalog, access, SHUTDOWN_GRACE, registry);
           return vertx.deployVerticle(apiVerticle).map(id -> {
             apiDeployment = id;
             api = apiVerticle;
@@ -202,6 +226,28 @@ public final class SvcServer {
         .onSuccess(started::complete)
         .onFailure(failure -> stop().onComplete(stopped -> started.completeExceptionally(failure)));
     return Future.fromCompletionStage(started);
+  }
+
+  // Start-up step 4: the cluster of kubernetes.mode, checked. Its calls should fail before the answer
+  // waiting for them is cut off by server.writeTimeout, so they get half of it, but never less than a
+  // second: a shorter write timeout then answers 503 first.
+  private Future<KubernetesConnection> connectKubernetes() {
+    Duration writeTimeout = config.server().writeTimeout();
+    Duration timeout = writeTimeout.isZero() ? KUBERNETES_TIMEOUT
+        : writeTimeout.dividedBy(2).compareTo(MIN_KUBERNETES_TIMEOUT) < 0 ? MIN_KUBERNETES_TIMEOUT
+        : writeTimeout.dividedBy(2);
+    Future<KubernetesConnection> connected = switch (config.kubernetes().mode()) {
+      // The embedded API builds its own Vert.x, which it must not do on a thread of ours.
+      case EMBEDDED -> Future.fromCompletionStage(CompletableFuture.supplyAsync(() -> {
+        embedded = EmbeddedCluster.start(config.operator().namespace(), Clock.systemUTC());
+        return KubernetesConnection.of(vertx, embedded.config(), timeout, "the embedded API at " + embedded.url());
+      }, task -> new Thread(task, "svc-embedded-kubernetes-start").start()), vertx.getOrCreateContext());
+      case CLUSTER -> vertx.executeBlocking(() -> KubernetesConnection.fromEnvironment(vertx, timeout));
+    };
+    return connected.compose(connection -> {
+      kube = connection;
+      return connection.check().map(connection);
+    });
   }
 
   // The first check that fails names the reason (spec §9); ready, the mesh's state does.
@@ -235,6 +281,15 @@ public final class SvcServer {
       throw new IllegalStateException("the API doesn't listen yet");
     }
     return listening.port();
+  }
+
+  /**
+   * The in-process Kubernetes API of {@code kubernetes.mode: embedded}, for tests that look into it.
+   *
+   * @return the embedded API, or null in {@code cluster} mode or before it starts
+   */
+  EmbeddedCluster embeddedCluster() {
+    return embedded;
   }
 
   /**
@@ -272,6 +327,10 @@ public final class SvcServer {
             engines.close();
             return null;
           }))
+          .compose(v -> vertx.executeBlocking(() -> {
+            closeKubernetes();
+            return null;
+          }))
           .compose(v -> mesh.close())
           .onComplete(parts -> vertx.close().onComplete(closed -> {
             telemetry.ifPresent(Telemetry::close);
@@ -286,6 +345,15 @@ public final class SvcServer {
       stopped = Future.fromCompletionStage(done);
     }
     return stopped;
+  }
+
+  private void closeKubernetes() {
+    if (kube != null) {
+      kube.close();
+    }
+    if (embedded != null) {
+      embedded.close();
+    }
   }
 
   private Future<Void> undeploy(String deployment) {

@@ -234,7 +234,8 @@ class EngineApiTest {
     HttpResponse<Buffer> wrongMethod = await(client.get(server.apiPort(), "127.0.0.1", "/api/v1/check").send());
 
     assertError(missing, 404, "Not found", "the API's routes are /api/v1/check, /api/v1/explain, /api/v1/format, /api/v1/policies,"
-        + " /api/v1/policies/{name}, /api/v1/policies/{name}/eval, /api/v1/test");
+        + " /api/v1/policies/{name}, /api/v1/policies/{name}/eval, /api/v1/test, /api/v1alpha1/cluster-info,"
+        + " /api/v1alpha1/kubeconfig, /api/v1alpha1/login, /api/v1alpha1/logout, /swagger, /swagger/{file}");
     assertError(wrongMethod, 405, "GET isn't a method of /api/v1/check", "use POST");
     assertThat(wrongMethod.getHeader("Allow")).isEqualTo("POST");
   }

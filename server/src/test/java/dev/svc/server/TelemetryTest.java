@@ -44,14 +44,20 @@ class TelemetryTest {
     HttpServer collector = collector(vertx, received);
     SvcServer server = await(SvcServer.start(TestServers.config(
         Map.of(ConfigKey.OTEL_ENDPOINT, "127.0.0.1:" + collector.actualPort()))));
-    await(WebClient.create(vertx).post(server.apiPort(), "127.0.0.1", "/api/v1/format")
+    WebClient client = WebClient.create(vertx);
+    await(client.post(server.apiPort(), "127.0.0.1", "/api/v1/format")
         .putHeader("Content-Type", "application/json")
         .sendJsonObject(new JsonObject().put("source", "policy a.b: K@1\n")));
+    await(client.post(server.apiPort(), "127.0.0.1", "/api/v1alpha1/login").send());
+    await(client.get(server.apiPort(), "127.0.0.1", "/api/v1alpha1/kubeconfig").send());
 
     await(server.stop());
 
     assertThat(received).containsKeys(TRACES, METRICS);
     assertThat(received.get(TRACES)).contains("/api/v1/format").contains("engine format");
+    // The sign-in API's endpoints are spans of their own, with the spec's attributes (§10.3).
+    assertThat(received.get(TRACES)).contains("SvcServer.login").contains("login.status").contains("success")
+        .contains("SvcServer.getKubeconfig").contains("not_ready").contains("/api/v1alpha1/login");
     assertThat(received.get(METRICS)).contains("svc.requests").contains("jvm.memory.used");
   }
 

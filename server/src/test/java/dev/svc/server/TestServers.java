@@ -36,6 +36,7 @@ final class TestServers {
     Map<ConfigKey, ConfigSources.Flag> flags = new EnumMap<>(ConfigKey.class);
     flags.put(ConfigKey.MESH_MODE, new ConfigSources.Flag("--mesh-mode", "dev"));
     flags.put(ConfigKey.MESH_PORT, new ConfigSources.Flag("--port", "0"));
+    flags.put(ConfigKey.KUBERNETES_MODE, new ConfigSources.Flag("--kubernetes-mode", "embedded"));
     keys.forEach((key, value) -> flags.put(key, new ConfigSources.Flag("--test", value)));
     SvcConfig c = ConfigLoader.load(new ConfigSources(flags, Map.of(), Optional.empty(), List.of()));
     // The key's 0 means 8080; a record built by hand can ask for any free port.

@@ -101,6 +101,57 @@ public final class GoDuration {
     return Duration.ofSeconds(split[0].longValueExact(), split[1].longValueExact());
   }
 
+  /**
+   * {@code duration} as Go's {@code Duration.String} writes it: the largest unit first with zero
+   * parts kept below it ({@code 45m0s}, {@code 1h30m0s}, {@code 1.5s}), units below a second for
+   * shorter ones ({@code 1.5ms}), {@code 0s} for zero. {@link #parse} reads it back unchanged.
+   *
+   * @param duration a duration within Go's range (about 292 years either way)
+   * @return the canonical text
+   */
+  public static String format(Duration duration) {
+    long nanos = duration.toNanos();
+    if (nanos == 0) {
+      return "0s";
+    }
+    // Go's range is symmetric enough that the magnitude of Long.MIN_VALUE needs unsigned arithmetic.
+    String sign = nanos < 0 ? "-" : "";
+    BigInteger magnitude = BigInteger.valueOf(nanos).abs();
+    if (magnitude.compareTo(BILLION) < 0) {
+      long n = magnitude.longValueExact();
+      if (n < 1_000) {
+        return sign + n + "ns";
+      }
+      if (n < 1_000_000) {
+        return sign + decimal(n, 1_000) + "\u00b5s";
+      }
+      return sign + decimal(n, 1_000_000) + "ms";
+    }
+    BigInteger[] secondsAndNanos = magnitude.divideAndRemainder(BILLION);
+    long seconds = secondsAndNanos[0].longValueExact();
+    long fraction = secondsAndNanos[1].longValueExact();
+    StringBuilder text = new StringBuilder(sign);
+    if (seconds >= 3600) {
+      text.append(seconds / 3600).append('h');
+    }
+    if (seconds >= 60) {
+      text.append(seconds / 60 % 60).append('m');
+    }
+    text.append(decimal(seconds % 60 * 1_000_000_000L + fraction, 1_000_000_000L)).append('s');
+    return text.toString();
+  }
+
+  // `value / unit` with its fraction's trailing zeros dropped, as Go's fmtFrac does.
+  private static String decimal(long value, long unit) {
+    long whole = value / unit;
+    long part = value % unit;
+    if (part == 0) {
+      return Long.toString(whole);
+    }
+    String digits = Long.toString(unit + part).substring(1).replaceAll("0+$", "");
+    return whole + "." + digits;
+  }
+
   private static boolean isDigit(char c) {
     return c >= '0' && c <= '9';
   }

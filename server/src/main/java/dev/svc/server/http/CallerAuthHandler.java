@@ -63,8 +63,9 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
    *
    * @param username the caller's short username
    * @param rule the caller's rule of the highest priority
+   * @param loginName the caller's full login name, such as {@code dana@corp.example}
    */
-  public record AuthorizedCaller(String username, GrantRule rule) {}
+  public record AuthorizedCaller(String username, GrantRule rule, String loginName) {}
 
   /** The last caller admitted, with the outcome: most requests come from the one the mesh answered last. */
   private record Admitted(Caller caller, AuthorizedCaller authorized) {}
@@ -210,6 +211,6 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
           "give the rule of priority " + winner.priority() + " of `" + capName + "` a role: the ClusterRole to bind"),
           "empty_role");
     }
-    return new AuthorizedCaller(caller.username(), winner);
+    return new AuthorizedCaller(caller.username(), winner, caller.loginName());
   }
 }

@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  * name requests by it).
  *
  * <p>Paths are written as routes are: a parameter as {@code :name}, standing for one non-empty
- * segment ({@code /api/v1/policies/:name/eval}).
+ * segment ({@code /api/v1/policies/:name/eval}), and a final {@code /*} for everything below a path
+ * ({@code /swagger/*}).
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.
  */
@@ -100,6 +101,10 @@ public final class RouteTable {
    * @return true if the router would match the path to the route
    */
   static boolean fits(String route, String path) {
+    if (route.endsWith("/*")) {
+      int slash = route.length() - 2;
+      return path.startsWith(route.substring(0, slash + 1)) || path.equals(route.substring(0, slash));
+    }
     int end = path.length() > 1 && path.endsWith("/") ? path.length() - 1 : path.length();
     int r = 0;
     int p = 0;

@@ -70,4 +70,25 @@ class GoDurationTest {
   void says_what_is_wrong(String text, String message) {
     assertThatThrownBy(() -> GoDuration.parse(text)).hasMessage(message);
   }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({
+    "45m, 45m0s",
+    "90s, 1m30s",
+    "1.5h, 1h30m0s",
+    "6h, 6h0m0s",
+    "10m, 10m0s",
+    "0, 0s",
+    "1.5s, 1.5s",
+    "1h0m0.25s, 1h0m0.25s",
+    "1.5ms, 1.5ms",
+    "2us, 2\u00b5s",
+    "7ns, 7ns",
+    "-1m, -1m0s",
+    "25h, 25h0m0s",
+  })
+  void durations_are_written_as_go_writes_them(String text, String canonical) {
+    assertThat(GoDuration.format(GoDuration.parse(text))).isEqualTo(canonical);
+    assertThat(GoDuration.parse(canonical)).isEqualTo(GoDuration.parse(text));
+  }
 }

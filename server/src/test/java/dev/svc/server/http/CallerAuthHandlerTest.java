@@ -51,7 +51,7 @@ class CallerAuthHandlerTest {
     String admin = "{\"role\": \"admin\", \"period\": \"45m\", \"priority\": 20}";
     String view = "{\"role\": \"view\", \"period\": \"6h\", \"priority\": 10}";
 
-    assertThat(admit(view, admin)).isEqualTo(new AuthorizedCaller("dana", new GrantRule("admin", "45m", 20)));
+    assertThat(admit(view, admin)).isEqualTo(new AuthorizedCaller("dana", new GrantRule("admin", "45m", 20), "dana@corp.example"));
     assertThat(admit(admin, view).rule().role()).isEqualTo("admin");
   }
 
