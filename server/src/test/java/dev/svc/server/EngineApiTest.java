@@ -235,7 +235,8 @@ class EngineApiTest {
 
     assertError(missing, 404, "Not found", "the API's routes are /api/v1/check, /api/v1/explain, /api/v1/format, /api/v1/policies,"
         + " /api/v1/policies/{name}, /api/v1/policies/{name}/eval, /api/v1/test, /api/v1alpha1/cluster-info,"
-        + " /api/v1alpha1/kubeconfig, /api/v1alpha1/login, /api/v1alpha1/logout, /swagger, /swagger/{file}");
+        + " /api/v1alpha1/kubeconfig, /api/v1alpha1/login, /api/v1alpha1/logout, /swagger, /swagger/*, /swagger/doc.json, /swagger/swagger-initializer.js,"
+        + " /swagger/swagger.json");
     assertError(wrongMethod, 405, "GET isn't a method of /api/v1/check", "use POST");
     assertThat(wrongMethod.getHeader("Allow")).isEqualTo("POST");
   }
