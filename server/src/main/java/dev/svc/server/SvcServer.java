@@ -7,14 +7,19 @@ import dev.svc.server.engine.PolicyCatalog;
 import dev.svc.server.engine.SupervisedEngines;
 import dev.svc.server.health.HealthVerticle;
 import dev.svc.server.health.Readiness;
+import dev.svc.server.kube.KubernetesConnection;
 import dev.svc.server.mesh.DevMesh;
 import dev.svc.server.mesh.Mesh;
 import dev.svc.server.mesh.MeshStatus;
+import dev.svc.server.operator.LeaseSettings;
+import dev.svc.server.operator.OperatorSettings;
+import dev.svc.server.operator.OperatorVerticle;
 import dev.svc.server.telemetry.Telemetry;
 import dev.svc.server.telemetry.TracedEngines;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
@@ -34,9 +39,10 @@ import java.util.function.Function;
 /**
  * {@code svc serve}: the server as one object. Starting it builds Vert.x with Micrometer metrics (and
  * OpenTelemetry tracing when {@code otel.endpoint} is set), then, in order, the health listener (so
- * probes answer while the rest comes up), the engine pool, and the API listener on the mesh. Stopping
- * goes the other way (access-server spec §1.4): the health listener, then the API listener, which lets
- * requests in flight finish for up to {@link #SHUTDOWN_GRACE}, then the pool, the mesh, Vert.x and the
+ * probes answer while the rest comes up), the engine pool, the operator (when the server connects to
+ * Kubernetes), and the API listener on the mesh. Stopping goes the other way (access-server spec §1.4):
+ * the health listener, then the API listener, which lets
+ * requests in flight finish for up to {@link #SHUTDOWN_GRACE}, then the operator, the pool, the mesh, Vert.x and the
  * telemetry export, which flushes what is pending.
  *
  * <pre>{@code
@@ -54,6 +60,7 @@ public final class SvcServer {
   private final SvcConfig config;
   private final Mesh mesh;
   private final Function<MeterRegistry, EnginePool> engineFactory;
+  private final Optional<Function<Vertx, KubernetesConnection>> kubernetesFactory;
   private final PolicyCatalog catalog = new PolicyCatalog();
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Optional<Telemetry> telemetry;
@@ -62,14 +69,19 @@ public final class SvcServer {
   private volatile String healthDeployment;
   private volatile EnginePool engines;
   private volatile ConfigPolicies configured;
+  private volatile KubernetesConnection kubernetes;
+  private volatile OperatorVerticle operator;
+  private volatile String operatorDeployment;
   private volatile ApiVerticle api;
   private volatile String apiDeployment;
   private Future<Void> stopped; // guarded by this
 
-  private SvcServer(SvcConfig config, Mesh mesh, Function<MeterRegistry, EnginePool> engineFactory) {
+  private SvcServer(SvcConfig config, Mesh mesh, Function<MeterRegistry, EnginePool> engineFactory,
+      Optional<Function<Vertx, KubernetesConnection>> kubernetesFactory) {
     this.config = config;
     this.mesh = mesh;
     this.engineFactory = engineFactory;
+    this.kubernetesFactory = kubernetesFactory;
     this.telemetry = Telemetry.start(config.otel(), registry);
     // The API counts and times its requests itself (RequestMetrics), at a fraction of the cost of
     // Vert.x's HTTP server metrics, which the spec allows in their place (access-server spec §9).
@@ -114,7 +126,23 @@ public final class SvcServer {
    * @return the server; start it once
    */
   public static SvcServer create(SvcConfig config, Mesh mesh, Function<MeterRegistry, EnginePool> engines) {
-    return new SvcServer(config, mesh, engines);
+    return new SvcServer(config, mesh, engines, Optional.empty());
+  }
+
+  /**
+   * A server as {@link #create(SvcConfig, Mesh, Function)} makes it, that also connects to Kubernetes
+   * and runs the operator before it serves the API (access-server spec §1.3 steps 4 and 6).
+   *
+   * @param config the validated configuration
+   * @param mesh where callers come from and who they are
+   * @param engines makes the engine pool
+   * @param kubernetes makes the connection to the Kubernetes API on the server's Vert.x; the server
+   *     checks it at start and closes it when it stops
+   * @return the server; start it once
+   */
+  public static SvcServer create(SvcConfig config, Mesh mesh, Function<MeterRegistry, EnginePool> engines,
+      Function<Vertx, KubernetesConnection> kubernetes) {
+    return new SvcServer(config, mesh, engines, Optional.of(kubernetes));
   }
 
   /**
@@ -138,6 +166,7 @@ public final class SvcServer {
           configured = new ConfigPolicies(config.policies(), pool, catalog, registry);
           return configured.start(vertx, ConfigPolicies.SCAN_PERIOD).map(pool);
         })
+        .compose(pool -> startOperator().map(pool))
         .compose(pool -> {
           ApiVerticle apiVerticle = new ApiVerticle(config, mesh, pool, catalog, SHUTDOWN_GRACE, registry);
           return vertx.deployVerticle(apiVerticle).map(id -> {
@@ -151,6 +180,26 @@ public final class SvcServer {
     return Future.fromCompletionStage(started);
   }
 
+  // Start-up steps 4 and 6: the API answers and serves sign-ins; the operator runs for the Lease.
+  private Future<Void> startOperator() {
+    if (kubernetesFactory.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    kubernetes = kubernetesFactory.get().apply(vertx);
+    return kubernetes.check().compose(checked -> {
+      String namespace = config.operator().namespace();
+      // operator.allowedRoles (O9) joins SvcConfig on another branch; until then any role may be bound.
+      OperatorVerticle verticle = new OperatorVerticle(kubernetes.client(), OperatorSettings.of(namespace, Set.of()),
+          LeaseSettings.fromEnvironment(namespace), registry,
+          telemetry.map(t -> t.sdk().getTracer("svc")).orElse(OpenTelemetry.noop().getTracer("svc")));
+      return vertx.deployVerticle(verticle).map(id -> {
+        operatorDeployment = id;
+        operator = verticle;
+        return null;
+      });
+    });
+  }
+
   // The first check that fails names the reason (spec §9); ready, the mesh's state does.
   private Readiness readiness() {
     MeshStatus status = mesh.status();
@@ -159,6 +208,13 @@ public final class SvcServer {
     }
     if (engines == null) {
       return new Readiness(false, "policy engine not started");
+    }
+    if (kubernetesFactory.isPresent()) {
+      OperatorVerticle running = operator;
+      Readiness operatorReady = running == null ? new Readiness(false, "operator not started") : running.readiness();
+      if (!operatorReady.ready()) {
+        return operatorReady;
+      }
     }
     if (api == null) {
       return new Readiness(false, "API listener not bound");
@@ -215,6 +271,11 @@ public final class SvcServer {
       }
       undeploy(healthDeployment)
           .compose(v -> undeploy(apiDeployment))
+          .compose(v -> undeploy(operatorDeployment))
+          .compose(v -> kubernetes == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+            kubernetes.close();
+            return null;
+          }))
           .compose(v -> engines == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
             engines.close();
             return null;
