@@ -33,11 +33,12 @@ import java.util.function.Supplier;
 public final class OperatorMetrics {
 
   /**
-   * The Prometheus names of the operator's metrics: what {@code /metrics/controller} serves.
+   * The Prometheus names of the operator's metrics: what {@code /metrics/controller} serves. Counters are
+   * named by their family, without {@code _total}, as the registry's filter matches them.
    */
   public static final Set<String> PROMETHEUS_NAMES = Set.of(
-      "svc_user_signins_total", "svc_active_user_sessions", "svc_reconciler_duration_seconds",
-      "svc_reconciler_duration_seconds_max", "svc_reconciler_errors_total", "svc_reconciler_queue_depth",
+      "svc_user_signins", "svc_active_user_sessions", "svc_reconciler_duration_seconds",
+      "svc_reconciler_duration_seconds_max", "svc_reconciler_errors", "svc_reconciler_queue_depth",
       "svc_operator_leader");
 
   private static final String RECONCILER = "user";

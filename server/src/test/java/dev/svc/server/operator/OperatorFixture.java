@@ -2,6 +2,8 @@ package dev.svc.server.operator;
 
 import static org.awaitility.Awaitility.await;
 
+import org.awaitility.Awaitility;
+
 import dev.svc.server.config.GoDuration;
 import dev.svc.server.kube.SigninName;
 import dev.svc.server.kube.SvcSignin;
@@ -41,6 +43,11 @@ final class OperatorFixture implements AutoCloseable {
   // Long enough that no test meets a resync or a sweep it didn't ask for.
   static final Duration NEVER = Duration.ofDays(1000);
   static final Tracer NO_TRACES = OpenTelemetry.noop().getTracer("test");
+
+  static {
+    // A bound for a machine shared with other builds, not a measure of the operator's speed.
+    Awaitility.setDefaultTimeout(Duration.ofMinutes(1));
+  }
 
   final KubernetesClient client;
   final ManualTime time = new ManualTime(T0);
