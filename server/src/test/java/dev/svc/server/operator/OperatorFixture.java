@@ -44,9 +44,13 @@ final class OperatorFixture implements AutoCloseable {
   static final Duration NEVER = Duration.ofDays(1000);
   static final Tracer NO_TRACES = OpenTelemetry.noop().getTracer("test");
 
+  // Held so the level sticks: the mock server logs every request it answers, thousands per test.
+  private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
   static {
     // A bound for a machine shared with other builds, not a measure of the operator's speed.
     Awaitility.setDefaultTimeout(Duration.ofMinutes(1));
+    MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
   }
 
   final KubernetesClient client;
