@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -96,12 +97,24 @@ public final class SigninController implements AutoCloseable {
   public synchronized void start() {
     String namespace = settings.namespace();
     signins = client.resources(SvcSignin.class).inNamespace(namespace).runnableInformer(0);
-    signins.addEventHandler(handler(signin -> {
-      if (signin.getSpec() != null && signin.getSpec().role() != null) {
-        metrics.knowRole(signin.getSpec().role());
+    signins.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(SvcSignin signin) {
+        changed(signin);
       }
-      queue.add(signin.getMetadata().getName());
-    }, signin -> queue.add(signin.getMetadata().getName())));
+
+      @Override
+      public void onUpdate(SvcSignin before, SvcSignin after) {
+        if (!ownStatusWrite(before, after)) {
+          changed(after);
+        }
+      }
+
+      @Override
+      public void onDelete(SvcSignin signin, boolean finalStateUnknown) {
+        queue.add(signin.getMetadata().getName());
+      }
+    });
     accounts = client.serviceAccounts().inNamespace(namespace)
         .withLabel(SigninReconciler.MANAGED_BY, SigninReconciler.MANAGER).runnableInformer(0);
     accounts.addEventHandler(handler(account -> {}, this::queueOwner));
@@ -235,6 +248,24 @@ public final class SigninController implements AutoCloseable {
       span.setAttribute(DURATION_MS, took.toMillis());
       span.end();
     }
+  }
+
+  private void changed(SvcSignin signin) {
+    if (signin.getSpec() != null && signin.getSpec().role() != null) {
+      metrics.knowRole(signin.getSpec().role());
+    }
+    queue.add(signin.getMetadata().getName());
+  }
+
+  /**
+   * Whether only the status changed, to provisioned: the operator's own write, which needs no second
+   * reconcile (a status changed by hand is met by the next resync).
+   */
+  private static boolean ownStatusWrite(SvcSignin before, SvcSignin after) {
+    return Objects.equals(before.getSpec(), after.getSpec())
+        && Objects.equals(before.getMetadata().getAnnotations(), after.getMetadata().getAnnotations())
+        && Objects.equals(before.getMetadata().getDeletionTimestamp(), after.getMetadata().getDeletionTimestamp())
+        && after.getStatus() != null && after.getStatus().provisioned();
   }
 
   /** Queues the sign-in a deleted ServiceAccount or binding belonged to. */
