@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * Hosts the operator in the server (access-server spec §1.3 step 6): it runs for the Lease
@@ -71,7 +72,7 @@ public final class OperatorVerticle extends VerticleBase {
     this.lifecycle = Executors.newSingleThreadExecutor(daemon("svc-operator-lifecycle"));
   }
 
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
+  private static ThreadFactory daemon(String name) {
     return task -> {
       Thread thread = new Thread(task, name);
       thread.setDaemon(true);

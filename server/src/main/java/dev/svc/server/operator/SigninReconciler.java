@@ -8,6 +8,7 @@ import dev.svc.server.kube.SvcSigninSpec;
 import dev.svc.server.kube.SvcSigninStatus;
 import dev.svc.server.operator.Outcome.Operation;
 import dev.svc.server.operator.WarningEvents.Reason;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -35,6 +36,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * One reconcile of one sign-in, exactly as access-server spec §6.2 lays it out: read the object, decide
@@ -404,12 +406,12 @@ final class SigninReconciler {
     return Map.of(MANAGED_BY, MANAGER, SIGNIN_LABEL, signin.getMetadata().getName());
   }
 
-  private static Map<String, String> labelsOf(io.fabric8.kubernetes.api.model.HasMetadata object) {
+  private static Map<String, String> labelsOf(HasMetadata object) {
     return Optional.ofNullable(object.getMetadata().getLabels()).orElse(Map.of());
   }
 
   private static Map<String, String> merged(Map<String, String> base, Map<String, String> over) {
-    Map<String, String> all = new java.util.TreeMap<>(base);
+    Map<String, String> all = new TreeMap<>(base);
     all.putAll(over);
     return all;
   }

@@ -2,8 +2,6 @@ package dev.svc.server.operator;
 
 import static org.awaitility.Awaitility.await;
 
-import org.awaitility.Awaitility;
-
 import dev.svc.server.config.GoDuration;
 import dev.svc.server.kube.SigninName;
 import dev.svc.server.kube.SvcSignin;
@@ -31,6 +29,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.awaitility.Awaitility;
 
 /**
  * An operator on fabric8's CRUD mock API server with the sign-in CRD installed and a {@link ManualTime}:
@@ -45,12 +46,12 @@ final class OperatorFixture implements AutoCloseable {
   static final Tracer NO_TRACES = OpenTelemetry.noop().getTracer("test");
 
   // Held so the level sticks: the mock server logs every request it answers, thousands per test.
-  private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+  private static final Logger MOCK_LOG = Logger.getLogger("io.fabric8.mockwebserver");
 
   static {
     // A bound for a machine shared with other builds, not a measure of the operator's speed.
     Awaitility.setDefaultTimeout(Duration.ofMinutes(1));
-    MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+    MOCK_LOG.setLevel(Level.WARNING);
   }
 
   final KubernetesClient client;

@@ -4,21 +4,17 @@ import static dev.svc.server.operator.OperatorFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.svc.server.telemetry.SpanCollector;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.EventData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
-import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,9 +23,10 @@ import org.junit.jupiter.api.Test;
 class OperatorTelemetryTest {
 
   KubernetesClient client;
-  private final Queue<SpanData> ended = new ConcurrentLinkedQueue<>();
+  private final SpanCollector collected = new SpanCollector();
+  private final List<SpanData> ended = collected.ended();
   private final SdkTracerProvider tracing = SdkTracerProvider.builder()
-      .addSpanProcessor(SimpleSpanProcessor.create(new Collect())).build();
+      .addSpanProcessor(SimpleSpanProcessor.create(collected)).build();
   private OperatorFixture operator;
 
   @AfterEach
@@ -92,23 +89,5 @@ class OperatorTelemetryTest {
     assertThat(operator.registry.scrape()).contains("svc_login_attempts_total");
     assertThat(operator.registry.scrape("text/plain; version=0.0.4; charset=utf-8", OperatorMetrics.PROMETHEUS_NAMES))
         .doesNotContain("svc_login_attempts_total");
-  }
-
-  private final class Collect implements SpanExporter {
-    @Override
-    public CompletableResultCode export(Collection<SpanData> spans) {
-      ended.addAll(spans);
-      return CompletableResultCode.ofSuccess();
-    }
-
-    @Override
-    public CompletableResultCode flush() {
-      return CompletableResultCode.ofSuccess();
-    }
-
-    @Override
-    public CompletableResultCode shutdown() {
-      return CompletableResultCode.ofSuccess();
-    }
   }
 }
