@@ -17,12 +17,16 @@ import dev.svc.server.mesh.MeshStatus;
 import dev.svc.server.mesh.tailnet.NodeLogin;
 import dev.svc.server.mesh.tailnet.TailnetMesh;
 import dev.svc.server.mesh.tailnet.TailscaledProcess;
+import dev.svc.server.operator.LeaseSettings;
+import dev.svc.server.operator.OperatorSettings;
+import dev.svc.server.operator.OperatorVerticle;
 import dev.svc.server.telemetry.Telemetry;
 import dev.svc.server.telemetry.TracedEngines;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.OpenTelemetry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
@@ -46,9 +50,9 @@ import java.util.function.Function;
  * OpenTelemetry tracing when {@code otel.endpoint} is set), then, in order (access-server spec §1.3), the
  * health listener (so probes answer while the rest comes up), the Kubernetes connection (the cluster's,
  * or an embedded stand-in with {@code kubernetes.mode: embedded}) and its check, the cluster info, the
- * engine pool, and the API listener on the mesh. Stopping goes the other way (§1.4): the health
+ * engine pool, the operator on that cluster, and the API listener on the mesh. Stopping goes the other way (§1.4): the health
  * listener, then the API listener, which lets requests in flight finish for up to
- * {@link #SHUTDOWN_GRACE}, then the pool, the Kubernetes connection, the mesh, Vert.x and the telemetry
+ * {@link #SHUTDOWN_GRACE}, then the operator, the pool, the Kubernetes connection, the mesh, Vert.x and the telemetry
  * export, which flushes what is pending.
  *
  * <pre>{@code
@@ -80,6 +84,8 @@ public final class SvcServer {
   private volatile String healthDeployment;
   private volatile EnginePool engines;
   private volatile ConfigPolicies configured;
+  private volatile OperatorVerticle operator;
+  private volatile String operatorDeployment;
   private volatile ApiVerticle api;
   private volatile EmbeddedCluster embedded;
   private volatile AccessRoutes access;
@@ -215,6 +221,7 @@ public final class SvcServer {
           configured = new ConfigPolicies(config.policies(), pool, catalog, registry);
           return configured.start(vertx, ConfigPolicies.SCAN_PERIOD).map(pool);
         })
+        .compose(pool -> startOperator().map(pool))
         .compose(pool -> {
           ApiVerticle apiVerticle = new ApiVerticle(config, mesh, pool, catalog, access, SHUTDOWN_GRACE, registry);
           return vertx.deployVerticle(apiVerticle).map(id -> {
@@ -250,6 +257,21 @@ public final class SvcServer {
     });
   }
 
+  // Start-up step 6: the operator on the connected cluster, which runs only while this replica holds
+  // the Lease.
+  private Future<Void> startOperator() {
+    String namespace = config.operator().namespace();
+    OperatorVerticle verticle = new OperatorVerticle(kube.client(),
+        OperatorSettings.of(namespace, Set.copyOf(config.operator().allowedRoles())),
+        LeaseSettings.fromEnvironment(namespace), registry,
+        telemetry.map(t -> t.sdk().getTracer("svc")).orElse(OpenTelemetry.noop().getTracer("svc")));
+    return vertx.deployVerticle(verticle).map(id -> {
+      operatorDeployment = id;
+      operator = verticle;
+      return null;
+    });
+  }
+
   // The first check that fails names the reason (spec §9); ready, the mesh's state does.
   private Readiness readiness() {
     MeshStatus status = mesh.status();
@@ -258,6 +280,11 @@ public final class SvcServer {
     }
     if (engines == null) {
       return new Readiness(false, "policy engine not started");
+    }
+    OperatorVerticle running = operator;
+    Readiness operatorReady = running == null ? new Readiness(false, "operator not started") : running.readiness();
+    if (!operatorReady.ready()) {
+      return operatorReady;
     }
     if (api == null) {
       return new Readiness(false, "API listener not bound");
@@ -323,6 +350,7 @@ public final class SvcServer {
       }
       undeploy(healthDeployment)
           .compose(v -> undeploy(apiDeployment))
+          .compose(v -> undeploy(operatorDeployment))
           .compose(v -> engines == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
             engines.close();
             return null;

@@ -6,6 +6,7 @@ import dev.svc.server.http.ApiErrors;
 import dev.svc.server.http.ApiJson;
 import dev.svc.server.http.ApiRoute;
 import dev.svc.server.http.RouteTable;
+import dev.svc.server.operator.OperatorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -33,7 +34,8 @@ import java.util.function.Supplier;
  *   <li>{@code GET /healthz}: 200 {@code {"status":"ok"}} while the event loops answer;
  *   <li>{@code GET /ready}: 200 {@code {"status":"ready","reason":...}} when the server takes API
  *       requests, else 503 {@code {"status":"not ready","reason":...}};
- *   <li>{@code GET /metrics}: every metric in the Prometheus text format.
+ *   <li>{@code GET /metrics}: every metric in the Prometheus text format;
+ *   <li>{@code GET /metrics/controller}: the operator's metrics only (tka's path, kept).
  * </ul>
  *
  * <p>Its requests are not traced, so probes and scrapes don't flood the trace backend.
@@ -42,6 +44,8 @@ import java.util.function.Supplier;
  */
 public final class HealthVerticle extends VerticleBase {
 
+  // The Prometheus text format's type, as the scraping handler of /metrics answers it.
+  private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
   private static final Logger LOG = System.getLogger(HealthVerticle.class.getName());
 
   /** The body of {@code /healthz} and {@code /ready}. */
@@ -79,7 +83,10 @@ public final class HealthVerticle extends VerticleBase {
           Readiness now = readiness.get();
           ApiJson.write(ctx, now.ready() ? 200 : 503, new Status(now.ready() ? "ready" : "not ready", now.reason()));
         }),
-        new ApiRoute(HttpMethod.GET, "/metrics", PrometheusScrapingHandler.create(registry))));
+        new ApiRoute(HttpMethod.GET, "/metrics", PrometheusScrapingHandler.create(registry)),
+        new ApiRoute(HttpMethod.GET, "/metrics/controller", ctx -> ctx.response()
+            .putHeader("Content-Type", PROMETHEUS_TEXT)
+            .end(registry.scrape(PROMETHEUS_TEXT, OperatorMetrics.PROMETHEUS_NAMES)))));
     routes.mount(router, List.of());
     // Nothing here is ever busy: the Retry-After of a 503 is unused.
     ApiErrors errors = new ApiErrors(0, routes, 1);

@@ -9,16 +9,12 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
-import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
-import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -28,9 +24,10 @@ import org.junit.jupiter.api.Test;
 /** Engine operations are spans under the request that submitted them, on whatever thread runs them. */
 class TracedEnginesTest {
 
-  private final List<SpanData> ended = new CopyOnWriteArrayList<>();
+  private final SpanCollector collected = new SpanCollector();
+  private final List<SpanData> ended = collected.ended();
   private final SdkTracerProvider provider =
-      SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(new Collect())).build();
+      SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(collected)).build();
   private final Tracer tracer = provider.get("test");
   private final ExecutorService engineThread = Executors.newSingleThreadExecutor();
   private final TracedEngines engines = new TracedEngines(new OnEngineThread(), tracer);
@@ -79,23 +76,5 @@ class TracedEnginesTest {
 
     @Override
     public void close() {}
-  }
-
-  private final class Collect implements SpanExporter {
-    @Override
-    public CompletableResultCode export(Collection<SpanData> spans) {
-      ended.addAll(spans);
-      return CompletableResultCode.ofSuccess();
-    }
-
-    @Override
-    public CompletableResultCode flush() {
-      return CompletableResultCode.ofSuccess();
-    }
-
-    @Override
-    public CompletableResultCode shutdown() {
-      return CompletableResultCode.ofSuccess();
-    }
   }
 }
