@@ -56,7 +56,7 @@ final class ExplainCommand implements Callable<Integer> {
   }
 
   private static void text(Console console, Map<String, Object> explanation) {
-    Theme theme = console.theme();
+    PolicyColors theme = console.theme();
     List<Object> rules = JsonTree.list(explanation.get("rules"));
     long modules = Long.parseLong(JsonTree.text(explanation.get("modules")));
     console.out().println(theme.bold(JsonTree.text(explanation.get("policy"))) + ": "

@@ -112,7 +112,7 @@ final class TestCommand implements Callable<Integer> {
   }
 
   private void text(Console console, List<Object> results) {
-    Theme theme = console.theme();
+    PolicyColors theme = console.theme();
     int cases = 0;
     int failedCases = 0;
     int brokenFiles = 0;
