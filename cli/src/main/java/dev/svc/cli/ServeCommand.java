@@ -9,11 +9,9 @@ import dev.svc.server.config.ConfigProblem;
 import dev.svc.server.config.ConfigSources;
 import dev.svc.server.config.SvcConfig;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
@@ -24,7 +22,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 /**
@@ -49,16 +47,14 @@ final class ServeCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = {"-c", "--config"}, paramLabel = "<file>",
-      description = "Read this config file instead of searching ., $HOME/.config/svc/ and /etc/svc/ for config.yaml.")
-  Path configFile;
+  @Mixin ConfigFileOption configFile;
 
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter err = spec.commandLine().getErr();
     SvcConfig config;
     try {
-      config = ConfigLoader.load(ConfigSources.ofProcess(flags(), Optional.ofNullable(configFile)));
+      config = ConfigLoader.load(ConfigSources.ofProcess(flags(), configFile.file()));
     } catch (ConfigException e) {
       int count = e.problems().size();
       err.println("svc serve: the configuration has " + count + (count == 1 ? " problem:" : " problems:"));

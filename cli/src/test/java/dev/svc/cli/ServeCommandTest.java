@@ -6,8 +6,6 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 import dev.svc.server.config.ConfigKey;
 import dev.svc.server.config.ConfigSources.Flag;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,17 +22,10 @@ import picocli.CommandLine;
 class ServeCommandTest {
 
   @TempDir Path dir;
-  private final StringWriter err = new StringWriter();
 
   private static ServeCommand parse(String... args) {
     CommandLine.ParseResult result = Svc.commandLine().parseArgs(args);
     return (ServeCommand) result.subcommand().commandSpec().userObject();
-  }
-
-  private int run(String... args) {
-    CommandLine svc = Svc.commandLine();
-    svc.setErr(new PrintWriter(err, true));
-    return svc.execute(args);
   }
 
   @Test
@@ -60,12 +51,10 @@ class ServeCommandTest {
 
   @Test
   void help_lists_the_flags_with_their_keys_and_the_exit_codes() {
-    StringWriter out = new StringWriter();
-    CommandLine svc = Svc.commandLine();
-    svc.setOut(new PrintWriter(out, true));
+    CapturedRun run = CapturedRun.of(Svc.commandLine(), "serve", "--help");
 
-    assertThat(svc.execute("serve", "--help")).isZero();
-    assertThat(out.toString())
+    assertThat(run.exit()).isZero();
+    assertThat(run.out())
         .contains("--labels=<k=v,...>", "(clusterInfo.labels)", "--mesh-mode=<mode>", "(mesh.mode)")
         .contains("2   the flags or the configuration are wrong");
   }
@@ -108,7 +97,8 @@ class ServeCommandTest {
     List<String> args = new ArrayList<>(List.of("serve", "-c", file.toString()));
     args.addAll(flags);
 
-    assertThat(run(args.toArray(String[]::new))).isEqualTo(code);
-    assertThat(err.toString()).isEqualTo(message.replace("{file}", file.toString()));
+    CapturedRun run = CapturedRun.of(Svc.commandLine(), args.toArray(String[]::new));
+    assertThat(run.exit()).isEqualTo(code);
+    assertThat(run.err()).isEqualTo(message.replace("{file}", file.toString()));
   }
 }

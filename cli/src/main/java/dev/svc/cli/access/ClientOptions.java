@@ -1,5 +1,6 @@
 package dev.svc.cli.access;
 
+import dev.svc.cli.ConfigFileOption;
 import dev.svc.cli.console.Theme;
 import dev.svc.server.config.ConfigKey;
 import dev.svc.server.config.ConfigSources;
@@ -8,6 +9,7 @@ import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -25,9 +27,7 @@ public final class ClientOptions {
     }
   }
 
-  @Option(names = {"-c", "--config"}, paramLabel = "<file>",
-      description = "Read this config file instead of searching ., $HOME/.config/svc/ and /etc/svc/ for config.yaml.")
-  Path configFile;
+  @Mixin ConfigFileOption configFile;
 
   @Option(names = "--debug", arity = "0..1", fallbackValue = "true", paramLabel = "<bool>",
       description = "Trace every request and answer to stderr (debug).")
@@ -66,7 +66,7 @@ public final class ClientOptions {
    * @return the file, if given
    */
   Optional<Path> configFile() {
-    return Optional.ofNullable(configFile);
+    return configFile.file();
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.svc.cli.access;
 
+import dev.svc.cli.ConfigFileOption;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -88,7 +89,8 @@ final class MarkdownHelp {
   }
 
   private static boolean isGlobal(OptionSpec option) {
-    return option.userObject() instanceof Field field && field.getDeclaringClass() == ClientOptions.class;
+    return option.userObject() instanceof Field field
+        && (field.getDeclaringClass() == ClientOptions.class || field.getDeclaringClass() == ConfigFileOption.class);
   }
 
   private static void table(StringBuilder md, String heading, List<OptionSpec> options) {

@@ -24,6 +24,17 @@ public record Terminal(boolean stdoutTty, boolean dumb, boolean noColor) {
   }
 
   /**
+   * The one rule for colour on a terminal, shared by {@code svc policy --color auto} (tooling spec
+   * §1) and the user commands' themes (access-server spec §11.9): stdout is a terminal and
+   * {@code NO_COLOR} is unset.
+   *
+   * @return true when colour is allowed
+   */
+  public boolean colourAllowed() {
+    return stdoutTty && !noColor;
+  }
+
+  /**
    * The theme actually used: {@link Theme#NOTTY} when stdout isn't a terminal or {@code TERM=dumb}
    * (§11.9), except that {@link Theme#MARKDOWN} and {@link Theme#ASCII} stay.
    *
@@ -41,9 +52,9 @@ public record Terminal(boolean stdoutTty, boolean dumb, boolean noColor) {
    * Whether to colour with {@code theme}.
    *
    * @param theme the effective theme
-   * @return true when the theme has colours and {@code NO_COLOR} isn't set
+   * @return true when the theme has colours and {@link #colourAllowed()}
    */
   public boolean colour(Theme theme) {
-    return theme.coloured() && !noColor;
+    return theme.coloured() && colourAllowed();
   }
 }

@@ -9,10 +9,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code svc policy check}: every problem of the bundle the paths name (tooling spec §3): syntax and
@@ -22,8 +19,7 @@ import picocli.CommandLine.Spec;
     description = "Check policies against their kinds, enforce required policies and run the lints.")
 final class CheckCommand implements Callable<Integer> {
 
-  @Spec CommandSpec spec;
-  @ParentCommand PolicyCommand parent;
+  @Mixin RunGuard guard;
   @Mixin ProjectOptions project;
 
   @Option(names = {"-p", "--policy"}, paramLabel = "<pattern>",
@@ -39,7 +35,7 @@ final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return parent.console(spec).guard(this::check);
+    return guard.run(this::check);
   }
 
   private int check(Console console) {

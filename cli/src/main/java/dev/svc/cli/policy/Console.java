@@ -25,12 +25,12 @@ final class Console {
 
   private final PrintWriter out;
   private final PrintWriter err;
-  private final Theme theme;
+  private final PolicyColors theme;
   private final PolicyCommand.Format format;
   private final Workspace workspace;
   private final Map<String, String> sources = new HashMap<>();
 
-  Console(PrintWriter out, PrintWriter err, Theme theme, PolicyCommand.Format format, Workspace workspace) {
+  Console(PrintWriter out, PrintWriter err, PolicyColors theme, PolicyCommand.Format format, Workspace workspace) {
     this.out = out;
     this.err = err;
     this.theme = theme;
@@ -46,7 +46,7 @@ final class Console {
     return err;
   }
 
-  Theme theme() {
+  PolicyColors theme() {
     return theme;
   }
 

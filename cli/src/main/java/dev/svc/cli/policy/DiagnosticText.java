@@ -16,13 +16,13 @@ import java.util.Map;
 final class DiagnosticText {
 
   private final Map<String, String> sources;
-  private final Theme theme;
+  private final PolicyColors theme;
 
   /**
    * @param sources the text of each file by the name the diagnostics use
    * @param theme how to colour
    */
-  DiagnosticText(Map<String, String> sources, Theme theme) {
+  DiagnosticText(Map<String, String> sources, PolicyColors theme) {
     this.sources = sources;
     this.theme = theme;
   }

@@ -9,7 +9,7 @@ final class ErrorBlock {
   private ErrorBlock() {}
 
   /** The block for {@code e}, ending with a newline. */
-  static String render(PolicyException e, Theme theme) {
+  static String render(PolicyException e, PolicyColors theme) {
     StringBuilder out = new StringBuilder();
     out.append(theme.fail("Error:")).append(' ').append(e.getMessage()).append('\n');
     section(out, theme, "What you can do", e.advice());
@@ -17,7 +17,7 @@ final class ErrorBlock {
     return out.toString();
   }
 
-  private static void section(StringBuilder out, Theme theme, String title, java.util.List<String> items) {
+  private static void section(StringBuilder out, PolicyColors theme, String title, java.util.List<String> items) {
     if (items.isEmpty()) {
       return;
     }

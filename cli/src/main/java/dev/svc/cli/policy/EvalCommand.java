@@ -17,10 +17,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code svc policy eval}: evaluates the root policy on one input and prints the eval record
@@ -37,8 +34,7 @@ final class EvalCommand implements Callable<Integer> {
       "the input is a JSON object with one key per input the kind declares";
   private static final String ENGINE_INPUT_PREFIX = "the input: ";
 
-  @Spec CommandSpec spec;
-  @ParentCommand PolicyCommand parent;
+  @Mixin RunGuard guard;
   @Mixin ProjectOptions project;
 
   @Option(names = {"-p", "--policy"}, paramLabel = "<name>", description = "The root policy; the bundle's only policy when omitted.")
@@ -56,7 +52,7 @@ final class EvalCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return parent.console(spec).guard(this::eval);
+    return guard.run(this::eval);
   }
 
   private int eval(Console console) {

@@ -14,7 +14,7 @@ final class EvalText {
   private EvalText() {}
 
   static void print(Console console, Map<String, Object> report) {
-    Theme theme = console.theme();
+    PolicyColors theme = console.theme();
     String policy = JsonTree.text(report.get("policy"));
     List<Object> outcome = JsonTree.list(report.get("outcome"));
     boolean failed = report.containsKey("error");
@@ -47,7 +47,7 @@ final class EvalText {
   }
 
   private static void failure(Console console, Map<String, Object> error) {
-    Theme theme = console.theme();
+    PolicyColors theme = console.theme();
     String message = JsonTree.text(error.get("message"));
     switch (JsonTree.text(error.get("kind"))) {
       case "assertion" -> {
@@ -76,7 +76,7 @@ final class EvalText {
 
   // Entries with their calls padded to one column, then the conditions that held and the payload.
   private static void entries(Console console, List<Object> entries, String indent, boolean marked) {
-    Theme theme = console.theme();
+    PolicyColors theme = console.theme();
     int width = entries.stream().mapToInt(e -> call(JsonTree.object(e)).length()).max().orElse(0);
     for (Object item : entries) {
       Map<String, Object> entry = JsonTree.object(item);

@@ -8,10 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code svc policy explain}: each policy flattened into every decision rule and assert it can
@@ -21,8 +18,7 @@ import picocli.CommandLine.Spec;
     description = "Show every rule and assert a policy can reach, with their conditions.")
 final class ExplainCommand implements Callable<Integer> {
 
-  @Spec CommandSpec spec;
-  @ParentCommand PolicyCommand parent;
+  @Mixin RunGuard guard;
   @Mixin ProjectOptions project;
 
   @Option(names = {"-p", "--policy"}, paramLabel = "<pattern>",
@@ -31,7 +27,7 @@ final class ExplainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return parent.console(spec).guard(this::explain);
+    return guard.run(this::explain);
   }
 
   private int explain(Console console) {
@@ -56,7 +52,7 @@ final class ExplainCommand implements Callable<Integer> {
   }
 
   private static void text(Console console, Map<String, Object> explanation) {
-    Theme theme = console.theme();
+    PolicyColors theme = console.theme();
     List<Object> rules = JsonTree.list(explanation.get("rules"));
     long modules = Long.parseLong(JsonTree.text(explanation.get("modules")));
     console.out().println(theme.bold(JsonTree.text(explanation.get("policy"))) + ": "

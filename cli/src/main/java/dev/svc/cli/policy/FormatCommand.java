@@ -12,11 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code svc policy fmt}: the canonical style (tooling spec §4). Prints one file's formatted source,
@@ -27,8 +25,7 @@ import picocli.CommandLine.Spec;
     description = "Format .sigil files in the canonical style: print, diff, check or rewrite them.")
 final class FormatCommand implements Callable<Integer> {
 
-  @Spec CommandSpec spec;
-  @ParentCommand PolicyCommand parent;
+  @Mixin RunGuard guard;
 
   @Parameters(paramLabel = "PATH", description = "A file, a directory (every .sigil file below it) or - for stdin; . when none.")
   List<String> paths = new ArrayList<>();
@@ -56,7 +53,7 @@ final class FormatCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return parent.console(spec).guard(this::format);
+    return guard.run(this::format);
   }
 
   private int format(Console console) {

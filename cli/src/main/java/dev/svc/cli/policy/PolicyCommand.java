@@ -1,5 +1,6 @@
 package dev.svc.cli.policy;
 
+import dev.svc.cli.console.Terminal;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,9 +87,9 @@ public final class PolicyCommand implements Callable<Integer> {
     boolean colored = switch (color) {
       case always -> true;
       case never -> false;
-      case auto -> workspace.terminal() && !workspace.environment().containsKey("NO_COLOR");
+      case auto -> Terminal.of(workspace.terminal(), workspace.environment()).colourAllowed();
     };
-    return new Console(command.commandLine().getOut(), command.commandLine().getErr(), new Theme(colored), output,
+    return new Console(command.commandLine().getOut(), command.commandLine().getErr(), new PolicyColors(colored), output,
         workspace);
   }
 
@@ -130,7 +131,7 @@ public final class PolicyCommand implements Callable<Integer> {
     }
     advice.add("run " + command.getCommandSpec().qualifiedName() + " --help to see its usage");
     PrintWriter err = command.getErr();
-    err.print(ErrorBlock.render(new PolicyException(e.getMessage(), advice, List.of(), List.of()), new Theme(false)));
+    err.print(ErrorBlock.render(new PolicyException(e.getMessage(), advice, List.of(), List.of()), new PolicyColors(false)));
     err.flush();
     return FAILED;
   }

@@ -5,20 +5,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 
 /** {@code svc policy version}: the embedded engine's version record (tooling spec §8). */
 @Command(name = "version", mixinStandardHelpOptions = true, description = "Print the embedded engine's version record.")
 final class PolicyVersionCommand implements Callable<Integer> {
 
-  @Spec CommandSpec spec;
-  @ParentCommand PolicyCommand parent;
+  @Mixin RunGuard guard;
 
   @Override
   public Integer call() {
-    return parent.console(spec).guard(PolicyVersionCommand::version);
+    return guard.run(PolicyVersionCommand::version);
   }
 
   private static int version(Console console) {

@@ -15,10 +15,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code svc policy test}: runs every test file ({@code *_test.yaml}, {@code *_test.yml}) the paths
@@ -31,8 +28,7 @@ final class TestCommand implements Callable<Integer> {
 
   private static final YAMLMapper YAML = new YAMLMapper();
 
-  @Spec CommandSpec spec;
-  @ParentCommand PolicyCommand parent;
+  @Mixin RunGuard guard;
   @Mixin ProjectOptions project;
 
   @Option(names = "--run", paramLabel = "<regexp>",
@@ -44,7 +40,7 @@ final class TestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return parent.console(spec).guard(this::test);
+    return guard.run(this::test);
   }
 
   private int test(Console console) {
@@ -112,7 +108,7 @@ final class TestCommand implements Callable<Integer> {
   }
 
   private void text(Console console, List<Object> results) {
-    Theme theme = console.theme();
+    PolicyColors theme = console.theme();
     int cases = 0;
     int failedCases = 0;
     int brokenFiles = 0;

@@ -1,9 +1,8 @@
 package dev.svc.cli.access;
 
+import dev.svc.cli.CapturedRun;
 import dev.svc.cli.Svc;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,13 +49,8 @@ final class CliRun {
   }
 
   Result run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine commandLine = Svc.commandLine(runtime());
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
-    int code = commandLine.execute(args);
-    return new Result(code, out.toString(), err.toString());
+    CapturedRun run = CapturedRun.of(Svc.commandLine(runtime()), args);
+    return new Result(run.exit(), run.out(), run.err());
   }
 
   /** The command line a run uses, for tests that read its model. */

@@ -3,10 +3,10 @@ package dev.svc.cli.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+
+import dev.svc.cli.CapturedRun;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 
 /**
  * Runs {@code svc policy …} in-process in a working directory of the test's choosing, with stdin,
@@ -42,13 +41,8 @@ record PolicyRun(int exit, String out, String err) {
 
   /** Runs {@code args} in {@code workspace}. */
   static PolicyRun with(Workspace workspace, String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine policy = PolicyCommand.commandLine(workspace);
-    policy.setOut(new PrintWriter(out, true));
-    policy.setErr(new PrintWriter(err, true));
-    int exit = policy.execute(args);
-    return new PolicyRun(exit, out.toString(), err.toString());
+    CapturedRun run = CapturedRun.of(PolicyCommand.commandLine(workspace), args);
+    return new PolicyRun(run.exit(), run.out(), run.err());
   }
 
   /** The spec's examples directory, or the test is skipped where it isn't (never under CI). */

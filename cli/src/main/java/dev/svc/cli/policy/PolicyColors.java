@@ -1,12 +1,14 @@
 package dev.svc.cli.policy;
 
 /**
- * Colour on top of the plain text: every method returns its text unchanged when colour is off, so
- * the plain layout is the same either way (tooling spec §1.1 {@code --color}).
+ * The fixed colours of {@code svc policy}'s text output, on top of the plain text: every method
+ * returns its text unchanged when colour is off, so the plain layout is the same either way (tooling
+ * spec §1.1 {@code --color}). Not a user-chosen palette: the cluster user's commands have those, as
+ * {@link dev.svc.cli.console.Theme} (access-server spec §11.9).
  *
  * @param color whether to colour
  */
-record Theme(boolean color) {
+record PolicyColors(boolean color) {
 
   private static final String RESET = "\u001b[0m";
 
