@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -50,7 +51,9 @@ class MeshLoadBench {
       throughput(socket);
     } finally {
       daemon.getOutputStream().close();
-      daemon.waitFor();
+      if (!daemon.waitFor(10, TimeUnit.SECONDS)) {
+        daemon.destroyForcibly();
+      }
     }
   }
 
