@@ -8,11 +8,13 @@ import dev.svc.server.config.SvcConfig;
 import dev.svc.server.engine.SupervisedEngines;
 import dev.svc.server.mesh.tailnet.LocalApiClient;
 import dev.svc.server.mesh.tailnet.NodeLogin;
-import dev.svc.server.testkit.FakeTailscaled;
+import dev.svc.server.testkit.FakeTailscaledMain;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,13 +23,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A measurement, not a test (its name keeps it out of the test run): what admission through a
- * tailnet costs. It prints the latency of one who-is against the fake daemon (p50/p99, one call at a
- * time and 16 at a time), and the requests per second of the eval route under wrk with admission
+ * tailnet costs. It prints the latency of one who-is against the fake daemon, which runs in a JVM of
+ * its own (p50/p99, one call at a time and 16 at a time), and the requests per second of the eval route under wrk with admission
  * through the fake versus mesh mode dev, alternating the two in the same run.
  *
  * <pre>mvn -q -o -pl server -am test -Dtest=MeshLoadBench -Dsurefire.failIfNoSpecifiedTests=false</pre>
@@ -41,19 +44,40 @@ class MeshLoadBench {
 
   @Test
   void measure(Vertx vertx) throws Exception {
-    FakeTailscaled daemon = await(FakeTailscaled.start(vertx)).running()
-        .peer(PEER, "ann@corp.example", List.of(), "{\"svc.dev/cap/svc\":[{\"role\":\"view\",\"period\":\"1h\"}]}")
-        .everyLoopbackFrom(PEER);
+    Path socket = Files.createTempDirectory("fake-ts").resolve("tailscaled.sock");
+    Process daemon = startDaemon(socket);
     try {
-      whoIsLatency(vertx, daemon);
-      throughput(daemon);
+      whoIsLatency(vertx, socket);
+      throughput(socket);
     } finally {
-      await(daemon.close());
+      daemon.getOutputStream().close();
+      if (!daemon.waitFor(10, TimeUnit.SECONDS)) {
+        daemon.destroyForcibly();
+      }
     }
   }
 
-  private static void whoIsLatency(Vertx vertx, FakeTailscaled daemon) {
-    LocalApiClient client = new LocalApiClient(vertx, daemon.socket(), new ObjectMapper(), Clock.systemUTC());
+  /**
+   * The fake daemon in a JVM of its own, so the numbers count only the server's side of a who-is.
+   * It runs until its standard input closes.
+   */
+  private static Process startDaemon(Path socket) throws IOException {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process daemon = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+        FakeTailscaledMain.class.getName(), socket.toString(), PEER, "ann@corp.example",
+        "{\"svc.dev/cap/svc\":[{\"role\":\"view\",\"period\":\"1h\"}]}")
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    BufferedReader lines = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
+    String line = lines.readLine();
+    if (!FakeTailscaledMain.READY.equals(line)) {
+      daemon.destroy();
+      throw new IllegalStateException("the fake daemon didn't start: " + line);
+    }
+    return daemon;
+  }
+
+  private static void whoIsLatency(Vertx vertx, Path socket) {
+    LocalApiClient client = new LocalApiClient(vertx, socket, new ObjectMapper(), Clock.systemUTC());
     try {
       for (int inFlight : new int[] {1, 16}) {
         run(client, inFlight, 2000); // warm-up
@@ -82,13 +106,13 @@ class MeshLoadBench {
     return nanos;
   }
 
-  private static void throughput(FakeTailscaled daemon) throws Exception {
+  private static void throughput(Path socket) throws Exception {
     Map<ConfigKey, String> policies = Map.of(ConfigKey.POLICIES_DIR, "../conf/policies",
         ConfigKey.POLICIES_INSTALL, "[\"access.main\"]", ConfigKey.POLICIES_RELOAD, "false");
     SvcConfig dev = TestServers.config(policies);
     Map<ConfigKey, String> external = new java.util.HashMap<>(policies);
     external.put(ConfigKey.MESH_MODE, "external");
-    external.put(ConfigKey.MESH_SOCKET, daemon.socket().toString());
+    external.put(ConfigKey.MESH_SOCKET, socket.toString());
     SvcConfig tailnet = TestServers.config(external);
     SvcServer devServer = await(SvcServer.create(dev, SvcServer.mesh(dev.mesh(), new NodeLogin("", false), Map.of()),
         registry -> SupervisedEngines.start(dev.engine(), registry)).start());

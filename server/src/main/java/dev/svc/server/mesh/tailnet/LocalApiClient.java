@@ -29,9 +29,6 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
@@ -149,7 +146,7 @@ public final class LocalApiClient {
   public Future<Caller> whoIs(String address) {
     String uri = "whois?addr=" + URLEncoder.encode(address, StandardCharsets.UTF_8);
     return call(HttpMethod.GET, uri, null, Map.of(), callTimeout, "whois")
-        .map(answer -> read(answer, "whois", LocalApiClient::caller));
+        .map(answer -> decode(answer, "whois", bytes -> WhoIsAnswer.read(json, bytes)));
   }
 
   /**
@@ -374,9 +371,19 @@ public final class LocalApiClient {
     return read.future();
   }
 
+  /** Reads an answer's bytes; fails on JSON it can't read or a member of the wrong type. */
+  @FunctionalInterface
+  private interface Decoder<T> {
+    T decode(byte[] body) throws java.io.IOException;
+  }
+
   private <T> T read(Answer answer, String what, java.util.function.Function<JsonNode, T> parse) {
+    return decode(answer, what, bytes -> parse.apply(json.readTree(bytes)));
+  }
+
+  private static <T> T decode(Answer answer, String what, Decoder<T> decoder) {
     try {
-      return parse.apply(json.readTree(answer.body().getBytes()));
+      return decoder.decode(answer.body().getBytes());
     } catch (java.io.IOException | IllegalArgumentException e) {
       throw unreadable(what, e);
     }
@@ -449,35 +456,5 @@ public final class LocalApiClient {
   private static LocalApiException timedOut(String what) {
     return new LocalApiException(LocalApiException.NO_ANSWER, "tailscaled didn't answer " + what + " in time",
         Optional.empty(), new TimeoutException(what));
-  }
-
-  /** The caller a who-is answer names. */
-  private static Caller caller(JsonNode answer) {
-    JsonNode node = WireJson.object(answer, "Node");
-    JsonNode user = WireJson.object(answer, "UserProfile");
-    if (node == null || user == null) {
-      throw new IllegalArgumentException("the answer has no `Node` or no `UserProfile`");
-    }
-    String login = WireJson.text(user, "LoginName");
-    if (login.isEmpty()) {
-      throw new IllegalArgumentException("`UserProfile.LoginName` is empty");
-    }
-    Map<String, List<JsonNode>> capabilities = new LinkedHashMap<>();
-    JsonNode capMap = WireJson.object(answer, "CapMap");
-    if (capMap != null) {
-      for (Map.Entry<String, JsonNode> capability : capMap.properties()) {
-        JsonNode values = capability.getValue();
-        if (values.isNull()) {
-          continue;
-        }
-        if (!values.isArray()) {
-          throw new IllegalArgumentException("`CapMap` value of `" + capability.getKey() + "` is not a list");
-        }
-        List<JsonNode> list = new ArrayList<>(values.size());
-        values.forEach(list::add);
-        capabilities.put(capability.getKey(), List.copyOf(list));
-      }
-    }
-    return new Caller(login, WireJson.texts(node, "Tags"), capabilities);
   }
 }

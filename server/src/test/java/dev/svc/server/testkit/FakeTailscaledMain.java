@@ -1,0 +1,42 @@
+package dev.svc.server.testkit;
+
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The fake daemon in a process of its own, so a measurement of the server counts only the server's
+ * work: {@code FakeTailscaledMain SOCKET PEER_IP LOGIN CAPMAP_JSON} listens on {@code SOCKET} in
+ * state Running, maps every loopback connection to the one peer, prints {@value #READY} once it
+ * listens, and exits when its standard input ends (so it never outlives the process that started it).
+ */
+public final class FakeTailscaledMain {
+
+  /** The line printed once the fake listens. */
+  public static final String READY = "fake tailscaled ready";
+
+  private FakeTailscaledMain() {}
+
+  /**
+   * Runs the fake until standard input ends.
+   *
+   * @param args the socket, the peer's IP, its login name and its {@code CapMap} as JSON
+   * @throws IOException when standard input can't be read
+   */
+  public static void main(String[] args) throws IOException {
+    if (args.length != 4) {
+      System.err.println("usage: FakeTailscaledMain SOCKET PEER_IP LOGIN CAPMAP_JSON");
+      System.exit(2);
+    }
+    FakeTailscaled.start(Vertx.vertx(), Path.of(args[0])).toCompletionStage().toCompletableFuture().join()
+        .running().peer(args[1], args[2], List.of(), args[3]).everyLoopbackFrom(args[1]);
+    System.out.println(READY);
+    System.out.flush();
+    while (System.in.read() >= 0) {
+      // Waits for the end of standard input: the parent exited or closed it.
+    }
+    // No orderly close: it would wait for bus streams of servers that may still hold them open.
+    System.exit(0);
+  }
+}
