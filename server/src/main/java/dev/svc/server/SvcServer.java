@@ -86,6 +86,7 @@ public final class SvcServer {
   private volatile ConfigPolicies configured;
   private volatile OperatorVerticle operator;
   private volatile String operatorDeployment;
+  private volatile boolean operatorRuns = true;
   private volatile ApiVerticle api;
   private volatile EmbeddedCluster embedded;
   private volatile AccessRoutes access;
@@ -257,9 +258,23 @@ public final class SvcServer {
     });
   }
 
+  /**
+   * Leaves the operator out: for component tests of the API that play the operator's part themselves,
+   * writing sign-ins' status as it would. Call it before {@link #start()}.
+   *
+   * @return this server
+   */
+  SvcServer withoutOperator() {
+    operatorRuns = false;
+    return this;
+  }
+
   // Start-up step 6: the operator on the connected cluster, which runs only while this replica holds
-  // the Lease.
+  // the Lease; the API starts once it leads with synced caches or has seen another replica lead.
   private Future<Void> startOperator() {
+    if (!operatorRuns) {
+      return Future.succeededFuture();
+    }
     String namespace = config.operator().namespace();
     OperatorVerticle verticle = new OperatorVerticle(kube.client(),
         OperatorSettings.of(namespace, Set.copyOf(config.operator().allowedRoles())),
@@ -281,10 +296,12 @@ public final class SvcServer {
     if (engines == null) {
       return new Readiness(false, "policy engine not started");
     }
-    OperatorVerticle running = operator;
-    Readiness operatorReady = running == null ? new Readiness(false, "operator not started") : running.readiness();
-    if (!operatorReady.ready()) {
-      return operatorReady;
+    if (operatorRuns) {
+      OperatorVerticle running = operator;
+      Readiness operatorReady = running == null ? new Readiness(false, "operator not started") : running.readiness();
+      if (!operatorReady.ready()) {
+        return operatorReady;
+      }
     }
     if (api == null) {
       return new Readiness(false, "API listener not bound");

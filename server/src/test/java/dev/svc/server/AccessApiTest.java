@@ -79,7 +79,7 @@ class AccessApiTest {
         ConfigKey.API_RETRY_AFTER_SECONDS, "3",
         ConfigKey.OPERATOR_CLUSTER_NAME, "corp",
         ConfigKey.OPERATOR_CONTEXT_PREFIX, "ctx-",
-        ConfigKey.OPERATOR_USER_PREFIX, "u-")), mesh, TestServers::oneEngine).start());
+        ConfigKey.OPERATOR_USER_PREFIX, "u-")), mesh, TestServers::oneEngine).withoutOperator().start());
     client = WebClient.create(vertx);
     kube = new KubernetesClientBuilder().withConfig(server.embeddedCluster().config()).build();
   }

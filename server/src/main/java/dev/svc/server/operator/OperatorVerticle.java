@@ -47,6 +47,9 @@ public final class OperatorVerticle extends VerticleBase {
   private volatile SigninController controller;
   private volatile String leader = "";
   private volatile CompletableFuture<?> election;
+  // Completes once this replica leads with synced caches, or has seen another replica hold the Lease:
+  // the API then starts with the operator's part of /ready settled (spec §1.3 step 6).
+  private final CompletableFuture<Void> settled = new CompletableFuture<>();
 
   /**
    * The operator for {@code settings}, electing its leader with {@code lease}.
@@ -93,13 +96,22 @@ public final class OperatorVerticle extends VerticleBase {
             .withLeaderCallbacks(new LeaderCallbacks(
                 () -> lifecycle.execute(this::lead),
                 () -> lifecycle.execute(this::follow),
-                holder -> leader = holder))
+                this::observe))
             .build())
         .build()
         .start();
+    // An election that ends (its API failing, say) settles the start too, rather than hold it forever.
+    election.whenComplete((result, failure) -> settled.complete(null));
     LOG.log(Level.INFO, "operator running for the Lease " + LeaseSettings.LEASE_NAME + " in namespace "
         + lease.namespace() + " as " + lease.identity());
-    return Future.succeededFuture();
+    return Future.fromCompletionStage(settled, context);
+  }
+
+  private void observe(String holder) {
+    leader = holder;
+    if (!holder.equals(lease.identity())) {
+      settled.complete(null);
+    }
   }
 
   // On the lifecycle thread: starting blocks until the caches sync.
@@ -112,6 +124,8 @@ public final class OperatorVerticle extends VerticleBase {
       metrics.leading(true);
     } catch (RuntimeException e) {
       LOG.log(Level.ERROR, "the operator can't start: " + e.getMessage());
+    } finally {
+      settled.complete(null);
     }
   }
 
@@ -154,6 +168,7 @@ public final class OperatorVerticle extends VerticleBase {
   /** Gives the Lease up and stops the controller; reconciles in flight finish first. */
   @Override
   public Future<?> stop() {
+    settled.complete(null);
     return vertx.executeBlocking(() -> {
       CompletableFuture<?> running = election;
       if (running != null) {
