@@ -3,13 +3,15 @@ package dev.svc.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Properties;
 
 /**
  * Which build of svc is running: its version, when it was built, and the commit it was built from.
  *
- * <p>Maven writes these into {@code build-info.properties} when it packages the jar. A value that
- * the build could not know (no git checkout, say) reads {@code unknown}.
+ * <p>Maven writes these into {@code build-info.properties} and {@code build-commit.properties} when
+ * it builds the jar. A value that the build could not know (no git checkout, say) reads {@code
+ * unknown}.
  *
  * @param version the project version, e.g. {@code 0.1.0-SNAPSHOT}
  * @param date the build time, RFC 3339 in UTC
@@ -18,17 +20,20 @@ import java.util.Properties;
 record BuildInfo(String version, String date, String commit) {
 
   static final String UNKNOWN = "unknown";
-  private static final String RESOURCE = "build-info.properties";
+  private static final List<String> RESOURCES =
+      List.of("build-info.properties", "build-commit.properties");
 
   /** The build information packaged with this jar. */
   static BuildInfo current() {
     Properties properties = new Properties();
-    try (InputStream in = BuildInfo.class.getResourceAsStream(RESOURCE)) {
-      if (in != null) {
-        properties.load(in);
+    for (String resource : RESOURCES) {
+      try (InputStream in = BuildInfo.class.getResourceAsStream(resource)) {
+        if (in != null) {
+          properties.load(in);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading " + resource, e);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading " + RESOURCE, e);
     }
     return of(properties);
   }

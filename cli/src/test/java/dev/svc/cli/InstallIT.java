@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +60,7 @@ class InstallIT {
   }
 
   private static Run svc(Map<String, String> environment, String... args) throws Exception {
-    List<String> command = new java.util.ArrayList<>(List.of(prefix.resolve("bin/svc").toString()));
+    List<String> command = new ArrayList<>(List.of(prefix.resolve("bin/svc").toString()));
     command.addAll(List.of(args));
     return run(command, environment);
   }
@@ -88,6 +89,8 @@ class InstallIT {
     assertThat(with.exit()).isZero();
     byte[] saved = Files.readAllBytes(archive());
     try {
+      // The installed archive is read-only: replace it rather than write into it.
+      Files.delete(archive());
       Files.writeString(archive(), "not an archive of this JVM\n");
       assertThat(svc(Map.of(), "version", "-o", "json")).isEqualTo(with);
       Files.delete(archive());
@@ -96,6 +99,7 @@ class InstallIT {
       assertThat(text.out()).startsWith("Version: ").contains("\nDate:    ", "\nCommit:  ");
       assertThat(text.exit()).isZero();
     } finally {
+      Files.deleteIfExists(archive());
       Files.write(archive(), saved);
     }
   }
