@@ -13,8 +13,16 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code svc version}: the policy engine's version record, from the engine module itself. */
-@Command(name = "version", description = "Print the embedded policy engine's version record.")
+/**
+ * {@code svc version}: the three lines of spec §11.8 (svc's version, build date and commit), or
+ * with {@code -o json} the embedded policy engine's version record, from the engine module itself.
+ *
+ * <p>The text form reads only the packaged build information, so it starts no engine and answers
+ * fast.
+ */
+@Command(
+    name = "version",
+    description = "Print svc's version, build date and commit; -o json prints the policy engine's version record.")
 final class VersionCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -33,6 +41,11 @@ final class VersionCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
+    if (output == Format.text) {
+      out.print(BuildInfo.current().text());
+      out.flush();
+      return 0;
+    }
     VersionInfo version;
     try {
       version = engineVersion();
@@ -40,27 +53,15 @@ final class VersionCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("svc: " + e.getMessage());
       return 1;
     }
-    if (output == Format.json) {
-      out.println(EngineJson.write(version));
-    } else {
-      out.printf("version:    %s%n", version.version());
-      out.printf("commit:     %s%n", version.commit());
-      out.printf("commitTime: %s%n", version.commitTime());
-      out.printf("dirty:      %s%n", version.dirty());
-      out.printf("compiler:   %s%n", version.goVersion());
-      out.printf("platform:   %s%n", version.platform());
-    }
+    out.println(EngineJson.write(version));
     return 0;
   }
 
-  /** {@code svc --version}: the same record, as picocli's version lines. */
+  /** {@code svc --version}: the same three lines as {@code svc version}. */
   static final class Provider implements IVersionProvider {
     @Override
     public String[] getVersion() {
-      VersionInfo v = engineVersion();
-      return new String[] {
-        "svc engine " + v.version() + " (" + v.commit() + ", " + v.goVersion() + ", " + v.platform() + ")"
-      };
+      return BuildInfo.current().text().split("\n");
     }
   }
 
