@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.svc.server.clusterinfo.ClusterInfo;
 import dev.svc.server.config.SvcConfig;
 import dev.svc.server.http.ApiError;
+import dev.svc.server.http.ApiJson;
 import dev.svc.server.http.ApiRoute;
 import dev.svc.server.http.CallerAuthHandler;
 import dev.svc.server.http.CallerAuthHandler.AuthorizedCaller;
@@ -262,14 +263,10 @@ public final class AccessRoutes {
   }
 
   private void failed(RoutingContext ctx) {
+    if (!ApiJson.canStillAnswer(ctx)) {
+      return;
+    }
     HttpServerResponse response = ctx.response();
-    if (response.ended()) {
-      return;
-    }
-    if (response.headWritten()) {
-      ctx.request().connection().close();
-      return;
-    }
     AccessError error = error(ctx);
     if (ctx.normalizedPath().equals(KUBECONFIG)) {
       response.putHeader(HttpHeaders.RETRY_AFTER, retryAfter);

@@ -69,12 +69,7 @@ public final class ApiErrors implements Handler<RoutingContext> {
 
   @Override
   public void handle(RoutingContext ctx) {
-    if (ctx.response().ended()) {
-      return;
-    }
-    if (ctx.response().headWritten()) {
-      // Half an answer can't be taken back: cut the connection so the client sees it failed.
-      ctx.request().connection().close();
+    if (!ApiJson.canStillAnswer(ctx)) {
       return;
     }
     Throwable failure = ctx.failure();

@@ -194,4 +194,23 @@ public final class ApiJson {
     }
     return "of the right type";
   }
+
+  /**
+   * Whether an error answer can still be written to {@code ctx}: not once the response ended, nor once
+   * its head went out, because half an answer can't be taken back; the connection is then closed so
+   * the client sees the request failed.
+   *
+   * @param ctx the request
+   * @return true if nothing of the response was written yet
+   */
+  public static boolean canStillAnswer(RoutingContext ctx) {
+    if (ctx.response().ended()) {
+      return false;
+    }
+    if (ctx.response().headWritten()) {
+      ctx.request().connection().close();
+      return false;
+    }
+    return true;
+  }
 }

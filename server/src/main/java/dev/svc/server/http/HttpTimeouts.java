@@ -5,7 +5,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -132,15 +131,9 @@ public final class HttpTimeouts {
 
   // Answers in place of the late handler; half an answer already written can only be cut short.
   private static void cutOff(RoutingContext ctx, int status, String message, String help) {
-    HttpServerResponse response = ctx.response();
-    if (response.ended()) {
-      return;
+    if (ApiJson.canStillAnswer(ctx)) {
+      ApiErrors.answer(ctx, status, message, help, List.of());
     }
-    if (response.headWritten()) {
-      ctx.request().connection().close();
-      return;
-    }
-    ApiErrors.answer(ctx, status, message, help, List.of());
   }
 
   private static String words(Duration duration) {
