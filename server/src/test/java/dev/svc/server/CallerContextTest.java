@@ -27,7 +27,7 @@ class CallerContextTest {
   private static final String CAP = "svc.dev/cap/svc";
 
   @Test
-  void an_admitted_request_carries_the_username_the_winning_rule_and_the_full_identity(Vertx vertx) {
+  void an_admitted_request_carries_the_username_the_winning_rule_and_the_full_login_name(Vertx vertx) {
     JsonNode view = JsonNodeFactory.instance.objectNode().put("role", "view").put("period", "6h").put("priority", 5);
     JsonNode admin = JsonNodeFactory.instance.objectNode().put("role", "admin").put("period", "45m").put("priority", 30);
     Caller dana = new Caller("dana@corp.example", List.of(), Map.of(CAP, List.of(view, admin)));
@@ -35,9 +35,8 @@ class CallerContextTest {
     router.route().handler(new CallerAuthHandler(new FakeMesh(dana), CAP, new SimpleMeterRegistry()));
     router.route().handler(ctx -> {
       AuthorizedCaller caller = ctx.get(CallerAuthHandler.CALLER);
-      Caller identity = ctx.get(CallerAuthHandler.IDENTITY);
       ctx.json(new JsonObject().put("username", caller.username()).put("role", caller.rule().role())
-          .put("period", caller.rule().period()).put("login", identity.loginName()));
+          .put("period", caller.rule().period()).put("login", caller.loginName()));
     });
     HttpServer server = await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1"));
 

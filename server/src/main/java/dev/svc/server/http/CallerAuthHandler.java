@@ -36,8 +36,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>the winning rule, the one of the highest priority, has no role: 400.
  * </ol>
  *
- * <p>An admitted request carries an {@link AuthorizedCaller} (username and winning rule) under
- * {@link #CALLER}, and the mesh's {@link Caller} (with the full login name) under {@link #IDENTITY}.
+ * <p>An admitted request carries an {@link AuthorizedCaller} (username, winning rule and the full
+ * login name) under {@link #CALLER}.
  * It runs before the body is read, so a refused caller costs no body (Vert.x-Web orders handlers by
  * kind, and only a security policy handler may come before the body handler).
  *
@@ -47,11 +47,6 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
 
   /** The routing context key of the {@link AuthorizedCaller} of an admitted request. */
   public static final String CALLER = "svc.caller";
-  /**
-   * The routing context key of the admitted request's {@link Caller} as the mesh answered: the full
-   * login name (such as {@code dana@corp.example}), tags and raw grants.
-   */
-  public static final String IDENTITY = "svc.caller.identity";
 
   /** The header the mesh's public ingress (Tailscale Funnel) puts on the requests it forwards. */
   static final String FUNNEL_HEADER = "Tailscale-Funnel-Request";
@@ -127,7 +122,6 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
         return;
       }
       ctx.put(CALLER, caller);
-      ctx.put(IDENTITY, lookup.result());
       admitted.increment();
       ctx.next();
     });
