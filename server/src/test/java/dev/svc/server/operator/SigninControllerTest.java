@@ -227,6 +227,8 @@ class SigninControllerTest {
     start();
     SvcSignin created = operator.login("dana", "view", "45m0s", T0);
     operator.controller.close();
+    // The first controller may have provisioned it before it closed: start from no ServiceAccount.
+    client.serviceAccounts().inNamespace(NAMESPACE).withName("svc-user-dana").delete();
     created = operator.signin("svc-user-dana").get();
     created.setStatus(new SvcSigninStatus(true, "2025-03-04T09:15:00Z", "soon"));
     client.resources(SvcSignin.class).inNamespace(NAMESPACE).resource(created).updateStatus();
