@@ -240,10 +240,7 @@ public final class SvcServer {
   // waiting for them is cut off by server.writeTimeout, so they get half of it, but never less than a
   // second: a shorter write timeout then answers 503 first.
   private Future<KubernetesConnection> connectKubernetes() {
-    Duration writeTimeout = config.server().writeTimeout();
-    Duration timeout = writeTimeout.isZero() ? KUBERNETES_TIMEOUT
-        : writeTimeout.dividedBy(2).compareTo(MIN_KUBERNETES_TIMEOUT) < 0 ? MIN_KUBERNETES_TIMEOUT
-        : writeTimeout.dividedBy(2);
+    Duration timeout = kubernetesTimeout(config.server().writeTimeout());
     Future<KubernetesConnection> connected = switch (config.kubernetes().mode()) {
       // The embedded API builds its own Vert.x, which it must not do on a thread of ours.
       case EMBEDDED -> Future.fromCompletionStage(CompletableFuture.supplyAsync(() -> {
@@ -267,6 +264,14 @@ public final class SvcServer {
   SvcServer withoutOperator() {
     operatorRuns = false;
     return this;
+  }
+
+  private static Duration kubernetesTimeout(Duration writeTimeout) {
+    if (writeTimeout.isZero()) {
+      return KUBERNETES_TIMEOUT;
+    }
+    Duration half = writeTimeout.dividedBy(2);
+    return half.compareTo(MIN_KUBERNETES_TIMEOUT) < 0 ? MIN_KUBERNETES_TIMEOUT : half;
   }
 
   // Start-up step 6: the operator on the connected cluster, which runs only while this replica holds
