@@ -2,11 +2,11 @@
 export { Engine, Policy } from "./engine.js";
 export type { CheckOptions, CompileOptions, EvalOptions, ExplainOptions, FormatOptions, LoadOptions, TestOptions } from "./engine.js";
 export { defineKind, Kind } from "./kind/kind.js";
-export type { KindCompileOptions, KindSpec } from "./kind/kind.js";
+export type { InputOf, KindCompileOptions, KindSpec } from "./kind/kind.js";
 export { decision, Decision, Outcome } from "./kind/decision.js";
-export type { Matched, PayloadSpec } from "./kind/decision.js";
+export type { Matched, PayloadOf, PayloadSpec } from "./kind/decision.js";
 export { BasicType, Defaulted, EngineType, EnumType, enumType, Fn, fn, ListType, MapType, OptionalType, struct, StructType, t } from "./kind/types.js";
-export type { AnyType, Fields } from "./kind/types.js";
+export type { AnyType, ArgsOf, Fields, FieldsIn, FieldsOut, In, Out } from "./kind/types.js";
 export { duration, ms, toMs } from "./durations.js";
 export type { Duration, Timestamp } from "./durations.js";
 export { EngineError, EngineStoppedError, EngineTimeoutError } from "./errors.js";

@@ -1,8 +1,8 @@
 // Decisions, their outcomes, and reading them back from eval results (bindings §14).
 import { EngineError } from "../errors.js";
-import type { EvalResult, JsonObject } from "../records.js";
+import type { EvalResult } from "../records.js";
 import { goQuote } from "./constants.js";
-import { Defaulted, type EngineType } from "./types.js";
+import { Defaulted, type EngineType, type Out } from "./types.js";
 
 /** A decision's payload fields by name, in declaration order, each a type or a defaulted type. */
 export type PayloadSpec = Record<string, EngineType | Defaulted>;
@@ -18,6 +18,9 @@ export const RESULT_SHAPE: unique symbol = Symbol("resultShape");
 
 /** An eval result as a kind's policy answers it, stamped with the kind's result shape. */
 export type ShapedResult = EvalResult & { [RESULT_SHAPE]?: ResultShape };
+
+/** A decision's payload as it comes back. */
+export type PayloadOf<D> = D extends Decision<string, infer P> ? { [K in keyof P]: Out<P[K] extends Defaulted<infer T> ? T : P[K]> } : never;
 
 /** One entry of a decision in an outcome, with its payload. */
 export interface Matched<P> {
@@ -49,18 +52,19 @@ export class Decision<R extends string = string, P extends PayloadSpec = Payload
   }
 
   /** The payload when the outcome is exactly one entry of this decision; undefined otherwise. */
-  match(res: EvalResult): JsonObject | undefined {
+  match(res: EvalResult): PayloadOf<this> | undefined {
     requireSingleOutcome(res, "match");
     const [only, ...more] = res.outcome;
-    return only !== undefined && more.length === 0 && only.decision === this.name ? (only.payload ?? {}) : undefined;
+    const matched = only !== undefined && more.length === 0 && only.decision === this.name;
+    return matched ? ((only.payload ?? {}) as PayloadOf<this>) : undefined;
   }
 
   /** Every entry of this decision, in outcome order. */
-  matchAll(res: EvalResult): Matched<JsonObject>[] {
+  matchAll(res: EvalResult): Matched<PayloadOf<this>>[] {
     return res.outcome
       .filter((entry) => entry.decision === this.name)
       .map((entry) => ({
-        payload: entry.payload ?? {},
+        payload: (entry.payload ?? {}) as PayloadOf<this>,
         reason: entry.reason,
         ...(entry.policy === undefined ? {} : { policy: entry.policy }),
         ...(entry.position === undefined ? {} : { position: entry.position }),

@@ -5,7 +5,10 @@ import { EngineError } from "../errors.js";
 import type { Diagnostic, HostFunction, SourceFile } from "../records.js";
 import { constantText, goQuote, NotAConstant } from "./constants.js";
 import { Decision, Outcome, type ResultShape } from "./decision.js";
-import { Defaulted, EngineType, EnumType, Fn, ListType, MapType, OptionalType, StructType } from "./types.js";
+import { Defaulted, EngineType, EnumType, Fn, type FieldsIn, ListType, MapType, OptionalType, StructType } from "./types.js";
+
+/** The input a kind's policies take. */
+export type InputOf<K> = K extends Kind<infer S> ? (S["inputs"] extends Record<string, EngineType> ? FieldsIn<S["inputs"]> : {}) : never;
 
 /** What a kind declares. */
 export interface KindSpec {
@@ -93,7 +96,7 @@ export class Kind<S extends KindSpec = KindSpec> {
    * with the kind's implementations under `options.functions`; throws for a kind document of this
    * kind that isn't `schema()`.
    */
-  compile(engine: Engine, files: SourceFile[], options: KindCompileOptions = {}): Policy {
+  compile(engine: Engine, files: SourceFile[], options: KindCompileOptions = {}): Policy<InputOf<this>> {
     const { kindFile, ...compile } = options;
     const all = this.#withKind(files, compile.trustedFiles ?? [], kindFile);
     const policy = engine.compile(all, { ...compile, functions: { ...this.functions(), ...compile.functions } });

@@ -22,6 +22,8 @@ export abstract class EngineType {
 
 /** A scalar type: `string`, `bool`, `int`, `float`, `duration` or `timestamp`. */
 export class BasicType<N extends BasicName = BasicName> extends EngineType {
+  /** Which form of type this is; keeps the forms apart for the type helpers. */
+  readonly form = "basic" as const;
   /** @internal Built by `t`. */
   constructor(readonly name: N) {
     super();
@@ -39,6 +41,8 @@ export type BasicName = "string" | "bool" | "int" | "float" | "duration" | "time
 
 /** `list<T>`. */
 export class ListType<E extends EngineType = EngineType> extends EngineType {
+  /** Which form of type this is; keeps the forms apart for the type helpers. */
+  readonly form = "list" as const;
   /** @internal Built by `t.list`. */
   constructor(readonly element: E) {
     super();
@@ -53,6 +57,8 @@ export class ListType<E extends EngineType = EngineType> extends EngineType {
 
 /** `map<K, V>`. */
 export class MapType<K extends EngineType = EngineType, V extends EngineType = EngineType> extends EngineType {
+  /** Which form of type this is; keeps the forms apart for the type helpers. */
+  readonly form = "map" as const;
   /** @internal Built by `t.map`. */
   constructor(
     readonly key: K,
@@ -70,6 +76,8 @@ export class MapType<K extends EngineType = EngineType, V extends EngineType = E
 
 /** `?T`: a value or none. */
 export class OptionalType<E extends EngineType = EngineType> extends EngineType {
+  /** Which form of type this is; keeps the forms apart for the type helpers. */
+  readonly form = "optional" as const;
   /** @internal Built by `t.optional`. */
   constructor(readonly element: E) {
     super();
@@ -84,6 +92,8 @@ export class OptionalType<E extends EngineType = EngineType> extends EngineType 
 
 /** An enum: a name and its values, in order. */
 export class EnumType<V extends string = string> extends EngineType {
+  /** Which form of type this is; keeps the forms apart for the type helpers. */
+  readonly form = "enum" as const;
   /** @internal Built by `enumType`. */
   constructor(
     readonly name: string,
@@ -104,6 +114,8 @@ export type Fields = Record<string, EngineType>;
 
 /** A struct: a name and its fields, in declaration order. */
 export class StructType<F extends Fields = Fields> extends EngineType {
+  /** Which form of type this is; keeps the forms apart for the type helpers. */
+  readonly form = "struct" as const;
   /** @internal Built by `struct`. */
   constructor(
     readonly name: string,
@@ -168,6 +180,51 @@ export function struct<F extends Fields>(name: string, fields: F): StructType<F>
 }
 
 /** A host function signature, optionally with its implementation. */
-export function fn<const P extends readonly EngineType[], R extends EngineType>(params: P, result: R, impl?: HostFunction): Fn<P, R> {
-  return new Fn(params, result, impl);
+export function fn<const P extends readonly EngineType[], R extends EngineType>(
+  params: P,
+  result: R,
+  impl?: (...args: { -readonly [I in keyof P]: Out<P[I]> }) => In<R>,
+): Fn<P, R> {
+  return new Fn(params, result, impl as HostFunction | undefined);
 }
+
+/** What comes back for a value of type `T`: timestamps and durations as text, optionals as null. */
+export type Out<T> =
+  T extends BasicType<infer N> ? BasicOut[N]
+  : T extends ListType<infer E> ? Out<E>[]
+  : T extends MapType<EngineType, infer V> ? Record<string, Out<V>>
+  : T extends OptionalType<infer E> ? Out<E> | null
+  : T extends EnumType<infer V> ? V
+  : T extends StructType<infer F> ? FieldsOut<F>
+  : unknown;
+
+/** What a host passes for a value of type `T`: a timestamp may be a Date, an optional left out. */
+export type In<T> =
+  T extends BasicType<"timestamp"> ? Date | string
+  : T extends BasicType<infer N> ? BasicOut[N]
+  : T extends ListType<infer E> ? In<E>[]
+  : T extends MapType<EngineType, infer V> ? Record<string, In<V>>
+  : T extends OptionalType<infer E> ? In<E> | null | undefined
+  : T extends EnumType<infer V> ? V
+  : T extends StructType<infer F> ? FieldsIn<F>
+  : unknown;
+
+interface BasicOut {
+  string: string;
+  bool: boolean;
+  int: number;
+  float: number;
+  duration: string;
+  timestamp: string;
+}
+
+type OptionalKeys<F> = { [K in keyof F]: F[K] extends OptionalType ? K : never }[keyof F];
+
+/** A struct's fields as they come back. */
+export type FieldsOut<F> = { [K in keyof F]: Out<F[K]> };
+
+/** A struct's fields as a host passes them: an optional field's key may be left out. */
+export type FieldsIn<F> = { [K in Exclude<keyof F, OptionalKeys<F>>]: In<F[K]> } & { [K in OptionalKeys<F>]?: In<F[K]> };
+
+/** A host function's arguments, as the engine sends them. */
+export type ArgsOf<P> = P extends Fn<infer Params> ? { -readonly [I in keyof Params]: Out<Params[I]> } : never;
