@@ -19,6 +19,9 @@ const START_HELP =
 const REBUILD_HELP = "this instance can't be used again: load a new one with Engine.load";
 const BUSY_MESSAGE = "the module is busy: a host function can't call back into the instance that runs it";
 const BUSY_HELP = "use another instance for the nested call, or compute the value before the evaluation";
+// Shared: neither keeps state between calls without { stream: true }.
+const ENCODER = new TextEncoder();
+const DECODER = new TextDecoder();
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -164,7 +167,7 @@ export class Runtime {
     engine_free(ptr, request.length);
     const respPtr = Number(BigInt.asUintN(64, packed) >> 32n);
     const respLen = Number(BigInt.asUintN(32, packed));
-    const text = new TextDecoder().decode(this.#memory(respPtr, respLen));
+    const text = DECODER.decode(this.#memory(respPtr, respLen));
     engine_free(respPtr, respLen);
     return text;
   }
@@ -194,7 +197,7 @@ export class Runtime {
   // engine.host_call: the module asks for one host function's result. Nothing the function does
   // may unwind into the module, so every failure becomes an {"error": …} answer.
   #hostCall(ptr: number, len: number): bigint {
-    const answer = new TextEncoder().encode(this.#answer(ptr, len));
+    const answer = ENCODER.encode(this.#answer(ptr, len));
     const out = this.#exports.engine_alloc(answer.length);
     if (out === 0 && answer.length > 0) {
       throw new BrokenModule("the module couldn't allocate memory for a host function's response");
@@ -206,7 +209,7 @@ export class Runtime {
   #answer(ptr: number, len: number): string {
     let call: { function?: unknown; args?: unknown };
     try {
-      call = JSON.parse(new TextDecoder().decode(this.#memory(ptr, len)));
+      call = JSON.parse(DECODER.decode(this.#memory(ptr, len)));
     } catch (e) {
       return JSON.stringify({ error: `the module's host call isn't readable: ${messageOf(e)}` });
     }
@@ -280,7 +283,7 @@ function unwrap(text: string): Body {
 /** JSON text for a request; NaN, infinity, BigInt and cycles fail before the module sees anything. */
 function encodeRequest(request: object): Uint8Array {
   try {
-    return new TextEncoder().encode(encodeJson(request));
+    return ENCODER.encode(encodeJson(request));
   } catch (e) {
     throw new EngineError(
       `the request can't be encoded as JSON: ${messageOf(e)}`,

@@ -1,0 +1,79 @@
+// Eval round trip of the one-rule ranked decision, the JVM benchmark's EvalRoundTrip (rules=1):
+// p50 and p99 on the calling thread and through an EngineWorker. A benchmark, not a test: the
+// machine's load shows in the numbers; compare runs taken back to back.
+//
+//   node engine-ts/scripts/bench.mjs [SAMPLES]          (after node engine-ts/scripts/build.mjs)
+//   build/deps/node-24.21.0/bin/node engine-ts/scripts/bench.mjs
+import { Engine } from "../dist/index.js";
+import { EngineWorker } from "../dist/worker.js";
+
+const SAMPLES = Number(process.argv[2] ?? 20_000);
+const WARMUP = Math.min(5_000, SAMPLES);
+const WASM = new URL("../engine.wasm", import.meta.url);
+const KIND = `kind Refund version 1
+
+input amount: int
+input channel: string
+
+decision deny {
+  reason: fraud | no_rule
+}
+
+decision approve {
+  reason: goodwill | small
+  limit: int = 100
+}
+
+collect one
+precedence deny > approve
+precedence approve: goodwill > small
+
+default deny(reason: no_rule)
+`;
+const POLICY = `policy refund.desk: Refund@1
+
+when amount > 10000 {
+  deny(reason: fraud)
+}
+
+when amount < 100 + 0 and channel == "web" {
+  approve(reason: small, limit: 100)
+}
+`;
+const FILES = [
+  { path: "kind.sigil", source: KIND },
+  { path: "refund/desk.sigil", source: POLICY },
+];
+const INPUT = { amount: 40, channel: "web" };
+
+// Times `samples` calls one after another; answers the percentiles in microseconds.
+async function measure(call, samples) {
+  const times = new Float64Array(samples);
+  for (let i = 0; i < samples; i++) {
+    const start = process.hrtime.bigint();
+    const result = await call();
+    times[i] = Number(process.hrtime.bigint() - start) / 1000;
+    if (result.decision !== "approve") throw new Error(`the benchmark policy doesn't approve: ${JSON.stringify(result)}`);
+  }
+  times.sort();
+  const at = (q) => times[Math.min(samples - 1, Math.floor(q * samples))];
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+function report(where, { p50, p99 }, samples) {
+  console.log(`${where.padEnd(16)} p50 ${p50.toFixed(1).padStart(8)} µs   p99 ${p99.toFixed(1).padStart(8)} µs   (${samples} samples)`);
+}
+
+console.log(`eval round trip, one-rule ranked decision, Node.js ${process.version}`);
+const engine = await Engine.load(WASM);
+const policy = engine.compile(FILES);
+await measure(() => policy.eval(INPUT), WARMUP);
+report("calling thread", await measure(() => policy.eval(INPUT), SAMPLES), SAMPLES);
+policy.release();
+
+const worker = new EngineWorker({ wasm: WASM });
+const remote = await worker.compile(FILES);
+const workerSamples = Math.max(1, Math.floor(SAMPLES / 4));
+await measure(() => remote.eval(INPUT), Math.min(WARMUP, workerSamples));
+report("worker", await measure(() => remote.eval(INPUT), workerSamples), workerSamples);
+worker.terminate();
