@@ -61,7 +61,7 @@ export class Runtime {
     const runtime = new Runtime(output);
     const imports = {
       [WASI]: wasiImports({ memory: () => runtime.#exports.memory, write: (fd, bytes) => runtime.#output.write(fd, bytes) }, wasiNames),
-      engine: { host_call: (ptr: number, len: number) => runtime.#hostCall(ptr, len) },
+      engine: { host_call: (ptr: number, len: number) => runtime.#hostCall(ptr >>> 0, len >>> 0) },
     };
     const instance = await WebAssembly.instantiate(module, imports);
     const exports = instance.exports as unknown as Exports;
@@ -158,7 +158,8 @@ export class Runtime {
 
   #roundTrip(request: Uint8Array): string {
     const { engine_alloc, engine_call, engine_free } = this.#exports;
-    const ptr = engine_alloc(request.length);
+    // Addresses are unsigned; JavaScript sees an i32 above 2 GiB as negative.
+    const ptr = engine_alloc(request.length) >>> 0;
     if (ptr === 0 && request.length > 0) {
       throw new EngineError("the module couldn't allocate memory for a request", "the instance is out of memory; load a new one");
     }
@@ -198,7 +199,7 @@ export class Runtime {
   // may unwind into the module, so every failure becomes an {"error": …} answer.
   #hostCall(ptr: number, len: number): bigint {
     const answer = ENCODER.encode(this.#answer(ptr, len));
-    const out = this.#exports.engine_alloc(answer.length);
+    const out = this.#exports.engine_alloc(answer.length) >>> 0;
     if (out === 0 && answer.length > 0) {
       throw new BrokenModule("the module couldn't allocate memory for a host function's response");
     }

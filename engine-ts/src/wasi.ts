@@ -148,7 +148,8 @@ export function wasiImports(host: WasiHost, names: readonly string[]): Record<st
     if (call === undefined) throw new Error(`the WASI shim has no ${name}`);
     imports[name] = (...args: unknown[]) => {
       try {
-        return call(...args);
+        // Addresses, sizes and descriptors are unsigned; JavaScript sees an i32 above 2 GiB as negative.
+        return call(...args.map((a) => (typeof a === "number" ? a >>> 0 : a)));
       } catch (e) {
         // proc_exit is the only call that throws on purpose.
         if (e instanceof Fault || e instanceof RangeError) return EFAULT;
