@@ -2,7 +2,7 @@
 export { Engine, Policy } from "./engine.js";
 export type { CheckOptions, CompileOptions, EvalOptions, ExplainOptions, FormatOptions, LoadOptions, TestOptions } from "./engine.js";
 export { defineKind, Kind } from "./kind/kind.js";
-export type { InputOf, KindCompileOptions, KindSpec } from "./kind/kind.js";
+export type { InputOf, KindCompileOptions, KindSpec, KindWorkerCompileOptions } from "./kind/kind.js";
 export { decision, Decision, Outcome } from "./kind/decision.js";
 export type { Matched, PayloadOf, PayloadSpec } from "./kind/decision.js";
 export { BasicType, Defaulted, EngineType, EnumType, enumType, Fn, fn, ListType, MapType, OptionalType, struct, StructType, t } from "./kind/types.js";

@@ -3,6 +3,7 @@
 // again there.
 import type { CheckOptions, CompileOptions, EvalOptions, ExplainOptions, FormatOptions, TestOptions } from "./engine.js";
 import { EngineError, EngineStoppedError, EngineTimeoutError } from "./errors.js";
+import { RESULT_SHAPE, type ResultShape } from "./kind/decision.js";
 import type { CallMessage, CompiledRecord, ErrorRecord, InitMessage, Reply, WorkerWasm } from "./protocol.js";
 import type { Diagnostic, EvalResult, Explanation, SourceFile, TestResult, VersionInfo } from "./records.js";
 
@@ -157,6 +158,7 @@ export class WorkerPolicy<I = Record<string, unknown>> {
   #compiled: CompiledRecord;
   #generation: number;
   #released = false;
+  #shape: ResultShape | undefined;
 
   /** @internal Built by EngineWorker.compile. */
   constructor(worker: EngineWorker, files: SourceFile[], options: WorkerCompileOptions, compiled: CompiledRecord, generation: number) {
@@ -180,7 +182,19 @@ export class WorkerPolicy<I = Record<string, unknown>> {
   /** The `eval` op; waits `timeoutMs` plus 500 ms before it terminates the worker. */
   eval(input: I, options: EvalOptions = {}): Promise<EvalResult> {
     const grace = options.timeoutMs === undefined ? 0 : GRACE_MS;
-    return this.#withHandle((handle) => this.#worker.policyCall("eval", [handle, input, options], options.timeoutMs, grace));
+    const evaluated = this.#withHandle((handle) => this.#worker.policyCall<EvalResult>("eval", [handle, input, options], options.timeoutMs, grace));
+    const shape = this.#shape;
+    // Not enumerable: a copy of the record ({...result}) is a plain record again.
+    return shape === undefined ? evaluated : evaluated.then((result) => Object.defineProperty(result, RESULT_SHAPE, { value: shape }));
+  }
+
+  /**
+   * Marks every later result with how its kind's results read, for the decision helpers;
+   * `Kind.compile` does it.
+   * @internal
+   */
+  stampResults(shape: ResultShape): void {
+    this.#shape = shape;
   }
 
   /** The `explain` op on the handle. */

@@ -4,6 +4,7 @@ import { Worker } from "node:worker_threads";
 import { after, describe, test } from "node:test";
 import { EngineError, EngineTimeoutError } from "@svc/engine";
 import { EngineWorker, WorkerPolicy } from "@svc/engine/worker";
+import { alertRouting, page } from "./coverage-kinds.js";
 import { ENGINE_WASM, LABELS, LABELS_INPUT } from "./support.js";
 
 const FUNCTIONS = new URL("./functions.js", import.meta.url);
@@ -93,5 +94,12 @@ describe("EngineWorker", () => {
     worker.terminate(new Error("shutting down"));
     await assert.rejects(waiting, /shutting down/);
     assert.equal((await worker.version()).platform, "wasip1/wasm");
+  });
+
+  test("compiles a kind's policy with the kind file added and host functions from the functions module", async () => {
+    const worker = engineWorker();
+    const policy = await alertRouting.kind.compile(worker, [{ path: "alerts/route.sigil", source: alertRouting.policy }]);
+    const result = await policy.eval({ alert: { name: "disk", severity: "critical", labels: {}, firing_for: "1m" }, teams: [] });
+    assert.deepEqual(page.match(result), { oncall: "the module's oncall for disk" });
   });
 });

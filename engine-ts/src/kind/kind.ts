@@ -1,6 +1,7 @@
 // defineKind: a kind declared in host code, written as its kind file byte for byte as the JVM
 // library's Kind builder writes it (bindings §13).
-import type { CompileOptions, Engine, Policy } from "../engine.js";
+import { Engine, type CompileOptions, type Policy } from "../engine.js";
+import type { EngineWorker, WorkerCompileOptions, WorkerPolicy } from "../worker.js";
 import { EngineError } from "../errors.js";
 import type { Diagnostic, HostFunction, SourceFile } from "../records.js";
 import { constantText, goQuote, NotAConstant } from "./constants.js";
@@ -40,6 +41,12 @@ export interface KindSpec {
 
 /** Kind.compile's options: the engine's, and the path of the kind file it adds. */
 export interface KindCompileOptions extends CompileOptions {
+  /** The path of the kind file compile adds; the kind's own file name when left out. */
+  kindFile?: string;
+}
+
+/** Kind.compile's options in a worker: `functions` names exports of the worker's functions module. */
+export interface KindWorkerCompileOptions extends WorkerCompileOptions {
   /** The path of the kind file compile adds; the kind's own file name when left out. */
   kindFile?: string;
 }
@@ -94,14 +101,30 @@ export class Kind<S extends KindSpec = KindSpec> {
   /**
    * Compiles with the kind document added when neither `files` nor `trustedFiles` holds it, and
    * with the kind's implementations under `options.functions`; throws for a kind document of this
-   * kind that isn't `schema()`.
+   * kind that isn't `schema()`. In an EngineWorker the host functions are the exports of its
+   * functions module named like the kind's implemented functions, unless `options.functions` names
+   * others.
    */
-  compile(engine: Engine, files: SourceFile[], options: KindCompileOptions = {}): Policy<InputOf<this>> {
+  compile(engine: Engine, files: SourceFile[], options?: KindCompileOptions): Policy<InputOf<this>>;
+  compile(worker: EngineWorker, files: SourceFile[], options?: KindWorkerCompileOptions): Promise<WorkerPolicy<InputOf<this>>>;
+  compile(
+    target: Engine | EngineWorker,
+    files: SourceFile[],
+    options: KindCompileOptions | KindWorkerCompileOptions = {},
+  ): Policy<InputOf<this>> | Promise<WorkerPolicy<InputOf<this>>> {
     const { kindFile, ...compile } = options;
     const all = this.#withKind(files, compile.trustedFiles ?? [], kindFile);
-    const policy = engine.compile(all, { ...compile, functions: { ...this.functions(), ...compile.functions } });
-    policy.stampResults(this.#shape);
-    return policy;
+    if (target instanceof Engine) {
+      const functions = { ...this.functions(), ...(compile as CompileOptions).functions };
+      const policy = target.compile(all, { ...(compile as CompileOptions), functions }) as Policy<InputOf<this>>;
+      policy.stampResults(this.#shape);
+      return policy;
+    }
+    const functions = (compile as WorkerCompileOptions).functions ?? Object.keys(this.functions());
+    return target.compile<InputOf<this>>(all, { ...(compile as WorkerCompileOptions), functions }).then((policy) => {
+      policy.stampResults(this.#shape);
+      return policy;
+    });
   }
 
   #withKind(files: SourceFile[], trusted: SourceFile[], path: string | undefined): SourceFile[] {
