@@ -81,6 +81,24 @@ describe("Engine.load refuses", () => {
   });
 });
 
+describe("the output callback", () => {
+  test("gets standard output a line at a time, and the default drops it", async () => {
+    const lines: string[] = [];
+    const engine = await Engine.load(fixture("writes_stdout"), { output: (stream, line) => lines.push(`${stream}: ${line}`) });
+    assert.deepEqual(lines, ["stdout: ready", "stdout: steady"]);
+    assert.equal(engine.stopped, undefined);
+    const seen: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void seen.push(args);
+    try {
+      await Engine.load(fixture("writes_stdout"));
+    } finally {
+      console.error = original;
+    }
+    assert.deepEqual(seen, []);
+  });
+});
+
 describe("a module that traps", () => {
   test("stops the instance: the call and every later one throw the same stopped error", async () => {
     const lines: string[] = [];
