@@ -1,10 +1,13 @@
 //! The checker's errors as values, and the only place their texts are
-//! written, one enum per area like the lexer's and parser's: so far the
+//! written, one enum per area like the lexer's and parser's: the
 //! operators on values ([`OperatorError`]: comparisons, membership, list
 //! operators, `has`, patterns; language-core §5.4–§5.8), quantifiers
 //! ([`QuantifierError`]), names read as values and expected types
 //! ([`ValueError`]), chains of fields, reasons, indexes and calls
-//! ([`AccessError`]). Each variant names the problem; `message` and
+//! ([`AccessError`]), the document's header, imports and names
+//! ([`DocumentError`]), params ([`ParamError`]), statements and
+//! constructors ([`StatementError`]), policy invocations
+//! ([`InvocationError`]). Each variant names the problem; `message` and
 //! `help` spell the exact texts (an empty help is none), [`Problem`]
 //! places them.
 
@@ -330,17 +333,27 @@ pub(crate) trait Problem {
     fn to_diagnostic(&self, span: Span) -> Diagnostic;
 }
 
-impl Problem for OperatorError {
-    fn to_diagnostic(&self, span: Span) -> Diagnostic {
-        Diagnostic::error(span, self.message()).with_help(self.help())
-    }
+/// Places each error type's `message` and `help`.
+macro_rules! problems {
+    ($($error:ty),+) => {$(
+        impl Problem for $error {
+            fn to_diagnostic(&self, span: Span) -> Diagnostic {
+                Diagnostic::error(span, self.message()).with_help(self.help())
+            }
+        }
+    )+};
 }
 
-impl Problem for QuantifierError {
-    fn to_diagnostic(&self, span: Span) -> Diagnostic {
-        Diagnostic::error(span, self.message()).with_help(self.help())
-    }
-}
+problems!(
+    OperatorError,
+    QuantifierError,
+    ValueError,
+    AccessError,
+    DocumentError,
+    ParamError,
+    StatementError,
+    InvocationError
+);
 
 /// A name read as a value that isn't one, or an expression whose type is
 /// wrong or can't be known (language-core §3, §4.8).
@@ -522,12 +535,6 @@ impl ValueError {
             ValueError::MapValue { ty: Ty::Enum(_) } => "a missing key would read as the zero value, and an enum has none; key the map by the enum instead, or use a list".to_owned(),
             ValueError::MapValue { .. } => candidates_help(),
         }
-    }
-}
-
-impl Problem for ValueError {
-    fn to_diagnostic(&self, span: Span) -> Diagnostic {
-        Diagnostic::error(span, self.message()).with_help(self.help())
     }
 }
 
@@ -797,8 +804,411 @@ impl AccessError {
     }
 }
 
-impl Problem for AccessError {
-    fn to_diagnostic(&self, span: Span) -> Diagnostic {
-        Diagnostic::error(span, self.message()).with_help(self.help())
+/// The document's kind pin, its imports and the names it declares
+/// (language-policies §2.1, §3.2, §3.4, §3.10).
+#[derive(Clone, Debug, PartialEq)]
+pub enum DocumentError {
+    /// A kind named without `@version`.
+    MissingPin {
+        /// The kind.
+        kind: String,
+        /// Its current version.
+        version: i64,
+    },
+    /// A pin newer than the kind.
+    PinTooNew {
+        /// The kind.
+        kind: String,
+        /// The version pinned.
+        pin: i64,
+        /// The kind's current version.
+        version: i64,
+    },
+    /// A pin older than the kind accepts.
+    PinTooOld {
+        /// The kind.
+        kind: String,
+        /// The version pinned.
+        pin: i64,
+        /// The oldest version the kind accepts.
+        accepts: i64,
+    },
+    /// `use` of a kind document.
+    ImportsKind {
+        /// The path as written.
+        path: String,
+    },
+    /// `use` of a name no document of the bundle has.
+    UnknownDocument {
+        /// The path as written.
+        path: String,
+    },
+    /// A name that already means something in the document.
+    NameTaken {
+        /// The name.
+        name: String,
+        /// What has it, with its article (`an input`).
+        entity: &'static str,
+    },
+    /// A scoped let named like a let of another `when` body.
+    LetInOtherBody {
+        /// The let.
+        name: String,
+    },
+    /// A `pub let` of a policy that reads a param.
+    PubLetReadsParam {
+        /// The let.
+        name: String,
+        /// The param it reads.
+        param: String,
+    },
+}
+
+impl DocumentError {
+    /// The message.
+    pub fn message(&self) -> String {
+        match self {
+            DocumentError::MissingPin { kind, .. } => format!("`{kind}` needs a version"),
+            DocumentError::PinTooNew { kind, pin, version } => {
+                format!("{kind}@{pin} is newer than the kind, which is at version {version}")
+            }
+            DocumentError::PinTooOld { kind, pin, accepts } => format!(
+                "{kind}@{pin} is no longer accepted; the kind accepts version {accepts} and later"
+            ),
+            DocumentError::ImportsKind { path } => {
+                format!("`{path}` is a kind, not a policy or module")
+            }
+            DocumentError::UnknownDocument { path } => format!("unknown document `{path}`"),
+            DocumentError::NameTaken { name, entity } => {
+                format!("`{name}` is already the name of {entity}")
+            }
+            DocumentError::LetInOtherBody { name } => {
+                format!("`{name}` is already the name of a let in another `when` body")
+            }
+            DocumentError::PubLetReadsParam { name, param } => {
+                format!("let `{name}` can't be `pub`: it reads param `{param}`")
+            }
+        }
+    }
+
+    /// What to do about it.
+    pub fn help(&self) -> String {
+        match self {
+            DocumentError::MissingPin { kind, version } => format!(
+                "pin the kind version the document was written against, like `{kind}@{version}`"
+            ),
+            DocumentError::PinTooNew { .. } => "the kind is older than the document; check the document against this version and lower the pin".to_owned(),
+            DocumentError::PinTooOld { pin, .. } => format!(
+                "review the document against the kind's changes since version {pin}, then raise the pin"
+            ),
+            DocumentError::ImportsKind { .. } => "`use` names a policy or module by the name in its header; the kind is the document's contract already".to_owned(),
+            DocumentError::UnknownDocument { .. } => {
+                "`use` names a policy or module by the name in its header, wherever its file is"
+                    .to_owned()
+            }
+            DocumentError::NameTaken { .. } => {
+                "every name in a document means one thing; rename one of them".to_owned()
+            }
+            DocumentError::LetInOtherBody { .. } => "let names are unique in a document, so a trace can name each one; rename one of them".to_owned(),
+            DocumentError::PubLetReadsParam { .. } => "a param has no value outside an invocation; move the let to a module, or drop `pub`".to_owned(),
+        }
+    }
+}
+
+/// Where a value falls outside a param's bounds, with the bound it
+/// crosses as a constant's text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OutOfBounds {
+    /// Below `min`.
+    BelowMinimum(String),
+    /// Above `max`.
+    AboveMaximum(String),
+}
+
+impl std::fmt::Display for OutOfBounds {
+    /// `is below the minimum «lo»` or `is above the maximum «hi»`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OutOfBounds::BelowMinimum(lo) => write!(f, "is below the minimum {lo}"),
+            OutOfBounds::AboveMaximum(hi) => write!(f, "is above the maximum {hi}"),
+        }
+    }
+}
+
+/// A `param` declaration's type, bounds and default (language-policies
+/// §3.3). Values are constants' texts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamError {
+    /// An optional type.
+    Optional {
+        /// The param.
+        name: String,
+        /// The type it holds.
+        elem: Ty,
+    },
+    /// Bounds on a type without an order.
+    BoundsOnType {
+        /// The param's type.
+        ty: Ty,
+    },
+    /// `max` below `min`.
+    MaxBelowMin {
+        /// The maximum.
+        max: String,
+        /// The minimum.
+        min: String,
+    },
+    /// A default outside the bounds.
+    DefaultOutOfBounds {
+        /// The default.
+        default: String,
+        /// The bound it crosses.
+        bound: OutOfBounds,
+    },
+}
+
+impl ParamError {
+    /// The message.
+    pub fn message(&self) -> String {
+        match self {
+            ParamError::Optional { .. } => "a param can't be optional".to_owned(),
+            ParamError::BoundsOnType { ty } => format!("a param of type {ty} can't have bounds"),
+            ParamError::MaxBelowMin { max, min } => format!("max {max} is below min {min}"),
+            ParamError::DefaultOutOfBounds { default, bound } => {
+                format!("default {default} {bound}")
+            }
+        }
+    }
+
+    /// What to do about it; empty when there is nothing to suggest.
+    pub fn help(&self) -> String {
+        match self {
+            ParamError::Optional { name, elem } => format!(
+                "an optional param is a param with a default; write `param {name}: {elem} = <default>`"
+            ),
+            ParamError::BoundsOnType { .. } => {
+                "bounds apply to int, float and duration params".to_owned()
+            }
+            ParamError::MaxBelowMin { .. } => String::new(),
+            ParamError::DefaultOutOfBounds { .. } => {
+                "a default has to be a value the param accepts".to_owned()
+            }
+        }
+    }
+}
+
+/// An assert, or a call statement in the wrong place or naming something
+/// that can't be called (language-policies §3.6–§3.8). A constructor's
+/// reason and payload share the kind loader's rules and texts
+/// ([`crate::kind::ConstructorError`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum StatementError {
+    /// An assert whose reason is `""`.
+    EmptyAssertReason,
+    /// A constructor at the document's top level.
+    ConstructorAtTopLevel {
+        /// The decision.
+        decision: String,
+    },
+    /// A call of an imported module.
+    InvokesModule {
+        /// The name called.
+        name: String,
+    },
+    /// A call of a name that is neither a decision nor a policy.
+    NotADecision {
+        /// The name called.
+        name: String,
+        /// What it is, with its article.
+        entity: &'static str,
+    },
+    /// A call of a name nothing declares.
+    UnknownDecision {
+        /// The name called.
+        name: String,
+        /// The closest name in scope, if one is close.
+        near: Option<String>,
+    },
+}
+
+impl StatementError {
+    /// The message.
+    pub fn message(&self) -> String {
+        match self {
+            StatementError::EmptyAssertReason => "an assert's reason can't be empty".to_owned(),
+            StatementError::ConstructorAtTopLevel { .. } => {
+                "decision constructors go inside a `when` block".to_owned()
+            }
+            StatementError::InvokesModule { name } => {
+                format!("`{name}` is a module and can't be invoked")
+            }
+            StatementError::NotADecision { name, entity } => {
+                format!("`{name}` is {entity}, not a decision")
+            }
+            StatementError::UnknownDecision { name, .. } => format!("unknown decision `{name}`"),
+        }
+    }
+
+    /// What to do about it.
+    pub fn help(&self) -> String {
+        match self {
+            StatementError::EmptyAssertReason => {
+                "the reason is a stable identifier for metrics and grep, like `sod_customer_dev`"
+                    .to_owned()
+            }
+            StatementError::ConstructorAtTopLevel { decision } => format!(
+                "a constructor here would fire for every input; wrap it in `when true {{ {decision}(...) }}` if that's what you mean"
+            ),
+            StatementError::InvokesModule { name } => format!(
+                "a module holds only lets; read one as `{name}.<let>`, or import a policy to invoke"
+            ),
+            StatementError::NotADecision { .. } => {
+                "only the kind's decisions can be constructed, and only imported policies invoked"
+                    .to_owned()
+            }
+            StatementError::UnknownDecision {
+                near: Some(near), ..
+            } => format!("did you mean `{near}`?"),
+            StatementError::UnknownDecision { near: None, .. } => {
+                "constructors name one of the kind's decisions; invocations name an imported policy"
+                    .to_owned()
+            }
+        }
+    }
+}
+
+/// What an invocation argument reads that isn't known when the policy
+/// compiles (language-policies §3.8 rule 4).
+#[derive(Clone, Debug, PartialEq)]
+pub enum DynamicRead {
+    /// An input.
+    Input(String),
+    /// A let of the document.
+    Let(String),
+    /// An imported let, as written (`m.x` or its local name).
+    ImportedLet(String),
+    /// A host function call.
+    HostCall,
+    /// A quantifier or filter, with its range (canonical).
+    Quantifier(String),
+}
+
+/// A policy invocation's arguments (language-policies §3.8).
+#[derive(Clone, Debug, PartialEq)]
+pub enum InvocationError {
+    /// An argument without a param's name.
+    Positional {
+        /// The name called (the import's local name).
+        callee: String,
+    },
+    /// A param bound twice.
+    ParamTwice {
+        /// The param.
+        param: String,
+    },
+    /// A param without default that the call doesn't bind.
+    Unbound {
+        /// The invoked policy's name.
+        policy: String,
+        /// The param.
+        param: String,
+        /// The name called.
+        callee: String,
+    },
+    /// An argument for a param the policy doesn't declare.
+    UnknownParam {
+        /// The invoked policy's name.
+        policy: String,
+        /// The argument's name.
+        param: String,
+        /// The params it declares, in order.
+        params: Vec<String>,
+        /// The closest of them, if one is close.
+        near: Option<String>,
+    },
+    /// An argument that isn't static.
+    Dynamic {
+        /// The first thing it reads that isn't.
+        read: DynamicRead,
+    },
+    /// An argument's value outside the param's bounds.
+    OutOfBounds {
+        /// The invoked policy's name.
+        policy: String,
+        /// The param.
+        param: String,
+        /// The value, as a constant's text.
+        value: String,
+        /// The bound it crosses.
+        bound: OutOfBounds,
+        /// The param's declaration, whitespace collapsed.
+        declaration: String,
+    },
+}
+
+impl InvocationError {
+    /// The message.
+    pub fn message(&self) -> String {
+        match self {
+            InvocationError::Positional { .. } => "invocation arguments are named".to_owned(),
+            InvocationError::ParamTwice { param } => format!("param `{param}` is given twice"),
+            InvocationError::Unbound { policy, param, .. } => {
+                format!("invocation of {policy} doesn't bind param `{param}`")
+            }
+            InvocationError::UnknownParam { policy, param, .. } => {
+                format!("policy {policy} has no param `{param}`")
+            }
+            InvocationError::Dynamic { read } => match read {
+                DynamicRead::Input(name) => format!("invocation argument reads input `{name}`"),
+                DynamicRead::Let(name) => format!("invocation argument reads let `{name}`"),
+                DynamicRead::ImportedLet(name) => {
+                    format!("invocation argument reads imported let `{name}`")
+                }
+                DynamicRead::HostCall => "invocation argument calls a host function".to_owned(),
+                DynamicRead::Quantifier(range) => {
+                    format!("invocation argument quantifies over `{range}`")
+                }
+            },
+            InvocationError::OutOfBounds {
+                param,
+                value,
+                bound,
+                ..
+            } => format!("{param}: {value} {bound}"),
+        }
+    }
+
+    /// What to do about it.
+    pub fn help(&self) -> String {
+        match self {
+            InvocationError::Positional { callee } => {
+                format!("name the param it binds, like `{callee}(<param>: <value>)`")
+            }
+            InvocationError::ParamTwice { .. } => "bind each param once".to_owned(),
+            InvocationError::Unbound { param, callee, .. } => {
+                format!("bind it in the invocation: `{callee}({param}: ...)`")
+            }
+            InvocationError::UnknownParam {
+                policy,
+                params,
+                near,
+                ..
+            } => {
+                let declares = match params.is_empty() {
+                    true => format!("{policy} declares no params"),
+                    false => format!("{policy} declares: {}", params.join(", ")),
+                };
+                match near {
+                    Some(near) => format!("did you mean `{near}`? {declares}"),
+                    None => declares,
+                }
+            }
+            InvocationError::Dynamic { .. } => "an invocation is bound when the policy compiles, so its arguments can only be constants and this document's params".to_owned(),
+            InvocationError::OutOfBounds {
+                policy,
+                declaration,
+                ..
+            } => format!("{policy} declares `{declaration}`"),
+        }
     }
 }

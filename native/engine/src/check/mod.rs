@@ -34,7 +34,10 @@ mod stmt;
 #[cfg(test)]
 mod tests;
 
-pub use error::{AccessError, OperatorError, QuantifierError, ValueError};
+pub use error::{
+    AccessError, DocumentError, DynamicRead, InvocationError, OperatorError, OutOfBounds,
+    ParamError, QuantifierError, StatementError, ValueError,
+};
 pub use exports::{ExportedLet, Exports, ParamSig};
 pub use facts::{Facts, ImportFact, InvocationFact, Shadow};
 pub use stmt::{Checked, DocumentRef, ImportTarget, bounds_violation, check_document};
@@ -117,12 +120,6 @@ impl<'a> Checker<'a> {
     /// Reports `problem` at `span`.
     fn report(&mut self, span: Span, problem: &impl Problem) {
         self.diagnostics.push(problem.to_diagnostic(span));
-    }
-
-    /// Reports an error at `span`; an empty help means none.
-    fn error(&mut self, span: Span, message: String, help: impl Into<String>) {
-        self.diagnostics
-            .push(Diagnostic::error(span, message).with_help(help));
     }
 
     /// Whether body `inner` is `outer` or nested inside it.

@@ -3,6 +3,9 @@
 //! policy invocations.
 
 use super::Checker;
+use super::error::{
+    DocumentError, DynamicRead, InvocationError, OutOfBounds, ParamError, StatementError,
+};
 use super::exports::{ExportedLet, Exports, ParamSig};
 use super::facts::{Facts, ImportFact, InvocationFact, Shadow};
 use super::names::{Binding, LetInfo, LetState, Names, ParamInfo};
@@ -10,8 +13,8 @@ use crate::ast::{
     Assert, CallStmt, Expr, ExprKind, Ident, Import, IntLit, Let, ModuleDoc, Param, PolicyDoc,
     Stmt, Use, When,
 };
-use crate::diag::{Diagnostic, go_quote};
-use crate::kind::{DecisionDef, Kind};
+use crate::diag::Diagnostic;
+use crate::kind::{ConstructorError, DecisionDef, Kind};
 use crate::source::Span;
 use crate::types::Ty;
 use crate::value::Value;
@@ -103,34 +106,27 @@ impl<'a> Checker<'a> {
     fn pin(&mut self, kind_ref: &Ident, pin: Option<&IntLit>) {
         let kind = self.kind;
         let Some(pin) = pin else {
-            let help = format!(
-                "pin the kind version the document was written against, like `{}@{}`",
-                kind.name, kind.version
-            );
-            self.error(
-                kind_ref.span,
-                format!("`{}` needs a version", kind.name),
-                help,
-            );
+            let missing = DocumentError::MissingPin {
+                kind: kind.name.clone(),
+                version: kind.version,
+            };
+            self.report(kind_ref.span, &missing);
             return;
         };
         if pin.value > kind.version {
-            let message = format!(
-                "{}@{} is newer than the kind, which is at version {}",
-                kind.name, pin.value, kind.version
-            );
-            let help = "the kind is older than the document; check the document against this version and lower the pin";
-            self.error(pin.span, message, help);
+            let too_new = DocumentError::PinTooNew {
+                kind: kind.name.clone(),
+                pin: pin.value,
+                version: kind.version,
+            };
+            self.report(pin.span, &too_new);
         } else if pin.value < kind.accepts {
-            let message = format!(
-                "{}@{} is no longer accepted; the kind accepts version {} and later",
-                kind.name, pin.value, kind.accepts
-            );
-            let help = format!(
-                "review the document against the kind's changes since version {}, then raise the pin",
-                pin.value
-            );
-            self.error(pin.span, message, help);
+            let too_old = DocumentError::PinTooOld {
+                kind: kind.name.clone(),
+                pin: pin.value,
+                accepts: kind.accepts,
+            };
+            self.report(pin.span, &too_old);
         } else {
             self.older_pin = pin.value < kind.version;
         }
@@ -145,14 +141,13 @@ impl<'a> Checker<'a> {
         let exports = match target {
             ImportTarget::Found(exports) => Some(exports),
             ImportTarget::Kind => {
-                let message = format!("`{path}` is a kind, not a policy or module");
-                let help = "`use` names a policy or module by the name in its header; the kind is the document's contract already";
-                self.error(u.path.span(), message, help);
+                let path = path.clone();
+                self.report(u.path.span(), &DocumentError::ImportsKind { path });
                 None
             }
             ImportTarget::Unknown => {
-                let help = "`use` names a policy or module by the name in its header, wherever its file is";
-                self.error(u.path.span(), format!("unknown document `{path}`"), help);
+                let path = path.clone();
+                self.report(u.path.span(), &DocumentError::UnknownDocument { path });
                 None
             }
             ImportTarget::Unavailable => None,
@@ -223,16 +218,11 @@ impl<'a> Checker<'a> {
             self.names.bind(&name.name, binding);
             return true;
         }
-        let message = format!(
-            "`{}` is already the name of {}",
-            name.name,
-            existing.entity().with_article()
-        );
-        self.error(
-            name.span,
-            message,
-            "every name in a document means one thing; rename one of them",
-        );
+        let taken = DocumentError::NameTaken {
+            name: name.name.clone(),
+            entity: existing.entity().with_article(),
+        };
+        self.report(name.span, &taken);
         false
     }
 
@@ -301,12 +291,8 @@ impl<'a> Checker<'a> {
         if let Some(Binding::Let(other)) = self.names.get(&decl.name.name) {
             let elsewhere = self.names.lets.get(other).map(|l| l.body) != Some(body);
             if elsewhere && body.is_some() {
-                let message = format!(
-                    "`{}` is already the name of a let in another `when` body",
-                    decl.name.name
-                );
-                let help = "let names are unique in a document, so a trace can name each one; rename one of them";
-                self.error(decl.name.span, message, help);
+                let name = decl.name.name.clone();
+                self.report(decl.name.span, &DocumentError::LetInOtherBody { name });
                 return;
             }
         }
@@ -338,26 +324,21 @@ impl<'a> Checker<'a> {
 
     /// A `pub let` in a policy can't read a param (language-policies §3.4).
     fn pub_lets(&mut self) {
-        let problems: Vec<(Span, String)> = self
+        let problems: Vec<(Span, DocumentError)> = self
             .names
             .lets
             .iter()
             .filter(|l| l.decl.public)
             .filter_map(|l| {
-                let param = l.reads_param.as_ref()?;
-                let message = format!(
-                    "let `{}` can't be `pub`: it reads param `{param}`",
-                    l.decl.name.name
-                );
-                Some((l.decl.name.span, message))
+                let problem = DocumentError::PubLetReadsParam {
+                    name: l.decl.name.name.clone(),
+                    param: l.reads_param.clone()?,
+                };
+                Some((l.decl.name.span, problem))
             })
             .collect();
-        for (span, message) in problems {
-            self.error(
-                span,
-                message,
-                "a param has no value outside an invocation; move the let to a module, or drop `pub`",
-            );
+        for (span, problem) in problems {
+            self.report(span, &problem);
         }
     }
 
@@ -415,11 +396,11 @@ impl<'a> Checker<'a> {
         };
         match &ty {
             Ty::Optional(elem) => {
-                let help = format!(
-                    "an optional param is a param with a default; write `param {}: {elem} = <default>`",
-                    p.name.name
-                );
-                self.error(p.ty.span, "a param can't be optional".to_owned(), help);
+                let optional = ParamError::Optional {
+                    name: p.name.name.clone(),
+                    elem: (**elem).clone(),
+                };
+                self.report(p.ty.span, &optional);
                 Ty::Invalid
             }
             _ => ty,
@@ -444,33 +425,30 @@ impl<'a> Checker<'a> {
             let Some(at) = p.min.as_ref().or(p.max.as_ref()) else {
                 return;
             };
-            let message = format!("a param of type {ty} can't have bounds");
-            self.error(
-                at.span,
-                message,
-                "bounds apply to int, float and duration params",
-            );
+            self.report(at.span, &ParamError::BoundsOnType { ty: ty.clone() });
             return;
         }
         sig.min = p.min.as_ref().and_then(|e| self.constant(e, ty));
         sig.max = p.max.as_ref().and_then(|e| self.constant(e, ty));
         if let (Some(lo), Some(hi), Some(max)) = (&sig.min, &sig.max, &p.max) {
             if compare(lo, hi) == Some(std::cmp::Ordering::Greater) {
-                let message = format!("max {} is below min {}", hi.const_text(), lo.const_text());
-                self.error(max.span, message, "");
+                let reversed = ParamError::MaxBelowMin {
+                    max: hi.const_text(),
+                    min: lo.const_text(),
+                };
+                self.report(max.span, &reversed);
                 return;
             }
         }
         let (Some(default), Some(at)) = (&sig.default, &p.default) else {
             return;
         };
-        if let Some(problem) = out_of_bounds(default, sig) {
-            let message = format!("default {} {problem}", default.const_text());
-            self.error(
-                at.span,
-                message,
-                "a default has to be a value the param accepts",
-            );
+        if let Some(bound) = out_of_bounds(default, sig) {
+            let outside = ParamError::DefaultOutOfBounds {
+                default: default.const_text(),
+                bound,
+            };
+            self.report(at.span, &outside);
         }
     }
 
@@ -505,11 +483,7 @@ impl<'a> Checker<'a> {
 
     fn assert(&mut self, a: &Assert) {
         if a.reason.value.is_empty() {
-            self.error(
-                a.reason.span,
-                "an assert's reason can't be empty".to_owned(),
-                "the reason is a stable identifier for metrics and grep, like `sod_customer_dev`",
-            );
+            self.report(a.reason.span, &StatementError::EmptyAssertReason);
         }
         self.facts.has_asserts = true;
         let outer = self.in_assert;
@@ -524,14 +498,9 @@ impl<'a> Checker<'a> {
         match self.names.get(name) {
             Some(Binding::Decision(d)) => {
                 if top {
-                    let help = format!(
-                        "a constructor here would fire for every input; wrap it in `when true {{ {name}(...) }}` if that's what you mean"
-                    );
-                    self.error(
-                        c.name.span,
-                        "decision constructors go inside a `when` block".to_owned(),
-                        help,
-                    );
+                    let decision = name.clone();
+                    let misplaced = StatementError::ConstructorAtTopLevel { decision };
+                    self.report(c.name.span, &misplaced);
                 }
                 self.constructor(c, d);
             }
@@ -540,29 +509,22 @@ impl<'a> Checker<'a> {
                 self.invocation(c, exports);
             }
             Some(Binding::Module(_)) => {
-                let help = format!(
-                    "a module holds only lets; read one as `{name}.<let>`, or import a policy to invoke"
-                );
-                self.error(
-                    c.name.span,
-                    format!("`{name}` is a module and can't be invoked"),
-                    help,
-                );
+                let name = name.clone();
+                self.report(c.name.span, &StatementError::InvokesModule { name });
             }
             Some(other) => {
-                let message = format!(
-                    "`{name}` is {}, not a decision",
-                    other.entity().with_article()
-                );
-                let help = "only the kind's decisions can be constructed, and only imported policies invoked";
-                self.error(c.name.span, message, help);
+                let not_decision = StatementError::NotADecision {
+                    name: name.clone(),
+                    entity: other.entity().with_article(),
+                };
+                self.report(c.name.span, &not_decision);
             }
             None => {
-                let help = match self.nearest_name(name) {
-                    Some(near) => format!("did you mean `{near}`?"),
-                    None => "constructors name one of the kind's decisions; invocations name an imported policy".to_owned(),
+                let unknown = StatementError::UnknownDecision {
+                    name: name.clone(),
+                    near: self.nearest_name(name),
                 };
-                self.error(c.name.span, format!("unknown decision `{name}`"), help);
+                self.report(c.name.span, &unknown);
             }
         }
     }
@@ -577,32 +539,29 @@ impl<'a> Checker<'a> {
         for arg in c.args.iter().filter(|a| a.name.name != "reason") {
             let field_name = arg.name.name.as_str();
             let Some(field) = d.field(field_name) else {
-                let names = d.fields.iter().map(|f| f.name.as_str());
-                let signature = d.signature();
-                let help = match crate::diag::did_you_mean(field_name, names) {
-                    Some(near) => format!("{near} {signature}"),
-                    None => signature,
-                };
-                let message = format!(
-                    "decision {} has no payload field {}",
-                    d.name,
-                    go_quote(field_name)
-                );
-                self.error(arg.name.span, message, help);
+                let unknown = ConstructorError::no_payload_field(d, field_name);
+                self.diagnostics.push(unknown.to_diagnostic(arg.name.span));
                 self.expr(&arg.value, None);
                 continue;
             };
             if given.contains(&field_name) {
-                let message = format!("field {} is given twice", go_quote(field_name));
-                self.error(arg.name.span, message, "pass each field once");
+                let twice = ConstructorError::FieldTwice {
+                    field: field_name.to_owned(),
+                    in_kind: false,
+                };
+                self.diagnostics.push(twice.to_diagnostic(arg.name.span));
             }
             given.push(field_name);
             self.expr_as(&arg.value, &field.ty);
         }
         for field in &d.fields {
             if field.default.is_none() && !given.contains(&field.name.as_str()) {
-                let message = format!("decision {} needs field {}", d.name, go_quote(&field.name));
-                self.error(c.span, message, d.signature());
+                let missing = ConstructorError::NeedsField {
+                    decision: d.name.clone(),
+                    field: field.name.clone(),
+                    signature: d.signature(),
+                };
+                self.diagnostics.push(missing.to_diagnostic(c.span));
             }
         }
     }
@@ -632,15 +591,8 @@ impl<'a> Checker<'a> {
             span: c.span,
         });
         if let Some(positional) = &c.positional {
-            let help = format!(
-                "name the param it binds, like `{}(<param>: <value>)`",
-                c.name.name
-            );
-            self.error(
-                positional.span,
-                "invocation arguments are named".to_owned(),
-                help,
-            );
+            let callee = c.name.name.clone();
+            self.report(positional.span, &InvocationError::Positional { callee });
         }
         let mut given: Vec<&str> = Vec::new();
         for arg in &c.args {
@@ -650,8 +602,8 @@ impl<'a> Checker<'a> {
                 continue;
             };
             if given.contains(&name) {
-                let message = format!("param `{name}` is given twice");
-                self.error(arg.name.span, message, "bind each param once");
+                let param = name.to_owned();
+                self.report(arg.name.span, &InvocationError::ParamTwice { param });
             }
             given.push(name);
             if self.static_argument(&arg.value) && !param.ty.is_invalid() {
@@ -663,15 +615,12 @@ impl<'a> Checker<'a> {
         }
         for param in &callee.params {
             if !param.has_default && !given.contains(&param.name.as_str()) {
-                let message = format!(
-                    "invocation of {} doesn't bind param `{}`",
-                    callee.name, param.name
-                );
-                let help = format!(
-                    "bind it in the invocation: `{}({}: ...)`",
-                    c.name.name, param.name
-                );
-                self.error(c.span, message, help);
+                let unbound = InvocationError::Unbound {
+                    policy: callee.name.clone(),
+                    param: param.name.clone(),
+                    callee: c.name.name.clone(),
+                };
+                self.report(c.span, &unbound);
             }
         }
     }
@@ -689,66 +638,61 @@ impl<'a> Checker<'a> {
     }
 
     /// A constant argument inside the bounds of the param it binds
-    /// (language-policies §3.8 rule 5).
+    /// (language-policies §3.8 rule 5). Only an argument that is a constant
+    /// of language-core §5.17: the compiler computes and checks the others
+    /// (`crate::constant` says why).
     fn within_bounds(&mut self, callee: &Exports, param: &ParamSig, e: &Expr) {
         let Ok(value) = crate::constant::eval(e, &param.ty, &self.kind.enums) else {
             return;
         };
-        if let Some((message, help)) = bounds_violation(&callee.name, param, &value) {
-            self.error(e.span, message, help);
+        if let Some(outside) = bounds_violation(&callee.name, param, &value) {
+            self.report(e.span, &outside);
         }
     }
 
     fn unknown_param(&mut self, callee: &Exports, arg: &Ident) {
-        let names: Vec<&str> = callee.params.iter().map(|p| p.name.as_str()).collect();
-        let declares = match names.is_empty() {
-            true => format!("{} declares no params", callee.name),
-            false => format!("{} declares: {}", callee.name, names.join(", ")),
+        let params: Vec<String> = callee.params.iter().map(|p| p.name.clone()).collect();
+        let near = crate::diag::nearest(&arg.name, params.iter().map(String::as_str));
+        let unknown = InvocationError::UnknownParam {
+            policy: callee.name.clone(),
+            param: arg.name.clone(),
+            near: near.map(str::to_owned),
+            params,
         };
-        let help = match crate::diag::nearest(&arg.name, names) {
-            Some(near) => format!("did you mean `{near}`? {declares}"),
-            None => declares,
-        };
-        let message = format!("policy {} has no param `{}`", callee.name, arg.name);
-        self.error(arg.span, message, help);
+        self.report(arg.span, &unknown);
     }
 
     /// Whether an invocation argument reads only constants and the
     /// document's own params; reports the first thing it reads otherwise.
     fn static_argument(&mut self, e: &Expr) -> bool {
-        let Some(problem) = self.dynamic_part(e) else {
+        let Some(read) = self.dynamic_part(e) else {
             return true;
         };
-        self.error(
-            e.span,
-            format!("invocation argument {problem}"),
-            "an invocation is bound when the policy compiles, so its arguments can only be constants and this document's params",
-        );
+        self.report(e.span, &InvocationError::Dynamic { read });
         false
     }
 
-    /// What in `e` isn't known when the policy compiles, as the rest of the
-    /// sentence "invocation argument …".
-    fn dynamic_part(&self, e: &Expr) -> Option<String> {
+    /// The first thing in `e` that isn't known when the policy compiles.
+    fn dynamic_part(&self, e: &Expr) -> Option<DynamicRead> {
         match &e.kind {
             ExprKind::Ident(name) => match self.names.get(name) {
-                Some(Binding::Input(_)) => Some(format!("reads input `{name}`")),
-                Some(Binding::Let(_)) => Some(format!("reads let `{name}`")),
-                Some(Binding::ImportedLet(_)) => Some(format!("reads imported let `{name}`")),
+                Some(Binding::Input(_)) => Some(DynamicRead::Input(name.clone())),
+                Some(Binding::Let(_)) => Some(DynamicRead::Let(name.clone())),
+                Some(Binding::ImportedLet(_)) => Some(DynamicRead::ImportedLet(name.clone())),
                 _ => None,
             },
             ExprKind::Field { target, name, .. } => match &target.unparen().kind {
                 ExprKind::Ident(m) => match self.names.get(m) {
                     Some(Binding::Module(_) | Binding::Policy(_)) => {
-                        Some(format!("reads imported let `{m}.{}`", name.name))
+                        Some(DynamicRead::ImportedLet(format!("{m}.{}", name.name)))
                     }
                     _ => self.dynamic_part(target),
                 },
                 _ => self.dynamic_part(target),
             },
-            ExprKind::Call { .. } => Some("calls a host function".to_owned()),
+            ExprKind::Call { .. } => Some(DynamicRead::HostCall),
             ExprKind::Quantifier { range, .. } | ExprKind::Filter { range, .. } => {
-                Some(format!("quantifies over `{}`", range.canonical()))
+                Some(DynamicRead::Quantifier(range.canonical()))
             }
             _ => e
                 .children()
@@ -758,28 +702,30 @@ impl<'a> Checker<'a> {
     }
 }
 
-/// The message and help of an invocation argument whose value `value` is
-/// outside the bounds of param `param` of policy `callee` (language-policies
-/// §3.8 rule 5). The checker reports constant arguments; the compiler those
-/// that read the invoking document's params, known only once it is bound.
-pub fn bounds_violation(callee: &str, param: &ParamSig, value: &Value) -> Option<(String, String)> {
-    let problem = out_of_bounds(value, param)?;
-    Some((
-        format!("{}: {} {problem}", param.name, value.const_text()),
-        format!("{callee} declares `{}`", param.text),
-    ))
+/// The error of an invocation argument whose value `value` is outside the
+/// bounds of param `param` of policy `callee` (language-policies §3.8 rule
+/// 5). The checker reports constant arguments; the compiler those that
+/// read the invoking document's params, known only once it is bound, or
+/// are computed with operators a constant doesn't have.
+pub fn bounds_violation(callee: &str, param: &ParamSig, value: &Value) -> Option<InvocationError> {
+    Some(InvocationError::OutOfBounds {
+        policy: callee.to_owned(),
+        param: param.name.clone(),
+        value: value.const_text(),
+        bound: out_of_bounds(value, param)?,
+        declaration: param.text.clone(),
+    })
 }
 
-/// `is below the minimum «lo»` or `is above the maximum «hi»` when `value`
-/// is outside the bounds of `param`.
-fn out_of_bounds(value: &Value, param: &ParamSig) -> Option<String> {
+/// The bound `value` crosses, when it is outside the bounds of `param`.
+fn out_of_bounds(value: &Value, param: &ParamSig) -> Option<OutOfBounds> {
     use std::cmp::Ordering::{Greater, Less};
     match (&param.min, &param.max) {
         (Some(lo), _) if compare(value, lo) == Some(Less) => {
-            Some(format!("is below the minimum {}", lo.const_text()))
+            Some(OutOfBounds::BelowMinimum(lo.const_text()))
         }
         (_, Some(hi)) if compare(value, hi) == Some(Greater) => {
-            Some(format!("is above the maximum {}", hi.const_text()))
+            Some(OutOfBounds::AboveMaximum(hi.const_text()))
         }
         _ => None,
     }

@@ -574,10 +574,10 @@ impl<'p> Compiler<'p> {
             .constants
             .get_or_insert_with(|| Program::constants(kind));
         let value = crate::eval::constant(&ex, constants)?;
-        if let Some((message, help)) = bounds_violation(callee, param, &value) {
+        if let Some(outside) = bounds_violation(callee, param, &value) {
             self.errors.push(
-                Diagnostic::error(arg.span, message)
-                    .with_help(help)
+                Diagnostic::error(arg.span, outside.message())
+                    .with_help(outside.help())
                     .with_file(inst.path.to_owned())
                     .with_document(inst.name.to_string()),
             );

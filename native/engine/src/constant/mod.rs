@@ -1,6 +1,23 @@
 //! Constant expressions (language-core §5.17): payload defaults and the
-//! `default`/`conflict` arguments of a kind, param defaults and bounds,
-//! invocation arguments.
+//! `default`/`conflict` arguments of a kind, param defaults and bounds.
+//!
+//! Invocation arguments are not constants in this sense: the compiler
+//! computes them with the evaluator itself ([`crate::eval::constant`]) once
+//! the invoking document's params are bound. The reference accepts any
+//! operator on constants and params in an argument (`guard(min: [2h,
+//! 4h][1])`, `p + 1h`, `1h < 2h`); its checker refuses only what isn't
+//! static (inputs, lets, imported lets, host calls, quantifiers, filters;
+//! language-policies §3.8 rule 4), and where the spec's files leave it
+//! open the implementation wins (spec README, precedence rule 2). So the
+//! two evaluators stay apart on purpose. Folding arguments into this one
+//! would refuse such arguments, and it reads no params; folding this one
+//! into the evaluator would lose what §5.17 needs and the evaluator
+//! doesn't have: literals typed by the type they must have (`[]`, bare
+//! enum values) and the texts of the "Constants" table. The checker runs
+//! [`eval`] on an argument only to report a bound it crosses early, when
+//! the argument happens to be a constant here; every other argument's
+//! bounds are the compiler's (`crate::eval::tests::invocation` holds both
+//! cases).
 //!
 //! A constant is a literal, an enum value (bare or `E.v`), a list or map
 //! literal of constants, or unary `-` and binary `+`/`-` on `int`, `float`

@@ -222,9 +222,11 @@ pub fn evaluate(
     }
 }
 
-/// Evaluates a constant expression (invocation arguments) in `program`, a
-/// program without code ([`Program::constants`]): `None` when it reads
-/// anything but constants or fails.
+/// Evaluates an invocation argument, with the invoking document's params
+/// already bound into `ex`, in `program`, a program without code
+/// ([`Program::constants`]): `None` when it reads anything but constants or
+/// fails. Arguments take every operator, so they aren't §5.17 constants;
+/// `crate::constant` says why the two evaluators stay apart.
 pub fn constant(ex: &Ex, program: &Program) -> Option<Value> {
     struct NoCalls;
     impl Host for NoCalls {

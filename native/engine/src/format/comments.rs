@@ -1,5 +1,5 @@
-//! Comments: collected from the tokens the parser skips and put back by
-//! source position (tooling §4.2), so every comment survives formatting.
+//! Comments, put back by source position (tooling §4.2) so every comment
+//! survives formatting; `scan.rs` collects them.
 //!
 //! A comment prints either *trailing* the current output line (when it sat
 //! on the source line that line's code came from) or on a line of its own
@@ -7,66 +7,8 @@
 //! author's blank lines survive (at most one, only where the caller allows
 //! it); every layout function of the printer goes through them.
 
-use super::printer::{Member, Pos, Printer};
-use crate::lexer::{Token, TokenKind};
-
-/// A comment of the source: where it starts, its line and its text
-/// (`//` included, line break excluded).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Comment<'src> {
-    pub(super) offset: usize,
-    pub(super) line: usize,
-    pub(super) text: &'src str,
-}
-
-/// What the printer needs of a source besides its tree.
-pub(super) struct Scanned<'src> {
-    /// The offsets where the source's lines start (the first is 0).
-    pub(super) line_starts: Vec<usize>,
-    /// The comments, in source order.
-    pub(super) comments: Vec<Comment<'src>>,
-    /// Where the document separators are, in source order.
-    pub(super) separators: Vec<Pos>,
-}
-
-/// The lines of `src` and the comments and document separators among
-/// `tokens`, what the lexer made of `src`: the tokens the tree doesn't
-/// keep. The source is searched for line breaks once, here.
-pub(super) fn scan<'src>(src: &str, tokens: &[Token<'src>]) -> Scanned<'src> {
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(src.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    let mut comments = Vec::new();
-    let mut separators = Vec::new();
-    // The 1-based line of the token at hand: tokens come in source order,
-    // so the line only moves forward.
-    let mut line = 1;
-    for token in tokens {
-        if !matches!(token.kind, TokenKind::Comment | TokenKind::Separator) {
-            continue;
-        }
-        let start = token.span.start;
-        let later = line_starts.get(line..).unwrap_or_default();
-        line += later.iter().take_while(|&&s| s <= start).count();
-        if token.kind == TokenKind::Comment {
-            comments.push(Comment {
-                offset: start,
-                line,
-                text: token.text,
-            });
-        } else {
-            separators.push(Pos {
-                offset: start,
-                line,
-            });
-        }
-    }
-    Scanned {
-        line_starts,
-        comments,
-        separators,
-    }
-}
+use super::output::Printer;
+use super::scan::Pos;
 
 impl<'src> Printer<'src> {
     /// Whether a comment not printed yet starts before `offset`.
@@ -156,56 +98,5 @@ impl<'src> Printer<'src> {
     pub(super) fn close(&mut self, next: Pos, indent: usize, comment_indent: usize, blanks: bool) {
         self.flush(next, comment_indent, blanks, blanks);
         self.push(indent);
-    }
-
-    /// Prints a decision's members in the given order, which may differ
-    /// from the source's, before `end`. Each takes along the comments that
-    /// belong to it in the source: those after the member before it (in
-    /// source order) and the one on its last line. The comments after the
-    /// last member stay for the caller.
-    pub(super) fn reorder(&mut self, members: &[Member<'_>], end: Pos) {
-        let mut order: Vec<usize> = (0..members.len()).collect();
-        order.sort_by_key(|&i| members.get(i).map_or(0, |m| m.from));
-        let mut owned: Vec<Vec<Comment<'src>>> = vec![Vec::new(); members.len()];
-        let mut after = vec![0; members.len()];
-        let mut line = self.last;
-        for &i in &order {
-            let (Some(member), Some(slot), Some(own)) =
-                (members.get(i), after.get_mut(i), owned.get_mut(i))
-            else {
-                continue;
-            };
-            *slot = line;
-            line = member.to.line;
-            while let Some(&c) = self.comments.get(self.next) {
-                if c.offset >= end.offset
-                    || (c.offset > member.to.offset && c.line != member.to.line)
-                {
-                    break;
-                }
-                own.push(c);
-                self.next += 1;
-            }
-        }
-        let comments = std::mem::take(&mut self.comments);
-        let next = self.next;
-        for ((member, own), after) in members.iter().zip(owned).zip(after) {
-            self.comments = own;
-            self.next = 0;
-            self.last = after;
-            self.member(member);
-            self.flush(
-                Pos {
-                    offset: end.offset,
-                    line: 0,
-                },
-                1,
-                false,
-                true,
-            );
-        }
-        self.comments = comments;
-        self.next = next;
-        self.last = line;
     }
 }

@@ -10,7 +10,8 @@
 //! walks it with a loop, as `ast/dump.rs` does; every other child is at most
 //! [`crate::parser::MAX_NESTING`] levels deep, and is printed recursively.
 
-use super::printer::{Pos, Printer};
+use super::output::Printer;
+use super::scan::Pos;
 use crate::ast::{BinaryOp, Expr, ExprKind, MapEntry, NamedArg, UnaryOp};
 
 /// The items of a bracketed list.

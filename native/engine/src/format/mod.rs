@@ -16,15 +16,21 @@
 //!
 //! Where things are:
 //!
-//! * `printer.rs`: the output as a list of lines (indent, code, trailing
-//!   comment) and its final rendering with aligned comments; files,
-//!   documents, statements, declarations and types.
-//! * `comments.rs`: the comments and separators of the source and the
-//!   primitives that put comments back (`trail`, `flush`, `open`,
-//!   `section`, `close`), and the decision members that move with theirs.
+//! * `scan.rs`: what the printer needs of the source besides the tree:
+//!   where lines start, the comments and the document separators.
+//! * `output.rs`: the printer's state: the output as a list of lines
+//!   (indent, code, trailing comment), positions in the source, and the
+//!   final rendering with aligned comments.
+//! * `comments.rs`: the primitives that put comments back (`trail`,
+//!   `flush`, `open`, `section`, `close`).
 //! * `expr.rs`: expressions, walked along their spine with a loop.
+//! * `printer.rs`: files, documents, statements, declarations and types,
+//!   and the decision members that move with their comments.
 //! * `verify.rs`: the proof: the output reparses to the same program (spans
 //!   ignored) with the same comments, or formatting fails.
+//!
+//! Each of the first five builds only on those listed before it, so the
+//! modules import one another in one direction (`module-circles`).
 //!
 //! **The formatter proves itself**: the output is reparsed and compared
 //! with the input tree, allowing only the rewrites of tooling §4.5–§4.6 (a
@@ -36,7 +42,9 @@
 
 mod comments;
 mod expr;
+mod output;
 mod printer;
+mod scan;
 mod verify;
 
 #[cfg(test)]
@@ -84,7 +92,7 @@ impl fmt::Display for FormatError {
 /// empty for a source with nothing in it.
 pub fn format_source(name: &str, src: &str) -> Result<String, FormatError> {
     let lexed = lex(src);
-    let scanned = comments::scan(src, &lexed.0);
+    let scanned = scan::scan(src, &lexed.0);
     let (file, diagnostics) = parse_lexed(name, src, lexed, Literals::TextOnly);
     if !diagnostics.is_empty() {
         return Err(FormatError::Syntax(diagnostics));
@@ -97,16 +105,12 @@ pub fn format_source(name: &str, src: &str) -> Result<String, FormatError> {
 /// Only the proof fails: a tree with errors in it fails it.
 pub fn format_file(file: &File, src: &str) -> Result<String, FormatError> {
     let (tokens, _) = lex(src);
-    print_proven(file, src, comments::scan(src, &tokens))
+    print_proven(file, src, scan::scan(src, &tokens))
 }
 
-/// Prints `file` with what `comments::scan` found in `src`, its source,
+/// Prints `file` with what `scan::scan` found in `src`, its source,
 /// and proves the output.
-fn print_proven(
-    file: &File,
-    src: &str,
-    scanned: comments::Scanned<'_>,
-) -> Result<String, FormatError> {
+fn print_proven(file: &File, src: &str, scanned: scan::Scanned<'_>) -> Result<String, FormatError> {
     let texts: Vec<&str> = scanned.comments.iter().map(|c| c.text).collect();
     let out = printer::print(file, src, scanned);
     verify::same_program(file, &texts, &out)?;

@@ -7,7 +7,8 @@
 //! problem; `message` and `help` spell the exact texts, `to_diagnostic`
 //! places them.
 
-use crate::diag::{Diagnostic, go_quote, merge_help};
+use super::DecisionDef;
+use crate::diag::{Diagnostic, did_you_mean, go_quote, merge_help};
 use crate::source::Span;
 use crate::types::Ty;
 
@@ -408,6 +409,9 @@ pub enum ConstructorError {
     FieldTwice {
         /// The field.
         field: String,
+        /// In a kind's `default` or `conflict`, rather than in a policy's
+        /// constructor (the reference words the help differently).
+        in_kind: bool,
     },
     /// A payload field without a default, not given.
     NeedsField {
@@ -451,12 +455,26 @@ impl ConstructorError {
                 "decision {decision} has no payload field {}",
                 go_quote(field)
             ),
-            ConstructorError::FieldTwice { field } => {
+            ConstructorError::FieldTwice { field, .. } => {
                 format!("field {} is given twice", go_quote(field))
             }
             ConstructorError::NeedsField {
                 decision, field, ..
             } => format!("decision {decision} needs field {}", go_quote(field)),
+        }
+    }
+
+    /// A payload argument `field` that names no field of `decision`, with a
+    /// did-you-mean and the decision's signature as help.
+    pub fn no_payload_field(decision: &DecisionDef, field: &str) -> Self {
+        let fields = decision.fields.iter().map(|f| f.name.as_str());
+        ConstructorError::NoPayloadField {
+            decision: decision.name.clone(),
+            field: field.to_owned(),
+            help: merge_help([
+                did_you_mean(field, fields).unwrap_or_default(),
+                decision.signature(),
+            ]),
         }
     }
 
@@ -483,7 +501,10 @@ impl ConstructorError {
             ConstructorError::QualifiedReason { name } => format!("write `reason: {name}`"),
             ConstructorError::NotAReasonName => return None,
             ConstructorError::PositionalReason { rewritten } => format!("write `{rewritten}`"),
-            ConstructorError::FieldTwice { .. } => "give each field once".to_owned(),
+            ConstructorError::FieldTwice { in_kind: true, .. } => "give each field once".to_owned(),
+            ConstructorError::FieldTwice { in_kind: false, .. } => {
+                "pass each field once".to_owned()
+            }
             ConstructorError::NeedsField { signature, .. } => signature.clone(),
         };
         Some(help)

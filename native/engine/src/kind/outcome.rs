@@ -8,7 +8,7 @@ use super::resolution::declares;
 use super::{Collect, DecisionDef, EnumDef, Outcome};
 use crate::ast::{CallStmt, Expr, ExprKind, NamedArg, OutcomeDecl};
 use crate::constant;
-use crate::diag::{Diagnostic, did_you_mean, merge_help, nearest};
+use crate::diag::{Diagnostic, did_you_mean, nearest};
 use crate::value::Value;
 
 impl Loader<'_> {
@@ -164,21 +164,14 @@ fn payload(
     let mut seen: Vec<&str> = Vec::new();
     for NamedArg { name, value } in call.args.iter().filter(|a| a.name.name != "reason") {
         let Some(field) = decision.field(&name.name) else {
-            let problem = ConstructorError::NoPayloadField {
-                decision: d.clone(),
-                field: name.name.clone(),
-                help: merge_help([
-                    did_you_mean(&name.name, decision.fields.iter().map(|f| f.name.as_str()))
-                        .unwrap_or_default(),
-                    decision.signature(),
-                ]),
-            };
+            let problem = ConstructorError::no_payload_field(decision, &name.name);
             out.push(problem.to_diagnostic(name.span));
             continue;
         };
         if seen.contains(&name.name.as_str()) {
             let problem = ConstructorError::FieldTwice {
                 field: name.name.clone(),
+                in_kind: true,
             };
             out.push(problem.to_diagnostic(name.span));
             continue;

@@ -109,6 +109,24 @@ fn an_argument_below_the_minimum_fails_the_compile() {
 }
 
 #[test]
+fn an_argument_takes_any_operator_on_constants_and_is_computed_at_compile_time() {
+    assert_eq!(
+        soaked("guard(min: [2h, 4h][1])\n", "3h")
+            .decision()
+            .as_deref(),
+        Some("deny.short"),
+        "3h < [2h, 4h][1]"
+    );
+    let got = bound_failure("[2h, 40m][1]");
+    assert_eq!(
+        got.at("diagnostics.0.message"),
+        "min: 40m is below the minimum 1h",
+        "not a constant of language-core §5.17, so the compiler checks its bounds"
+    );
+    assert_eq!(got.at("diagnostics.0.column"), "12");
+}
+
+#[test]
 fn an_argument_above_the_maximum_fails_the_compile() {
     assert_eq!(
         bound_failure("100h").at("diagnostics.0.message"),

@@ -61,7 +61,7 @@ fn time(name: &str, src: &str, rounds: u32) {
     let file = parse();
     let scanned = || {
         let (tokens, _) = lex(src);
-        comments::scan(src, &tokens)
+        scan::scan(src, &tokens)
     };
     let texts: Vec<&str> = scanned().comments.iter().map(|c| c.text).collect();
 
@@ -89,7 +89,7 @@ fn time(name: &str, src: &str, rounds: u32) {
         |()| verify::same_program(&file, &texts, &out),
     );
     let dropping = best(rounds, parse, drop);
-    let scanning = best(rounds, || lex(src).0, |tokens| comments::scan(src, &tokens));
+    let scanning = best(rounds, || lex(src).0, |tokens| scan::scan(src, &tokens));
     println!(
         "format {name} ({} bytes): {total} ns/op; lex {lexing}, parse {lexed_parse} \
          (with values {valued_parse}), lines and comments {scanning}, print {printing}, \
