@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The fake daemon in a process of its own, so a measurement of the server counts only the server's
  * work: {@code FakeTailscaledMain SOCKET PEER_IP LOGIN CAPMAP_JSON} listens on {@code SOCKET} in
- * state Running, maps every loopback connection to the one peer, prints {@value #READY} once it
+ * state Running, maps every loopback connection to the one peer, records no request, prints {@value #READY} once it
  * listens, and exits when its standard input ends (so it never outlives the process that started it).
  */
 public final class FakeTailscaledMain {
@@ -30,7 +30,7 @@ public final class FakeTailscaledMain {
       System.exit(2);
     }
     FakeTailscaled.start(Vertx.vertx(), Path.of(args[0])).toCompletionStage().toCompletableFuture().join()
-        .running().peer(args[1], args[2], List.of(), args[3]).everyLoopbackFrom(args[1]);
+        .running().unrecorded().peer(args[1], args[2], List.of(), args[3]).everyLoopbackFrom(args[1]);
     System.out.println(READY);
     System.out.flush();
     while (System.in.read() >= 0) {
