@@ -1,6 +1,7 @@
 package dev.svc.server.testkit;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,7 +30,10 @@ public final class FakeTailscaledMain {
       System.err.println("usage: FakeTailscaledMain SOCKET PEER_IP LOGIN CAPMAP_JSON");
       System.exit(2);
     }
-    FakeTailscaled.start(Vertx.vertx(), Path.of(args[0])).toCompletionStage().toCompletableFuture().join()
+    // One event loop serves every connection, as a small daemon's few threads do: on 2 shared cores,
+    // more loops only add wake-ups that compete with the server under measurement.
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    FakeTailscaled.start(vertx, Path.of(args[0])).toCompletionStage().toCompletableFuture().join()
         .running().unrecorded().peer(args[1], args[2], List.of(), args[3]).everyLoopbackFrom(args[1]);
     System.out.println(READY);
     System.out.flush();
