@@ -65,10 +65,12 @@ class MeshAdmissionTest {
   }
 
   private static Answer call(String peerIp, int port, String requestLine, Map<String, String> headers) {
+    String loopback = null;
     try (Socket socket = new Socket()) {
       socket.bind(new InetSocketAddress("127.0.0.1", 0));
       if (peerIp != null) {
-        daemon.mapLoopback("127.0.0.1:" + socket.getLocalPort(), peerIp);
+        loopback = "127.0.0.1:" + socket.getLocalPort();
+        daemon.mapLoopback(loopback, peerIp);
       }
       socket.connect(new InetSocketAddress("127.0.0.1", port));
       StringBuilder request = new StringBuilder(requestLine + " HTTP/1.1\r\nHost: svc\r\nConnection: close\r\n"
@@ -85,6 +87,12 @@ class MeshAdmissionTest {
       return new Answer(status, body.isEmpty() ? new JsonObject() : new JsonObject(body));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      // The daemon forgets a loopback connection once it closed, so a later socket on the same port
+      // is unmapped again.
+      if (loopback != null) {
+        daemon.unmapLoopback(loopback);
+      }
     }
   }
 

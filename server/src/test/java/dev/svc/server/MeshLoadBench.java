@@ -15,10 +15,12 @@ import io.vertx.junit5.VertxExtension;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -30,8 +32,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * A measurement, not a test (its name keeps it out of the test run): what admission through a
  * tailnet costs. It prints the latency of one who-is against the fake daemon, which runs in a JVM of
- * its own (p50/p99, one call at a time and 16 at a time), and the requests per second of the eval route under wrk with admission
- * through the fake versus mesh mode dev, alternating the two in the same run.
+ * its own (p50/p99, one call at a time and 16 at a time), and the requests per second of the eval route under wrk
+ * (16 and 64 connections) with admission through the fake versus mesh mode dev, alternating the two in the same
+ * run, with the CPU time per request of the server and of the fake daemon.
  *
  * <pre>mvn -q -o -pl server -am test -Dtest=MeshLoadBench -Dsurefire.failIfNoSpecifiedTests=false</pre>
  */
@@ -48,7 +51,7 @@ class MeshLoadBench {
     Process daemon = startDaemon(socket);
     try {
       whoIsLatency(vertx, socket);
-      throughput(socket);
+      throughput(socket, daemon);
     } finally {
       daemon.getOutputStream().close();
       if (!daemon.waitFor(10, TimeUnit.SECONDS)) {
@@ -106,7 +109,7 @@ class MeshLoadBench {
     return nanos;
   }
 
-  private static void throughput(Path socket) throws Exception {
+  private static void throughput(Path socket, Process daemon) throws Exception {
     Map<ConfigKey, String> policies = Map.of(ConfigKey.POLICIES_DIR, "../conf/policies",
         ConfigKey.POLICIES_INSTALL, "[\"access.main\"]", ConfigKey.POLICIES_RELOAD, "false");
     SvcConfig dev = TestServers.config(policies);
@@ -123,34 +126,75 @@ class MeshLoadBench {
         + "wrk.body = '" + BODY + "'\n");
     try {
       // Long warm-ups: on 2 shared cores the JIT still compiles the hot paths after 10 s of load.
-      wrk(devServer.apiPort(), script, "30s");
-      wrk(meshServer.apiPort(), script, "30s");
-      List<Double> devRates = new ArrayList<>();
-      List<Double> meshRates = new ArrayList<>();
-      for (int round = 0; round < 3; round++) {
-        devRates.add(wrk(devServer.apiPort(), script, "10s"));
-        meshRates.add(wrk(meshServer.apiPort(), script, "10s"));
+      wrk(devServer.apiPort(), script, "30s", 16, daemon);
+      wrk(meshServer.apiPort(), script, "30s", 16, daemon);
+      for (int connections : new int[] {16, 64}) {
+        List<Load> devLoads = new ArrayList<>();
+        List<Load> meshLoads = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+          devLoads.add(wrk(devServer.apiPort(), script, "10s", connections, daemon));
+          meshLoads.add(wrk(meshServer.apiPort(), script, "10s", connections, daemon));
+        }
+        report(connections, Load.mean(devLoads), Load.mean(meshLoads));
       }
-      double devMean = devRates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-      double meshMean = meshRates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-      System.out.printf("eval req/s, mesh mode dev: %s, mean %.0f%n", devRates, devMean);
-      System.out.printf("eval req/s, admission through the fake tailscaled: %s, mean %.0f%n", meshRates, meshMean);
-      System.out.printf("admission cost: %.1f %% of dev throughput%n", 100 * (1 - meshMean / devMean));
     } finally {
       await(devServer.stop());
       await(meshServer.stop());
     }
   }
 
-  /** One wrk run of 16 connections on the eval route; its requests per second. */
-  private static double wrk(int port, Path script, String duration) throws IOException, InterruptedException {
-    Process wrk = new ProcessBuilder("wrk", "-t", "1", "-c", "16", "-d", duration, "--latency", "-s", script.toString(),
-        "http://127.0.0.1:" + port + "/api/v1/policies/access.main/eval").redirectErrorStream(true).start();
+  /**
+   * What one wrk run measured: requests per second, and the CPU time per request of this JVM (the
+   * server under load; the other one idles) and of the fake daemon's process.
+   */
+  private record Load(double rate, double serverMicros, double daemonMicros) {
+    static Load mean(List<Load> loads) {
+      return new Load(loads.stream().mapToDouble(Load::rate).average().orElseThrow(),
+          loads.stream().mapToDouble(Load::serverMicros).average().orElseThrow(),
+          loads.stream().mapToDouble(Load::daemonMicros).average().orElseThrow());
+    }
+  }
+
+  /**
+   * The throughput cost, and where the CPU goes: on 2 shared cores the daemon's CPU competes with
+   * the server's, so the server's own added CPU per request is printed apart from the daemon's.
+   */
+  private static void report(int connections, Load dev, Load mesh) {
+    System.out.printf("wrk -c %d: eval req/s, mesh mode dev: mean %.0f; admission through the fake tailscaled:"
+        + " mean %.0f%n", connections, dev.rate(), mesh.rate());
+    System.out.printf("wrk -c %d: admission cost: %.1f %% of dev throughput%n", connections,
+        100 * (1 - mesh.rate() / dev.rate()));
+    System.out.printf("wrk -c %d: CPU per request: server %.1f us (dev %.1f us, +%.1f %%), fake daemon %.1f us%n",
+        connections, mesh.serverMicros(), dev.serverMicros(), 100 * (mesh.serverMicros() / dev.serverMicros() - 1),
+        mesh.daemonMicros());
+  }
+
+  /** One wrk run of {@code connections} connections on the eval route. */
+  private static Load wrk(int port, Path script, String duration, int connections, Process daemon)
+      throws IOException, InterruptedException {
+    long serverCpu = serverCpuNanos();
+    long daemonCpu = cpuNanos(daemon);
+    Process wrk = new ProcessBuilder("wrk", "-t", "1", "-c", String.valueOf(connections), "-d", duration, "--latency",
+        "-s", script.toString(), "http://127.0.0.1:" + port + "/api/v1/policies/access.main/eval")
+        .redirectErrorStream(true).start();
     String output = new String(wrk.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     wrk.waitFor();
-    System.out.println("wrk :" + port + " " + output.lines().filter(l -> l.contains("Requests/sec") || l.contains("50%")
-        || l.contains("99%") || l.contains("Non-2xx")).toList());
-    return output.lines().filter(l -> l.startsWith("Requests/sec:")).findFirst()
+    serverCpu = serverCpuNanos() - serverCpu;
+    daemonCpu = cpuNanos(daemon) - daemonCpu;
+    System.out.println("wrk -c " + connections + " :" + port + " " + output.lines().filter(l -> l.contains("Requests/sec")
+        || l.contains("50%") || l.contains("99%") || l.contains("Non-2xx")).toList());
+    double requests = output.lines().filter(l -> l.contains(" requests in ")).findFirst()
+        .map(l -> Double.parseDouble(l.trim().split(" ")[0])).orElse(0.0);
+    double rate = output.lines().filter(l -> l.startsWith("Requests/sec:")).findFirst()
         .map(l -> Double.parseDouble(l.substring("Requests/sec:".length()).trim())).orElse(0.0);
+    return new Load(rate, serverCpu / 1e3 / requests, daemonCpu / 1e3 / requests);
+  }
+
+  private static long serverCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  private static long cpuNanos(Process process) {
+    return process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
   }
 }

@@ -72,7 +72,8 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
   private final Counter admitted;
   private final Map<String, Counter> rejections = new ConcurrentHashMap<>();
   // Checks 3 to 7 are a function of the caller alone; the same caller object skips them. The mesh
-  // answers one object per caller for as long as it knows it (the dev mesh always the same one).
+  // answers one object per caller for as long as its answer stays the same (the dev mesh always the
+  // same one; the tailnet mesh the same one while the daemon's answer is the same, byte for byte).
   private volatile Admitted last;
 
   /**

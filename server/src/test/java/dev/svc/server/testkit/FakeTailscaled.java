@@ -90,7 +90,7 @@ public final class FakeTailscaled {
   public record Recorded(HttpMethod method, String path, String query, MultiMap headers, String body) {}
 
   /** A tailnet peer and its who-is answer, made once: the daemon's who-is is cheap, and so is the fake's. */
-  private record Peer(String ip, String whoIs) {
+  private record Peer(String ip, Buffer whoIs) {
 
     static Peer of(String ip, String loginName, List<String> tags, String capMapJson) {
       boolean tagged = !tags.isEmpty();
@@ -103,7 +103,8 @@ public final class FakeTailscaled {
       ObjectNode user = object().put("ID", tagged ? 1 : 7002).put("LoginName", loginName)
           .put("DisplayName", tagged ? "Tagged Devices" : loginName);
       // CapMap goes out as registered, byte for byte, wrong types and all.
-      return new Peer(ip, "{\"Node\":" + node + ",\"UserProfile\":" + user + ",\"CapMap\":" + capMapJson + "}");
+      return new Peer(ip, Buffer.buffer("{\"Node\":" + node + ",\"UserProfile\":" + user + ",\"CapMap\":" + capMapJson
+          + "}"));
     }
   }
 
@@ -133,6 +134,7 @@ public final class FakeTailscaled {
   private volatile int issued;
   private volatile boolean httpsCerts = true;
   private volatile String loopbackDefault;
+  private volatile boolean recording = true;
 
   private FakeTailscaled(Vertx vertx, Path socket) {
     this.vertx = vertx;
@@ -297,6 +299,17 @@ public final class FakeTailscaled {
   }
 
   /**
+   * Forgets the loopback connection from {@code loopback}, as the daemon does once it closed.
+   *
+   * @param loopback {@code 127.0.0.1:<port>}
+   * @return this fake
+   */
+  public FakeTailscaled unmapLoopback(String loopback) {
+    proxyMap.remove(loopback);
+    return this;
+  }
+
+  /**
    * Answers who-is of every unmapped loopback connection with the peer {@code peerIp}, as if each had
    * come through the tailnet from it: for load tests whose client picks its own source ports.
    *
@@ -305,6 +318,17 @@ public final class FakeTailscaled {
    */
   public FakeTailscaled everyLoopbackFrom(String peerIp) {
     loopbackDefault = peerIp;
+    return this;
+  }
+
+  /**
+   * Stops recording requests: a load test's calls would fill the memory, and copying each one's
+   * headers costs more than answering it, which a real daemon doesn't pay.
+   *
+   * @return this fake
+   */
+  public FakeTailscaled unrecorded() {
+    recording = false;
     return this;
   }
 
@@ -388,8 +412,10 @@ public final class FakeTailscaled {
 
   private void handle(HttpServerRequest request) {
     request.body().onSuccess(body -> {
-      requests.add(new Recorded(request.method(), request.path(), request.query(),
-          MultiMap.caseInsensitiveMultiMap().addAll(request.headers()), body.toString(StandardCharsets.UTF_8)));
+      if (recording) {
+        requests.add(new Recorded(request.method(), request.path(), request.query(),
+            MultiMap.caseInsensitiveMultiMap().addAll(request.headers()), body.toString(StandardCharsets.UTF_8)));
+      }
       HttpServerResponse response = request.response()
           .putHeader("Tailscale-Version", VERSION).putHeader("Tailscale-Cap", "145");
       String host = request.headers().get("Host");

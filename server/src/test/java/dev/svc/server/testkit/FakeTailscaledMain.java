@@ -1,6 +1,7 @@
 package dev.svc.server.testkit;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.List;
 /**
  * The fake daemon in a process of its own, so a measurement of the server counts only the server's
  * work: {@code FakeTailscaledMain SOCKET PEER_IP LOGIN CAPMAP_JSON} listens on {@code SOCKET} in
- * state Running, maps every loopback connection to the one peer, prints {@value #READY} once it
+ * state Running, maps every loopback connection to the one peer, records no request, prints {@value #READY} once it
  * listens, and exits when its standard input ends (so it never outlives the process that started it).
  */
 public final class FakeTailscaledMain {
@@ -29,8 +30,11 @@ public final class FakeTailscaledMain {
       System.err.println("usage: FakeTailscaledMain SOCKET PEER_IP LOGIN CAPMAP_JSON");
       System.exit(2);
     }
-    FakeTailscaled.start(Vertx.vertx(), Path.of(args[0])).toCompletionStage().toCompletableFuture().join()
-        .running().peer(args[1], args[2], List.of(), args[3]).everyLoopbackFrom(args[1]);
+    // One event loop serves every connection, as a small daemon's few threads do: on 2 shared cores,
+    // more loops only add wake-ups that compete with the server under measurement.
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    FakeTailscaled.start(vertx, Path.of(args[0])).toCompletionStage().toCompletableFuture().join()
+        .running().unrecorded().peer(args[1], args[2], List.of(), args[3]).everyLoopbackFrom(args[1]);
     System.out.println(READY);
     System.out.flush();
     while (System.in.read() >= 0) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.server.mesh.Caller;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
@@ -41,7 +42,8 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Every call has a deadline: {@link #CALL_TIMEOUT}, or {@link #CERT_TIMEOUT} for a certificate,
  * which the first time needs an ACME exchange. A daemon that is starting holds requests instead of
- * refusing them, so a call without a deadline could wait forever. The IPN bus watch has no deadline
+ * refusing them, so a call without a deadline could wait forever. One periodic sweep ends the calls
+ * whose deadline passed ({@link CallDeadlines}). The IPN bus watch has no deadline
  * once its stream began, and gets a connection of its own so who-is calls never queue behind it.
  * Answers are read up to {@link #MAX_ANSWER_BYTES}.
  *
@@ -73,6 +75,8 @@ public final class LocalApiClient {
   private final Duration callTimeout;
   private final HttpClient calls;
   private final HttpClient watches;
+  private final WhoIsAnswer.Reader whoIsAnswers;
+  private final CallDeadlines deadlines;
 
   /**
    * A client of the daemon listening on {@code socket}.
@@ -93,6 +97,8 @@ public final class LocalApiClient {
     this.socket = SocketAddress.domainSocketAddress(socket.toString());
     this.json = json;
     this.clock = clock;
+    this.whoIsAnswers = new WhoIsAnswer.Reader(json);
+    this.deadlines = new CallDeadlines(vertx, callTimeout);
     // A call made while an API request is handled (who-is) is a client span of that request's trace.
     HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setDefaultHost(HOST).setDefaultPort(80)
         .setTracingPolicy(TracingPolicy.PROPAGATE);
@@ -146,7 +152,7 @@ public final class LocalApiClient {
   public Future<Caller> whoIs(String address) {
     String uri = "whois?addr=" + URLEncoder.encode(address, StandardCharsets.UTF_8);
     return call(HttpMethod.GET, uri, null, Map.of(), callTimeout, "whois")
-        .map(answer -> decode(answer, "whois", bytes -> WhoIsAnswer.read(json, bytes)));
+        .map(answer -> decode(answer, "whois", whoIsAnswers::read));
   }
 
   /**
@@ -244,7 +250,7 @@ public final class LocalApiClient {
   public Future<BusWatch> watchBus(int mask, Handler<BusNotification> lines) {
     Promise<BusWatch> opened = Promise.promise();
     RequestOptions options = options(HttpMethod.GET, "watch-ipn-bus?mask=" + mask, Map.of());
-    long timer = vertx.setTimer(callTimeout.toMillis(), t -> opened.tryFail(timedOut("watch-ipn-bus")));
+    CallDeadlines.Deadline deadline = deadlines.start(callTimeout, expiry(opened, "watch-ipn-bus"));
     watches.request(options).onFailure(failure -> opened.tryFail(unreachable("watch-ipn-bus", failure)))
         .onSuccess(request -> {
           if (opened.future().isComplete()) {
@@ -253,7 +259,7 @@ public final class LocalApiClient {
           }
           Promise<Void> ended = Promise.promise();
           BusWatch watch = new BusWatch(request.connection(), ended.future());
-          request.send().onComplete(sent -> vertx.cancelTimer(timer))
+          request.send().onComplete(sent -> deadline.cancel())
               .onFailure(failure -> opened.tryFail(unreachable("watch-ipn-bus", failure)))
               .onSuccess(response -> {
                 if (response.statusCode() != 200) {
@@ -314,6 +320,7 @@ public final class LocalApiClient {
    * @return completes when closed
    */
   public Future<Void> close() {
+    deadlines.close();
     return Future.join(calls.close(), watches.close()).mapEmpty();
   }
 
@@ -323,7 +330,7 @@ public final class LocalApiClient {
   private Future<Answer> call(HttpMethod method, String uri, Buffer body, Map<String, String> headers,
       Duration timeout, String what) {
     Promise<Answer> answered = Promise.promise();
-    long timer = vertx.setTimer(timeout.toMillis(), t -> answered.tryFail(timedOut(what)));
+    CallDeadlines.Deadline deadline = deadlines.start(timeout, expiry(answered, what));
     calls.request(options(method, uri, headers))
         .onFailure(failure -> answered.tryFail(unreachable(what, failure)))
         .onSuccess(request -> {
@@ -344,7 +351,13 @@ public final class LocalApiClient {
                 }
               });
         });
-    return answered.future().onComplete(done -> vertx.cancelTimer(timer));
+    return answered.future().onComplete(done -> deadline.cancel());
+  }
+
+  /** Fails {@code answered} as timed out, on the context of the code that made the call. */
+  private Runnable expiry(Promise<?> answered, String what) {
+    Context caller = vertx.getOrCreateContext();
+    return () -> caller.runOnContext(v -> answered.tryFail(timedOut(what)));
   }
 
   private RequestOptions options(HttpMethod method, String uri, Map<String, String> headers) {

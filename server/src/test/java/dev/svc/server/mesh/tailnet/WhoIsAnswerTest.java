@@ -76,4 +76,22 @@ class WhoIsAnswerTest {
     assertThatThrownBy(() -> read("{\"Node\":{},\"UserProfile\":{\"LoginName\":\"bob\"},\"CapMap\":{\"a\":[1"))
         .isInstanceOf(JsonProcessingException.class);
   }
+
+  @Test
+  void a_reader_gives_the_same_caller_for_the_same_bytes_and_reads_changed_ones_anew() throws IOException {
+    WhoIsAnswer.Reader reader = new WhoIsAnswer.Reader(JSON);
+    String granted = "{\"Node\":{},\"UserProfile\":{\"LoginName\":\"ann\"},\"CapMap\":{\"" + CAP
+        + "\":[{\"role\":\"view\"}]}}";
+    String revoked = "{\"Node\":{},\"UserProfile\":{\"LoginName\":\"ann\"},\"CapMap\":null}";
+
+    Caller first = reader.read(granted.getBytes(StandardCharsets.UTF_8));
+    Caller again = reader.read(granted.getBytes(StandardCharsets.UTF_8));
+    Caller afterRevoke = reader.read(revoked.getBytes(StandardCharsets.UTF_8));
+
+    assertThat(again).isSameAs(first);
+    assertThat(afterRevoke.grants(CAP)).isEmpty();
+    assertThatThrownBy(() -> reader.read("{\"Node\":[]}".getBytes(StandardCharsets.UTF_8)))
+        .hasMessage("`Node` is not an object");
+    assertThat(reader.read(revoked.getBytes(StandardCharsets.UTF_8))).isSameAs(afterRevoke);
+  }
 }
