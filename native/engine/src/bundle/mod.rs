@@ -39,7 +39,8 @@ pub struct Project {
     /// The policies and modules the index kept (the first of each name).
     pub docs: Vec<DocEntry>,
     /// Every problem found, sorted by file and position, document names
-    /// filled in.
+    /// filled in; capped by [`crate::diag::cap`], which ends a cut list
+    /// with its "too many errors" marks.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -125,8 +126,11 @@ impl Project {
         project.index_kinds();
         project.index_documents();
         project.check_in_import_order();
-        project.name_documents();
+        // Capped before the documents are named: naming looks through a
+        // file's documents for each diagnostic.
         crate::diag::sort(&mut project.diagnostics);
+        project.diagnostics = crate::diag::cap(std::mem::take(&mut project.diagnostics));
+        project.name_documents();
         project
     }
 

@@ -32,7 +32,7 @@ pub use number::{parse_float as float_value, parse_int as int_value};
 pub use string::{StringError, raw_string_value, unquote as string_value};
 pub use token::{Token, TokenKind};
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, MAX_PER_FILE, too_many_in_file};
 use crate::source::Span;
 
 /// Lexes all of `src`: every token in order, ending with exactly one
@@ -62,6 +62,9 @@ pub struct Lexer<'src> {
     // peeking an ASCII byte).
     pos: usize,
     diagnostics: Vec<Diagnostic>,
+    /// Set once the lexer has given up on a source of junk (see
+    /// [`Lexer::fail_at`]).
+    cut: bool,
 }
 
 impl<'src> Lexer<'src> {
@@ -71,6 +74,7 @@ impl<'src> Lexer<'src> {
             src,
             pos: 0,
             diagnostics: Vec::new(),
+            cut: false,
         }
     }
 
@@ -193,10 +197,23 @@ impl<'src> Lexer<'src> {
 
     /// Records `error` at `span`, inside the text of the token being read,
     /// which makes an `Illegal` token of all of that text.
+    ///
+    /// Past [`MAX_PER_FILE`] errors the source is junk: the lexer records
+    /// the "too many errors" mark instead, and the token being read takes
+    /// the rest of the source, so junk costs neither a diagnostic nor a
+    /// token per character.
     #[cold]
     #[inline(never)]
     fn fail_at(&mut self, error: &LexError, span: Span) -> TokenKind {
-        self.diagnostics.push(error.to_diagnostic(span));
+        if !self.cut {
+            if self.diagnostics.len() < MAX_PER_FILE {
+                self.diagnostics.push(error.to_diagnostic(span));
+                return TokenKind::Illegal;
+            }
+            self.cut = true;
+            self.diagnostics.push(too_many_in_file(None));
+        }
+        self.pos = self.src.len();
         TokenKind::Illegal
     }
 
