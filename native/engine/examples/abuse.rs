@@ -140,6 +140,12 @@ fn requests() -> Vec<(String, String)> {
         out.push((format!("test {what}"), test_op(&source)));
         out.push((format!("compile {what}"), compile(&source)));
     }
+    for n in [10_000, 100_000] {
+        let distinct: String = (0..n).map(|i| format!("policy d{i}: Door@1\n")).collect();
+        let same = "policy door.main: Door@1\n".repeat(n);
+        out.push((format!("check {n} documents"), check(&distinct)));
+        out.push((format!("check {n} same documents"), check(&same)));
+    }
     for n in [1_000, 4_000, 8_000, 40_000] {
         let policy = rules(n);
         out.push((format!("check {n} rules"), check(&policy)));

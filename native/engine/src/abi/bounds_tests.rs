@@ -118,3 +118,18 @@ fn compiled_rules_keep_their_positions_in_every_file() {
     assert_eq!(positions[300], "door/side.sigil:4:3");
     assert_eq!(positions[499], "door/side.sigil:800:3");
 }
+
+#[test]
+fn a_name_defined_many_times_reports_the_capped_diagnostics() {
+    // Was: each later definition looked through every document and indexed
+    // the first one's file again for its position: O(documents²).
+    let same = "policy door.main: Door@1\n".repeat(3 * MAX_PER_FILE);
+    let got = answer(&format!(
+        r#"{{"op":"check",{}}}"#,
+        files(&[("door/main.sigil", &same)])
+    ));
+    assert_eq!(count(&got, "policy door.main is defined twice"), MAX_PER_FILE);
+    assert_eq!(count(&got, "first defined at door/main.sigil:1:1;"), MAX_PER_FILE);
+    assert_eq!(count(&got, r#""severity":"error""#), MAX_PER_FILE + 1);
+    assert!(got.ends_with(r#"{"severity":"error","file":"door/main.sigil","message":"too many errors: only the first 100 of this file are reported","help":"fix the errors reported and check again to see the rest"}]}"#), "{}", &got[got.len() - 300..]);
+}
