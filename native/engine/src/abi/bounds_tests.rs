@@ -133,3 +133,20 @@ fn a_name_defined_many_times_reports_the_capped_diagnostics() {
     assert_eq!(count(&got, r#""severity":"error""#), MAX_PER_FILE + 1);
     assert!(got.ends_with(r#"{"severity":"error","file":"door/main.sigil","message":"too many errors: only the first 100 of this file are reported","help":"fix the errors reported and check again to see the rest"}]}"#), "{}", &got[got.len() - 300..]);
 }
+
+#[test]
+fn a_policy_invoked_many_times_reports_the_capped_findings() {
+    // Was: each repeat scanned the earlier calls and indexed the file again.
+    let main = format!(
+        "policy door.main: Door@1\n\nuse door.side\n\n{}",
+        "side()\n".repeat(3 * MAX_PER_FILE)
+    );
+    let side = "policy door.side: Door@1\n\nwhen floor > 1 {\n  allow(reason: member)\n}\n";
+    let got = answer(&format!(
+        r#"{{"op":"check",{}}}"#,
+        files(&[("door/main.sigil", &main), ("door/side.sigil", side)])
+    ));
+    assert_eq!(count(&got, "door.side is invoked twice with the same arguments"), MAX_PER_FILE);
+    assert_eq!(count(&got, "the first is on line 5;"), MAX_PER_FILE);
+    assert_eq!(count(&got, "too many errors"), 1);
+}
