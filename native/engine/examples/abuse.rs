@@ -140,6 +140,15 @@ fn requests() -> Vec<(String, String)> {
         out.push((format!("test {what}"), test_op(&source)));
         out.push((format!("compile {what}"), compile(&source)));
     }
+    for n in [80_000, 200_000] {
+        let comments = format!("policy door.main: Door@1\n{}", "// x\n".repeat(n));
+        let lets: String = (0..n / 4).map(|i| format!("let l{i} = floor + {i}\n")).collect();
+        let lets = format!("policy door.main: Door@1\n{lets}");
+        out.push((format!("format {n} comments"), format_op(&comments)));
+        out.push((format!("check {n} comments"), check(&comments)));
+        out.push((format!("format {} lets", n / 4), format_op(&lets)));
+        out.push((format!("check {} lets", n / 4), check(&lets)));
+    }
     for n in [10_000, 100_000] {
         let distinct: String = (0..n).map(|i| format!("policy d{i}: Door@1\n")).collect();
         let same = "policy door.main: Door@1\n".repeat(n);

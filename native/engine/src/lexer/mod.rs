@@ -3,7 +3,9 @@
 //! [`lex`] reads a whole source; [`Lexer`] hands out one token at a time. The
 //! lexer never stops: text it can't read becomes a [`TokenKind::Illegal`]
 //! token covering that text, a [`Diagnostic`] is recorded, and lexing goes on
-//! right after it (§2.8), so every lexical error of a source is reported once.
+//! right after it (§2.8), so every lexical error of a source is reported once
+//! — up to [`MAX_PER_FILE`] of them: past that the source is junk and the
+//! rest of it becomes one last `Illegal` token (issue #20, `diag::cap`).
 //! Comments come back as [`TokenKind::Comment`] tokens (the formatter keeps
 //! them; the parser skips them). Whitespace (space, tab, `\r`, `\n`) is the
 //! only text no token covers.

@@ -17,7 +17,9 @@
 //! its diagnostic; the nearest recovery point (a statement, declaration or
 //! document loop) skips to where parsing can resume (§3.9): the next
 //! statement keyword, declaration keyword, `---` or header. So one typo
-//! costs one diagnostic and the rest of the file still parses. An
+//! costs one diagnostic and the rest of the file still parses — until the
+//! file has [`MAX_PER_FILE`] diagnostics: then the parser gives up, records
+//! a "too many errors" mark and moves to the end (issue #20, `diag::cap`). An
 //! `Illegal` token (already reported by the lexer) makes a construct fail
 //! without a second diagnostic.
 //!
