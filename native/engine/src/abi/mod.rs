@@ -181,6 +181,8 @@ pub use exports::{NativeHost, attach_native_host};
 pub use exports::{engine_abi_version, engine_alloc, engine_call, engine_free};
 
 #[cfg(test)]
+mod bounds_tests;
+#[cfg(test)]
 mod check_tests;
 #[cfg(test)]
 mod eval_bench;

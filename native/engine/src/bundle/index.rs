@@ -5,7 +5,7 @@
 
 use super::{DocEntry, KindEntry, Project};
 use crate::ast::{Document, Ident, KindDoc};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, MAX_PER_FILE, too_many_in_file};
 use crate::kind::Kind;
 use crate::source::Span;
 
@@ -80,13 +80,17 @@ impl Project {
     pub(super) fn index_documents(&mut self) {
         for file in 0..self.files.len() {
             let count = self.files.get(file).map_or(0, |f| f.ast.docs.len());
+            let mut twice = 0;
             for doc in 0..count {
-                self.index_document(file, doc);
+                self.index_document(file, doc, &mut twice);
             }
         }
     }
 
-    fn index_document(&mut self, file: usize, doc: usize) {
+    /// Indexes one document; `twice` counts the file's names defined
+    /// twice. Past [`MAX_PER_FILE`] of them the file's list is cut (see
+    /// [`crate::diag::cap`]), so their positions aren't worked out.
+    fn index_document(&mut self, file: usize, doc: usize, twice: &mut usize) {
         let (name, name_span, kind_ident, is_policy) = match self.document((file, doc)) {
             Some(Document::Policy(p)) => (p.name.text(), p.name.span(), p.kind.clone(), true),
             Some(Document::Module(m)) => (m.name.text(), m.name.span(), m.kind.clone(), false),
@@ -94,7 +98,14 @@ impl Project {
         };
         let what = if is_policy { "policy" } else { "module" };
         let path = self.path_of(file);
-        if let Some(first) = self.docs.iter().find(|d| d.name == name) {
+        if let Some(first) = self.find(&name).and_then(|at| self.docs.get(at)) {
+            *twice += 1;
+            if *twice > MAX_PER_FILE {
+                if *twice == MAX_PER_FILE + 1 {
+                    self.diagnostics.push(too_many_in_file(Some(&path)));
+                }
+                return;
+            }
             let at = self.header_position(first.at);
             let help = match first.trusted {
                 true => format!(
@@ -130,6 +141,7 @@ impl Project {
                     .with_file(path),
             );
         }
+        self.by_name.insert(name.clone(), self.docs.len());
         self.docs.push(DocEntry {
             name,
             at: (file, doc),

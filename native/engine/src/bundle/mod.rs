@@ -23,6 +23,8 @@ pub use files::{FileError, FileInput, NamedFile, named_files};
 pub use path::clean;
 pub use scope::{Scope, pattern_matches};
 
+use std::collections::HashMap;
+
 use crate::ast::{Document, File};
 use crate::check::{Exports, Facts};
 use crate::diag::Diagnostic;
@@ -39,8 +41,12 @@ pub struct Project {
     /// The policies and modules the index kept (the first of each name).
     pub docs: Vec<DocEntry>,
     /// Every problem found, sorted by file and position, document names
-    /// filled in.
+    /// filled in; capped by [`crate::diag::cap`], which ends a cut list
+    /// with its "too many errors" marks.
     pub diagnostics: Vec<Diagnostic>,
+    /// Each name of [`Project::docs`] and its number there, so that finding
+    /// a document costs the same however many the request holds.
+    by_name: HashMap<String, usize>,
 }
 
 /// One file and its syntax tree.
@@ -121,12 +127,16 @@ impl Project {
             kinds: Vec::new(),
             docs: Vec::new(),
             diagnostics,
+            by_name: HashMap::new(),
         };
         project.index_kinds();
         project.index_documents();
         project.check_in_import_order();
-        project.name_documents();
+        // Capped before the documents are named: naming looks through a
+        // file's documents for each diagnostic.
         crate::diag::sort(&mut project.diagnostics);
+        project.diagnostics = crate::diag::cap(std::mem::take(&mut project.diagnostics));
+        project.name_documents();
         project
     }
 
@@ -150,7 +160,7 @@ impl Project {
 
     /// The policy or module called `name`, by number.
     pub fn find(&self, name: &str) -> Option<usize> {
-        self.docs.iter().position(|d| d.name == name)
+        self.by_name.get(name).copied()
     }
 
     /// The path of file `file`.
@@ -185,7 +195,13 @@ impl Project {
             let Some(f) = self.files.iter().find(|f| f.path == file) else {
                 continue;
             };
-            let name = f.ast.docs.iter().find_map(|doc| match doc {
+            // The documents are in source order and don't overlap: the one
+            // that holds the span is the last that starts at or before it,
+            // or, when the span starts where that one starts, the one
+            // before, which ends there and is the first to hold it.
+            let at = f.ast.docs.partition_point(|doc| doc.span().start <= span.start);
+            let near = f.ast.docs.get(at.saturating_sub(2)..at).unwrap_or_default();
+            let name = near.iter().find_map(|doc| match doc {
                 Document::Policy(p) if contains(p.span, span) => Some(p.name.text()),
                 Document::Module(m) if contains(m.span, span) => Some(m.name.text()),
                 _ => None,

@@ -73,6 +73,7 @@ fn compile_in(project: &Project, root: usize, mode: Mode) -> Result<Program, Vec
         kind,
         files: Vec::new(),
         file_of: vec![None; project.files.len()],
+        lines_of: vec![None; project.files.len()],
         lets: Vec::new(),
         conditions: 0,
         rules: Vec::new(),
@@ -86,7 +87,7 @@ fn compile_in(project: &Project, root: usize, mode: Mode) -> Result<Program, Vec
     let stmts = instance.stmts;
     let (body, _) = compiler.body(&mut instance, stmts, &mut Vec::new());
     if !compiler.errors.is_empty() {
-        return Err(compiler.errors);
+        return Err(crate::diag::cap(compiler.errors));
     }
     Ok(Program {
         policy: instance.name.clone(),
@@ -138,6 +139,9 @@ struct Compiler<'p> {
     files: Vec<SourceFile>,
     /// The program file of each project file, once used.
     file_of: Vec<Option<usize>>,
+    /// The line index of each project file, once used: built once per
+    /// file, not per position, so compiling stays linear in the rules.
+    lines_of: Vec<Option<Rc<LineIndex<'p>>>>,
     lets: Vec<Ex>,
     conditions: usize,
     rules: Vec<Rule>,
@@ -161,6 +165,8 @@ struct Instance<'p> {
     /// Its file's path and text.
     path: &'p str,
     source: &'p str,
+    /// Its file's line index, shared by every instance of the file.
+    lines: Rc<LineIndex<'p>>,
     /// Its statements (a module's are its lets).
     stmts: &'p [Stmt],
     /// The params.
@@ -293,6 +299,18 @@ impl<'p> Compiler<'p> {
         at
     }
 
+    /// The line index of project file `file`, made on first use.
+    fn lines(&mut self, file: usize) -> Rc<LineIndex<'p>> {
+        let project = self.project;
+        let source = project.files.get(file).map_or("", |f| f.source.as_str());
+        match self.lines_of.get_mut(file) {
+            Some(slot) => slot
+                .get_or_insert_with(|| Rc::new(LineIndex::new(source)))
+                .clone(),
+            None => Rc::new(LineIndex::new(source)),
+        }
+    }
+
     /// A new instance of document `doc`.
     fn instance(
         &mut self,
@@ -321,6 +339,7 @@ impl<'p> Compiler<'p> {
             file: self.file(file_index),
             path: file.map_or("", |f| f.path.as_str()),
             source: file.map_or("", |f| f.source.as_str()),
+            lines: self.lines(file_index),
             stmts,
             params,
             lets,
@@ -441,7 +460,7 @@ impl<'p> Compiler<'p> {
     /// The position string and line/column of byte `offset` of the
     /// instance's file.
     fn position_of(&self, inst: &Instance<'p>, offset: usize) -> Site {
-        let at = LineIndex::new(inst.source).position(offset);
+        let at = inst.lines.position(offset);
         Site {
             position: Rc::from(crate::diag::position_text(inst.path, &inst.name, at).as_str()),
             named: Rc::from(format!("{}:{}", inst.name, at.line)),

@@ -14,15 +14,20 @@
 //! * [`render`] / [`render_all`]: the plain text layout (tooling §2), in
 //!   `render.rs`; [`path_matches`] decides whether a document name is printed.
 //! * [`go_quote`]: Go's `%q` quoting, which some messages embed, in `quote.rs`.
+//! * [`cap`]: at most [`MAX_PER_FILE`] diagnostics per file and
+//!   [`MAX_PER_REQUEST`] per request, then a "too many errors" mark, in
+//!   `limit.rs`.
 //!
 //! Positions are byte [`Span`]s; rendering and encoding resolve them to
 //! `line:column` against the file's source with
 //! [`LineIndex`](crate::source::LineIndex).
 
+mod limit;
 mod nearest;
 mod quote;
 mod render;
 
+pub use limit::{MAX_PER_FILE, MAX_PER_REQUEST, cap, too_many_in_file};
 pub use nearest::{declared_help, did_you_mean, nearest};
 pub use quote::{go_quote, go_quote_bytes, push_go_quoted_char};
 pub use render::{path_matches, position_text, render, render_all};

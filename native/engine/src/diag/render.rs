@@ -12,8 +12,19 @@
 //! that shows a diagnostic to a person. Only this module formats for people;
 //! phases build [`Diagnostic`] values.
 
+use std::collections::HashMap;
+
 use super::Diagnostic;
 use crate::source::{LineIndex, Position};
+
+/// The widest quoted line, in characters. A longer line is quoted as a
+/// window of this many characters that starts a little before the span,
+/// `…` marking each end that was cut, so that a diagnostic costs a bounded
+/// text however long its line is.
+pub const QUOTE_WIDTH: usize = 160;
+
+/// How many characters of the line a cut window shows before the span.
+const QUOTE_BEFORE: usize = 40;
 
 /// Renders one diagnostic, quoting its line from `source` (the text of the
 /// diagnostic's file). The result ends with a newline.
@@ -23,7 +34,13 @@ use crate::source::{LineIndex, Position};
 /// (`file: severity: message`, or just `severity: message`) and help.
 pub fn render(diagnostic: &Diagnostic, source: Option<&str>) -> String {
     let index = source.map(LineIndex::new);
-    let positions = match (&index, diagnostic.span) {
+    render_indexed(diagnostic, index.as_ref())
+}
+
+/// [`render`] against the line index of the diagnostic's file, which a
+/// caller rendering several diagnostics of one file builds once.
+fn render_indexed(diagnostic: &Diagnostic, index: Option<&LineIndex<'_>>) -> String {
+    let positions = match (index, diagnostic.span) {
         (Some(index), Some(span)) => Some(index.span_positions(span)),
         _ => None,
     };
@@ -31,7 +48,7 @@ pub fn render(diagnostic: &Diagnostic, source: Option<&str>) -> String {
     let mut out = header(diagnostic, positions.map(|(start, _)| start));
     out.push('\n');
 
-    let quoted = match (&index, positions) {
+    let quoted = match (index, positions) {
         (Some(index), Some((start, end))) => {
             index.line_text(start.line).map(|line| (line, start, end))
         }
@@ -48,9 +65,10 @@ pub fn render(diagnostic: &Diagnostic, source: Option<&str>) -> String {
 
     let number = start.line.to_string();
     let pad = " ".repeat(number.len());
-    let (lead, carets) = underline(line, start, end);
+    let (shown, start, end) = window(line, start, end);
+    let (lead, carets) = underline(&shown, start, end);
     for part in [
-        &pad, " |\n", &number, " | ", line, "\n", &pad, " | ", &lead, &carets, "\n",
+        &pad, " |\n", &number, " | ", &shown, "\n", &pad, " | ", &lead, &carets, "\n",
     ] {
         out.push_str(part);
     }
@@ -62,16 +80,64 @@ pub fn render(diagnostic: &Diagnostic, source: Option<&str>) -> String {
     out
 }
 
+/// The part of `line` to quote, and the span's start and end columns in
+/// it: the whole line when it has at most [`QUOTE_WIDTH`] characters, else
+/// a window of that many from [`QUOTE_BEFORE`] characters before the start
+/// (less at the end of the line), with `…` for each cut end, which the
+/// columns count.
+fn window(line: &str, start: Position, end: Position) -> (String, Position, Position) {
+    if line.len() <= QUOTE_WIDTH {
+        return (line.to_owned(), start, end);
+    }
+    let length = line.chars().count();
+    if length <= QUOTE_WIDTH {
+        return (line.to_owned(), start, end);
+    }
+    let from = start
+        .column
+        .saturating_sub(1 + QUOTE_BEFORE)
+        .min(length - QUOTE_WIDTH);
+    let to = from + QUOTE_WIDTH;
+    let mut shown = String::new();
+    if from > 0 {
+        shown.push('…');
+    }
+    shown.extend(line.chars().skip(from).take(QUOTE_WIDTH));
+    if to < length {
+        shown.push('…');
+    }
+    // Columns in the window: the cut characters go, the `…` comes.
+    let shift = |column: usize| (column + usize::from(from > 0)).saturating_sub(from);
+    let start = Position {
+        column: shift(start.column),
+        ..start
+    };
+    let end = match end.line == start.line {
+        true => Position {
+            column: shift(end.column).min(QUOTE_WIDTH + 1 + usize::from(from > 0)),
+            ..end
+        },
+        false => end,
+    };
+    (shown, start, end)
+}
+
 /// Renders several diagnostics separated by one blank line, each quoting the
 /// source `sources` returns for its file. The result has no trailing newline.
+/// Each file is indexed once, however many diagnostics it has.
 pub fn render_all<'s, F>(diagnostics: &[Diagnostic], sources: F) -> String
 where
     F: Fn(Option<&str>) -> Option<&'s str>,
 {
+    let mut indexes: HashMap<Option<&str>, Option<LineIndex<'s>>> = HashMap::new();
     let parts: Vec<String> = diagnostics
         .iter()
         .map(|d| {
-            let mut text = render(d, sources(d.file.as_deref()));
+            let file = d.file.as_deref();
+            let index = indexes
+                .entry(file)
+                .or_insert_with(|| sources(file).map(LineIndex::new));
+            let mut text = render_indexed(d, index.as_ref());
             let trimmed = text.trim_end_matches('\n').len();
             text.truncate(trimmed);
             text
@@ -308,6 +374,33 @@ mod tests {
             let got = render(&(c.diagnostic)(), c.source);
             assert_eq!(got, c.want, "case {:?}", c.name);
         }
+    }
+
+    #[test]
+    fn a_long_line_is_quoted_as_a_window_around_the_span() {
+        let line = format!("{}#{}", "x".repeat(50), "y".repeat(300));
+        let at = |start: usize, end: usize| render(&err(start, end, "m"), Some(&line));
+        let window = format!("…{}#{}…", "x".repeat(40), "y".repeat(119));
+        assert_eq!(
+            at(50, 51),
+            format!("p.sigil:1:51: error: m\n  |\n1 | {window}\n  | {}^\n", " ".repeat(41))
+        );
+        // At the start: no cut before; at the end: none after.
+        let head = format!("{}#{}…", "x".repeat(50), "y".repeat(109));
+        assert_eq!(
+            at(0, 2),
+            format!("p.sigil:1:1: error: m\n  |\n1 | {head}\n  | ^^\n")
+        );
+        let tail = format!("…{}", "y".repeat(QUOTE_WIDTH));
+        assert_eq!(
+            at(340, 351),
+            format!("p.sigil:1:341: error: m\n  |\n1 | {tail}\n  | {}{}\n", " ".repeat(150), "^".repeat(11))
+        );
+        // A span past the window is underlined to its end.
+        assert_eq!(
+            at(50, 351).lines().last(),
+            Some(format!("  | {}{}", " ".repeat(41), "^".repeat(120)).as_str())
+        );
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! [`lex`] reads a whole source; [`Lexer`] hands out one token at a time. The
 //! lexer never stops: text it can't read becomes a [`TokenKind::Illegal`]
 //! token covering that text, a [`Diagnostic`] is recorded, and lexing goes on
-//! right after it (§2.8), so every lexical error of a source is reported once.
+//! right after it (§2.8), so every lexical error of a source is reported once
+//! — up to [`MAX_PER_FILE`] of them: past that the source is junk and the
+//! rest of it becomes one last `Illegal` token (issue #20, `diag::cap`).
 //! Comments come back as [`TokenKind::Comment`] tokens (the formatter keeps
 //! them; the parser skips them). Whitespace (space, tab, `\r`, `\n`) is the
 //! only text no token covers.
@@ -32,7 +34,7 @@ pub use number::{parse_float as float_value, parse_int as int_value};
 pub use string::{StringError, raw_string_value, unquote as string_value};
 pub use token::{Token, TokenKind};
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, MAX_PER_FILE, too_many_in_file};
 use crate::source::Span;
 
 /// Lexes all of `src`: every token in order, ending with exactly one
@@ -62,6 +64,9 @@ pub struct Lexer<'src> {
     // peeking an ASCII byte).
     pos: usize,
     diagnostics: Vec<Diagnostic>,
+    /// Set once the lexer has given up on a source of junk (see
+    /// [`Lexer::fail_at`]).
+    cut: bool,
 }
 
 impl<'src> Lexer<'src> {
@@ -71,6 +76,7 @@ impl<'src> Lexer<'src> {
             src,
             pos: 0,
             diagnostics: Vec::new(),
+            cut: false,
         }
     }
 
@@ -193,10 +199,23 @@ impl<'src> Lexer<'src> {
 
     /// Records `error` at `span`, inside the text of the token being read,
     /// which makes an `Illegal` token of all of that text.
+    ///
+    /// Past [`MAX_PER_FILE`] errors the source is junk: the lexer records
+    /// the "too many errors" mark instead, and the token being read takes
+    /// the rest of the source, so junk costs neither a diagnostic nor a
+    /// token per character.
     #[cold]
     #[inline(never)]
     fn fail_at(&mut self, error: &LexError, span: Span) -> TokenKind {
-        self.diagnostics.push(error.to_diagnostic(span));
+        if !self.cut {
+            if self.diagnostics.len() < MAX_PER_FILE {
+                self.diagnostics.push(error.to_diagnostic(span));
+                return TokenKind::Illegal;
+            }
+            self.cut = true;
+            self.diagnostics.push(too_many_in_file(None));
+        }
+        self.pos = self.src.len();
         TokenKind::Illegal
     }
 

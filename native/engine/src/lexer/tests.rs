@@ -3,7 +3,7 @@
 //! seeded property test, and an `#[ignore]`d benchmark.
 
 use super::*;
-use crate::diag::render_all;
+use crate::diag::{MAX_PER_FILE, render_all};
 use crate::source::LineIndex;
 use std::time::Instant;
 
@@ -1319,4 +1319,23 @@ fn bench_lex_64_rule_policy() {
         tokens.len(),
         ns as f64 / src.len() as f64
     );
+}
+
+#[test]
+fn junk_costs_at_most_the_capped_diagnostics_and_tokens() {
+    // Was: a diagnostic and a token per byte; 2 MiB of NUL bytes trapped
+    // the module on allocation.
+    let src = "\0".repeat(10_000);
+    let (tokens, diags) = lex(&src);
+    assert_eq!(diags.len(), MAX_PER_FILE + 1);
+    assert_eq!(
+        diags.last().map(|d| d.message.as_str()),
+        Some("too many errors: only the first 100 of this file are reported")
+    );
+    // 100 reported characters, the rest of the source, `Eof`.
+    let kinds: Vec<TokenKind> = tokens.iter().map(|t| t.kind).collect();
+    assert_eq!(kinds.len(), MAX_PER_FILE + 2);
+    assert_eq!(kinds.last(), Some(&K::Eof));
+    let rest = tokens.get(MAX_PER_FILE).map(|t| (t.kind, t.span));
+    assert_eq!(rest, Some((K::Illegal, Span::new(100, 10_000))));
 }

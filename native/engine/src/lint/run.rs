@@ -2,6 +2,8 @@
 //! bundle's own documents (not trusted ones) that checked cleanly and are
 //! in scope, at the configured levels.
 
+use std::collections::HashMap;
+
 use super::{Level, Levels};
 use crate::ast::Document;
 use crate::bundle::{DocEntry, Project, Scope};
@@ -156,20 +158,26 @@ impl Linter<'_, '_> {
     }
 
     fn invocations(&mut self, facts: &Facts, required: &[&str]) {
-        let mut seen: Vec<(&str, &[String], Span)> = Vec::new();
+        // The first call of each target and arguments, and the file's line
+        // index, made for the first repeat: a lookup per call, not a scan.
+        let mut seen: HashMap<(&str, &[String]), Span> = HashMap::new();
+        let mut lines: Option<LineIndex<'_>> = None;
+        let project = self.project;
         for call in &facts.invocations {
-            let earlier = seen
-                .iter()
-                .find(|(target, args, _)| *target == call.target && *args == call.args.as_slice());
-            if let Some((_, _, first)) = earlier {
-                let line = self.line_of(*first);
+            let key = (call.target.as_str(), call.args.as_slice());
+            if let Some(first) = seen.get(&key) {
+                let source = project.files.get(self.doc.at.0).map_or("", |f| f.source.as_str());
+                let line = lines
+                    .get_or_insert_with(|| LineIndex::new(source))
+                    .position(first.start)
+                    .line;
                 let message = format!("{} is invoked twice with the same arguments", call.target);
                 let help = format!(
                     "the first is on line {line}; every rule it holds already fires once, so remove one, or change its arguments"
                 );
                 self.report("duplicate-invocation", call.span, message, help);
             } else {
-                seen.push((&call.target, &call.args, call.span));
+                seen.insert(key, call.span);
             }
             if call.gated && !required.contains(&call.target.as_str()) {
                 self.gated(&call.target, call.span);
@@ -224,13 +232,6 @@ impl Linter<'_, '_> {
             seen.push(name);
         }
         false
-    }
-
-    fn line_of(&self, span: Span) -> usize {
-        self.project
-            .files
-            .get(self.doc.at.0)
-            .map_or(0, |f| LineIndex::new(&f.source).position(span.start).line)
     }
 
     /// `path-matches-name`: a document whose file isn't named after it.

@@ -17,7 +17,9 @@
 //! its diagnostic; the nearest recovery point (a statement, declaration or
 //! document loop) skips to where parsing can resume (§3.9): the next
 //! statement keyword, declaration keyword, `---` or header. So one typo
-//! costs one diagnostic and the rest of the file still parses. An
+//! costs one diagnostic and the rest of the file still parses — until the
+//! file has [`MAX_PER_FILE`] diagnostics: then the parser gives up, records
+//! a "too many errors" mark and moves to the end (issue #20, `diag::cap`). An
 //! `Illegal` token (already reported by the lexer) makes a construct fail
 //! without a second diagnostic.
 //!
@@ -40,7 +42,7 @@ pub use error::{LoosePrefix, Nesting, ParseError, TopLevelOnly};
 mod tests;
 
 use crate::ast::{Expr, File};
-use crate::diag::{self, Diagnostic};
+use crate::diag::{self, Diagnostic, MAX_PER_FILE, too_many_in_file};
 use crate::lexer::{Token, TokenKind, lex};
 use crate::source::{LineIndex, Position, Span};
 
@@ -174,13 +176,14 @@ impl<'src> Parser<'src> {
         }
     }
 
-    /// All diagnostics, parser's and lexer's, placed in `name` and sorted.
+    /// All diagnostics, parser's and lexer's, placed in `name`, sorted and
+    /// capped at [`MAX_PER_FILE`] (see [`diag::cap`]).
     fn finish(self, name: &str, lexical: Vec<Diagnostic>) -> Vec<Diagnostic> {
         let mut all = self.diagnostics;
         all.extend(lexical);
         let mut all: Vec<Diagnostic> = all.into_iter().map(|d| d.with_file(name)).collect();
         diag::sort(&mut all);
-        all
+        diag::cap(all)
     }
 
     // ---- the token cursor ---------------------------------------------------
@@ -264,13 +267,24 @@ impl<'src> Parser<'src> {
 
     /// Records `error` at `span` and carries on. A second diagnostic at the
     /// start of the previous one is a consequence of it and is dropped (§3.9).
+    ///
+    /// Past [`MAX_PER_FILE`] diagnostics the source is junk: the parser
+    /// records the "too many errors" mark once and moves to the end of the
+    /// input, where every recovery loop stops, so the rest costs nothing.
     fn report(&mut self, error: &ParseError, span: Span) {
         if let Some(last) = self.diagnostics.last()
             && last.span.map(|s| s.start) == Some(span.start)
         {
             return;
         }
-        self.diagnostics.push(error.at(span));
+        if self.diagnostics.len() < MAX_PER_FILE {
+            self.diagnostics.push(error.at(span));
+            return;
+        }
+        if self.diagnostics.len() == MAX_PER_FILE {
+            self.diagnostics.push(too_many_in_file(None));
+        }
+        self.pos = self.tokens.len().saturating_sub(1);
     }
 
     /// Records `error` at `span` and returns the bail that abandons the

@@ -35,7 +35,7 @@ pub(super) fn check(request: &CheckRequest<'_>) -> Result<Success, EngineError> 
         crate::diag::sort(&mut diagnostics);
     }
     Ok(Success::Check {
-        diagnostics: records(&project, diagnostics),
+        diagnostics: records(&project, crate::diag::cap(diagnostics)),
     })
 }
 

@@ -1,0 +1,163 @@
+//! Every request has a bounded cost (issue #20): the requests that once
+//! made answers, diagnostics or compile time grow faster than their size,
+//! scaled down, with their answers' counts and sizes asserted (timings are
+//! the `abuse` example's: `cargo run --release --example abuse`).
+
+use super::eval_tests::{answer, list_member};
+use crate::bundle::{NamedFile, Project};
+use crate::diag::{MAX_PER_FILE, MAX_PER_REQUEST};
+
+const KIND: &str = "kind Door version 1\n\ninput floor: int\ninput user: string\n\nfn badge(string) -> bool\n\ndecision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\ncollect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
+
+const TEST: &str = "policy: door.main\ncases:\n  - name: upstairs\n    input: {floor: 2, user: ada}\n    expect: {decision: deny}\n";
+
+/// The files member of a request: the kind and `policies` (path, source).
+fn files(policies: &[(&str, &str)]) -> String {
+    let mut all = vec![("kind.sigil", KIND)];
+    all.extend_from_slice(policies);
+    list_member("files", &all)
+}
+
+/// The start of an answer, for a failure's message.
+fn head(answer: &str) -> String {
+    answer.chars().take(300).collect()
+}
+
+/// The end of an answer, for a failure's message.
+fn tail(answer: &str) -> String {
+    let skip = answer.chars().count().saturating_sub(300);
+    answer.chars().skip(skip).collect()
+}
+
+/// How many times `needle` occurs in `haystack`.
+fn count(haystack: &str, needle: &str) -> usize {
+    haystack.matches(needle).count()
+}
+
+#[test]
+fn a_test_of_a_policy_of_junk_answers_a_bounded_error() {
+    // Was: every `#` a diagnostic quoting the whole 20,000-character line,
+    // a 600 MB answer from a 21 KB request.
+    let junk = "#".repeat(20_000);
+    let got = answer(&format!(
+        r#"{{"op":"test",{},{}}}"#,
+        files(&[("door/main.sigil", &junk)]),
+        list_member("test_files", &[("door/main_test.yaml", TEST)])
+    ));
+    assert!(got.starts_with(r#"{"ok":true,"results":[{"file":"door/main_test.yaml","policy":"door.main","error":"door/main.sigil:1:1: error: unexpected character `#`"#), "{}", head(&got));
+    assert_eq!(count(&got, "door/main.sigil:1:"), MAX_PER_FILE);
+    assert_eq!(
+        count(&got, "door/main.sigil: error: too many errors: only the first 100 of this file are reported"),
+        1
+    );
+    // Each quoted line is cut to a window of the line.
+    assert!(got.len() < 40 * 1024, "{} bytes", got.len());
+}
+
+#[test]
+fn format_of_junk_answers_at_most_the_capped_diagnostics() {
+    // Was: one diagnostic per junk token, and seconds for 80,000 of them.
+    let junk = "when ".repeat(40_000);
+    let got = answer(&format!(
+        r#"{{"op":"format","path":"a.sigil","source":"policy a: K@1\n{junk}"}}"#
+    ));
+    assert!(got.starts_with(r#"{"ok":false,"error":{"message":"a.sigil has syntax errors""#), "{}", head(&got));
+    assert_eq!(count(&got, r#""severity":"error""#), MAX_PER_FILE + 1);
+    assert!(got.ends_with(r#"{"severity":"error","file":"a.sigil","message":"too many errors: only the first 100 of this file are reported","help":"fix the errors reported and check again to see the rest"}]}"#), "{}", tail(&got));
+}
+
+#[test]
+fn check_of_nul_bytes_answers_the_capped_diagnostics() {
+    // Was: 2 MiB of NUL bytes trapped the module on allocation (one
+    // diagnostic and one token per byte).
+    let junk = "\0".repeat(200_000);
+    let got = answer(&format!(
+        r#"{{"op":"check",{}}}"#,
+        files(&[("door/main.sigil", &format!("policy door.main: Door@1\n{junk}"))])
+    ));
+    assert_eq!(count(&got, r#""severity":"error""#), MAX_PER_FILE + 1, "{}", head(&got));
+    assert_eq!(count(&got, "too many errors"), 1);
+}
+
+#[test]
+fn check_of_many_broken_files_answers_at_most_the_request_s_cap() {
+    let junk = "#".repeat(MAX_PER_FILE + 5);
+    let broken: Vec<(String, String)> = (0..MAX_PER_REQUEST / MAX_PER_FILE + 2)
+        .map(|i| (format!("f{i:02}.sigil"), format!("policy f{i:02}: Door@1\n{junk}")))
+        .collect();
+    let got = answer(&format!(
+        r#"{{"op":"check",{}}}"#,
+        list_member("files", &[&[("kind.sigil".to_owned(), KIND.to_owned())], &broken[..]].concat())
+    ));
+    assert_eq!(count(&got, r#""severity":"error""#), MAX_PER_REQUEST + 1);
+    assert!(got.ends_with(r#"{"severity":"error","message":"too many errors: only the first 1000 of the request are reported","help":"fix the errors reported and check again to see the rest"}]}"#), "{}", tail(&got));
+}
+
+#[test]
+fn compiled_rules_keep_their_positions_in_every_file() {
+    // The compiler indexes each file's lines once (it did per rule: O(rules²)).
+    let rules = |name: &str, uses: &str, n: usize| {
+        let mut s = format!("policy door.{name}: Door@1\n\n{uses}");
+        for i in 0..n {
+            s.push_str(&format!(
+                "when floor > {i} {{\n  allow(reason: member)\n}}\n\n"
+            ));
+        }
+        s
+    };
+    let file = |path: &str, source: String| NamedFile {
+        path: path.to_owned(),
+        source,
+        trusted: false,
+    };
+    let main = format!(
+        "{}when floor < 0 {{\n  side()\n}}\n",
+        rules("main", "use door.side\n\n", 300)
+    );
+    let project = Project::load(vec![
+        file("kind.sigil", KIND.to_owned()),
+        file("door/main.sigil", main),
+        file("door/side.sigil", rules("side", "", 200)),
+    ]);
+    assert!(project.diagnostics.is_empty(), "{:?}", project.diagnostics);
+    let root = project.docs.iter().position(|d| d.name == "door.main");
+    let program = crate::compile::compile(&project, root.unwrap()).unwrap();
+    let positions: Vec<&str> = program.rules.iter().map(|r| &*r.position).collect();
+    assert_eq!(positions.len(), 500);
+    assert_eq!(positions[0], "door/main.sigil:6:3");
+    assert_eq!(positions[299], "door/main.sigil:1202:3");
+    assert_eq!(positions[300], "door/side.sigil:4:3");
+    assert_eq!(positions[499], "door/side.sigil:800:3");
+}
+
+#[test]
+fn a_name_defined_many_times_reports_the_capped_diagnostics() {
+    // Was: each later definition looked through every document and indexed
+    // the first one's file again for its position: O(documents²).
+    let same = "policy door.main: Door@1\n".repeat(3 * MAX_PER_FILE);
+    let got = answer(&format!(
+        r#"{{"op":"check",{}}}"#,
+        files(&[("door/main.sigil", &same)])
+    ));
+    assert_eq!(count(&got, "policy door.main is defined twice"), MAX_PER_FILE);
+    assert_eq!(count(&got, "first defined at door/main.sigil:1:1;"), MAX_PER_FILE);
+    assert_eq!(count(&got, r#""severity":"error""#), MAX_PER_FILE + 1);
+    assert!(got.ends_with(r#"{"severity":"error","file":"door/main.sigil","message":"too many errors: only the first 100 of this file are reported","help":"fix the errors reported and check again to see the rest"}]}"#), "{}", tail(&got));
+}
+
+#[test]
+fn a_policy_invoked_many_times_reports_the_capped_findings() {
+    // Was: each repeat scanned the earlier calls and indexed the file again.
+    let main = format!(
+        "policy door.main: Door@1\n\nuse door.side\n\n{}",
+        "side()\n".repeat(3 * MAX_PER_FILE)
+    );
+    let side = "policy door.side: Door@1\n\nwhen floor > 1 {\n  allow(reason: member)\n}\n";
+    let got = answer(&format!(
+        r#"{{"op":"check",{}}}"#,
+        files(&[("door/main.sigil", &main), ("door/side.sigil", side)])
+    ));
+    assert_eq!(count(&got, "door.side is invoked twice with the same arguments"), MAX_PER_FILE);
+    assert_eq!(count(&got, "the first is on line 5;"), MAX_PER_FILE);
+    assert_eq!(count(&got, "too many errors"), 1);
+}
