@@ -125,6 +125,20 @@ class PolicyApiTest {
   }
 
   @Test
+  void an_evaluation_may_ask_for_a_timeout_up_to_engine_max_eval_timeout() {
+    send(HttpMethod.PUT, "/api/v1/policies/capped", install(KIND, MAIN));
+
+    for (long timeout : new long[] {5001, Long.MAX_VALUE}) {
+      assertError(send(HttpMethod.POST, "/api/v1/policies/capped/eval",
+              new JsonObject().put("input", MEMBER_READS).put("timeout_ms", timeout)), 400,
+          "`timeout_ms` is " + timeout + ", more than engine.maxEvalTimeout (5s)",
+          "ask for at most 5000, or leave it out for the server's default");
+    }
+    assertThat(send(HttpMethod.POST, "/api/v1/policies/capped/eval",
+        new JsonObject().put("input", MEMBER_READS).put("timeout_ms", 5000)).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void an_evaluation_asks_for_an_input_and_a_positive_timeout() {
     send(HttpMethod.PUT, "/api/v1/policies/strict", install(KIND, MAIN));
 

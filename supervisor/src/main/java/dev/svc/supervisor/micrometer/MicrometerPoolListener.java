@@ -67,6 +67,12 @@ import java.util.function.ToIntFunction;
  */
 public final class MicrometerPoolListener implements PoolListener {
 
+  /** The tag of any policy name not installed now. */
+  public static final String UNKNOWN = "unknown";
+
+  /** The most characters of a tag value. */
+  public static final int MAX_TAG_LENGTH = 128;
+
   private final MeterRegistry registry;
   private final Tags tags;
   private final Timer waits;
@@ -83,12 +89,6 @@ public final class MicrometerPoolListener implements PoolListener {
   // Registering a policy's meter and removing a policy's meters exclude each other, so a call that
   // ends just as its policy goes can't leave a series behind.
   private final Object policyMeters = new Object();
-
-  /** The tag of any policy name not installed now. */
-  public static final String UNKNOWN = "unknown";
-
-  /** The most characters of a tag value. */
-  public static final int MAX_TAG_LENGTH = 128;
 
   /** The tags of one policy's meter: the policy and its decision or failure kind. */
   private record PolicyTags(String policy, String detail) {}
