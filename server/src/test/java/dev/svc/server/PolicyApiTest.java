@@ -250,6 +250,24 @@ class PolicyApiTest {
   }
 
   @Test
+  void names_never_installed_share_one_series_and_a_deleted_policys_series_go() {
+    for (int i = 0; i < 200; i++) {
+      assertThat(send(HttpMethod.POST, "/api/v1/policies/made-up-" + i + "/eval",
+          new JsonObject().put("input", MEMBER_READS)).statusCode()).isEqualTo(404);
+    }
+    send(HttpMethod.PUT, "/api/v1/policies/gone-soon", install(KIND, MAIN));
+    send(HttpMethod.POST, "/api/v1/policies/gone-soon/eval", new JsonObject().put("input", MEMBER_READS));
+    String before = await(client.get(server.healthPort(), "127.0.0.1", "/metrics").send()).bodyAsString();
+    send(HttpMethod.DELETE, "/api/v1/policies/gone-soon", null);
+
+    String after = await(client.get(server.healthPort(), "127.0.0.1", "/metrics").send()).bodyAsString();
+
+    assertThat(before).contains("svc_pool_evaluations_seconds_count{decision=\"allow\",policy=\"gone-soon\"} 1");
+    assertThat(after).doesNotContain("made-up-").doesNotContain("policy=\"gone-soon\"")
+        .containsPattern("svc_pool_failures_total\\{kind=\"no_policy\",policy=\"unknown\"\\} [0-9.]+");
+  }
+
+  @Test
   void a_busy_pool_is_503_with_retry_after(Vertx vertx) {
     EnginePool busy = new EnginePool() {
       @Override

@@ -89,7 +89,8 @@ class TimeoutsTest {
       throws IOException {
     SvcServer server = await(SvcServer.create(TestServers.config(SHORT), granted(), TestServers::oneEngine).start());
     try (Socket socket = new Socket("127.0.0.1", server.apiPort())) {
-      socket.getOutputStream().write("GET /api/v1/policies HTTP/1.1\r\nHost: svc\r\n\r\n".getBytes(StandardCharsets.UTF_8));
+      socket.getOutputStream()
+          .write("GET /api/v1/policies HTTP/1.1\r\nHost: svc\r\n\r\n".getBytes(StandardCharsets.UTF_8));
       assertThat(oneAnswer(socket)).startsWith("HTTP/1.1 200 OK").endsWith("{\"policies\":[]}");
 
       socket.getOutputStream().write("GET /api/v1/policies HTTP/1.1\r\nHo".getBytes(StandardCharsets.UTF_8));
@@ -156,7 +157,8 @@ class TimeoutsTest {
     SvcServer server = await(SvcServer.create(TestServers.config(Map.of(ConfigKey.SERVER_WRITE_TIMEOUT, "200ms")),
         silent, TestServers::oneEngine).start());
     try {
-      String answer = exchange(server, "GET /api/v1alpha1/cluster-info HTTP/1.1\r\nHost: svc\r\nConnection: close\r\n\r\n");
+      String answer =
+          exchange(server, "GET /api/v1alpha1/cluster-info HTTP/1.1\r\nHost: svc\r\nConnection: close\r\n\r\n");
 
       assertThat(answer).startsWith("HTTP/1.1 503 Service Unavailable").endsWith(
           "{\"message\":\"the answer wasn't ready within server.writeTimeout (0.2s)\","

@@ -66,7 +66,8 @@ public final class ConfigLoader {
   private static final Pairs.Form LABELS = new Pairs.Form("label", false);
   private static final Pairs.Form INSTALLS = new Pairs.Form("policy", true);
   private static final Pattern BYTE_SIZE = Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB)?");
-  private static final Map<String, Long> BYTE_UNITS = Map.of("B", 1L, "KiB", 1L << 10, "MiB", 1L << 20, "GiB", 1L << 30);
+  private static final Map<String, Long> BYTE_UNITS =
+      Map.of("B", 1L, "KiB", 1L << 10, "MiB", 1L << 20, "GiB", 1L << 30);
   private static final long MIN_MEMORY = 16L << 20;
   private static final long MAX_MEMORY = 4L << 30;
 

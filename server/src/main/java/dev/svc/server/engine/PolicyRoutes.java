@@ -46,7 +46,8 @@ import java.util.regex.Pattern;
  *   <li>{@code DELETE /api/v1/policies/{name}}: 204.
  *   <li>{@code POST /api/v1/policies/{name}/eval}: {@code input} (required), {@code timeout_ms}
  *       (optional, a whole number from 1 to {@code engine.maxEvalTimeout}; default
- *       {@code engine.evalTimeout}); runs in the lane of evaluations, which nothing slow waits in; answers the eval record exactly as
+ *       {@code engine.evalTimeout}); runs in the lane of evaluations, which nothing slow waits in;
+ *       answers the eval record exactly as
  *       the engine wrote it (tooling spec §6.2). A failed evaluation is a record with {@code error},
  *       answered 200.
  * </ul>
@@ -161,7 +162,8 @@ public final class PolicyRoutes {
     }
     CompileOptions compile = options;
     PendingInstall pending = new PendingInstall();
-    ctx.put(HttpTimeouts.LATE_ANSWER, (HttpTimeouts.LateAnswer) (late, timeout) -> lateInstall(late, timeout, name, pending));
+    HttpTimeouts.LateAnswer late = (lateCtx, timeout) -> lateInstall(lateCtx, timeout, name, pending);
+    ctx.put(HttpTimeouts.LATE_ANSWER, late);
     EngineRoutes.respond(ctx, engines, Lane.OPERATIONS, "install",
         pool -> catalog.install(pool, name, files, compile, PolicyCatalog.Source.API, pending),
         (done, installed) -> ApiJson.write(done, installed.replaced() ? 200 : 201, installResult(installed)));
@@ -193,13 +195,14 @@ public final class PolicyRoutes {
 
   private void delete(RoutingContext ctx) {
     String name = policyName(ctx);
-    EngineRoutes.respond(ctx, engines, Lane.OPERATIONS, "remove", pool -> catalog.remove(pool, name), (done, removed) -> {
-      if (removed) {
-        done.response().setStatusCode(204).end();
-      } else {
-        done.fail(unknown(name));
-      }
-    });
+    EngineRoutes.respond(ctx, engines, Lane.OPERATIONS, "remove", pool -> catalog.remove(pool, name),
+        (done, removed) -> {
+          if (removed) {
+            done.response().setStatusCode(204).end();
+          } else {
+            done.fail(unknown(name));
+          }
+        });
   }
 
   private void eval(RoutingContext ctx) {

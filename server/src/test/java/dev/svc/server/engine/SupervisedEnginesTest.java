@@ -24,7 +24,8 @@ class SupervisedEnginesTest {
 
   private SupervisedEngines oneInstance() {
     return SupervisedEngines.start(
-        new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofMillis(100), 256L << 20, Duration.ofSeconds(5)), registry);
+        new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofMillis(100), 256L << 20, Duration.ofSeconds(5)),
+        registry);
   }
 
   private static <T> T result(CompletionStage<T> call) throws Exception {
