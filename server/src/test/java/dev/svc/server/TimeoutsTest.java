@@ -150,6 +150,29 @@ class TimeoutsTest {
   }
 
   @Test
+  void an_install_that_serves_already_at_the_write_timeout_is_202_with_its_location() throws IOException {
+    SecondInstanceHeld engines = new SecondInstanceHeld();
+    // Long enough for the compile in the free instance; the copy into the held one can't finish.
+    SvcServer server = await(SvcServer.create(TestServers.config(Map.of(ConfigKey.SERVER_WRITE_TIMEOUT, "5s")),
+        granted(), registry -> engines).start());
+    try {
+      byte[] body = PolicyApiTest.install(PolicyApiTest.file("kind.sigil"), PolicyApiTest.file("access/main.sigil"))
+          .encode().getBytes(StandardCharsets.UTF_8);
+      String answer = exchange(server, "PUT /api/v1/policies/rolling HTTP/1.1\r\nHost: svc\r\nConnection: close\r\n"
+          + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n"
+          + new String(body, StandardCharsets.UTF_8));
+      engines.release();
+
+      assertThat(answer).startsWith("HTTP/1.1 202 Accepted").contains("location: /api/v1/policies/rolling")
+          .endsWith("{\"name\":\"rolling\",\"policy\":\"access.main\",\"diagnostics\":[]}");
+      assertThat(exchange(server, "GET /api/v1/policies HTTP/1.1\r\nHost: svc\r\nConnection: close\r\n\r\n"))
+          .contains("{\"name\":\"rolling\",\"policy\":\"access.main\"");
+    } finally {
+      await(server.stop());
+    }
+  }
+
+  @Test
   void the_write_timeouts_503_under_the_access_api_takes_its_error_shape() throws IOException {
     FakeMesh silent = granted();
     silent.whoIs = Promise.<Caller>promise().future();
