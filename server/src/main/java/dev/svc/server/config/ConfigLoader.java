@@ -432,8 +432,16 @@ public final class ConfigLoader {
   // `name=policy` serves the root policy under another name; a bare policy serves it under its own.
   private Map<String, String> installs(ConfigKey key) {
     String help = "list policies as [access.main, web=access.web], or as text access.main,web=access.web";
-    return read(key, EnumSet.of(ConfigType.STRING_LIST),
-        value -> pairs(entries(value, "policies to install", "a policy name or name=policy", help), INSTALLS, help));
+    return read(key, EnumSet.of(ConfigType.STRING_LIST), value -> {
+      Map<String, String> installs =
+          pairs(entries(value, "policies to install", "a policy name or name=policy", help), INSTALLS, help);
+      for (String name : installs.keySet()) {
+        if (!PolicyNames.valid(name)) {
+          throw new Invalid("`" + PolicyNames.printable(name) + "` isn't a policy name", PolicyNames.HELP);
+        }
+      }
+      return installs;
+    });
   }
 
   private List<String> roles(ConfigKey key) {

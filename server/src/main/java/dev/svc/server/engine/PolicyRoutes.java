@@ -10,6 +10,7 @@ import dev.svc.engine.NoPolicyException;
 import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
 import dev.svc.server.config.GoDuration;
+import dev.svc.server.config.PolicyNames;
 import dev.svc.server.config.SvcConfig;
 import dev.svc.server.http.ApiError;
 import dev.svc.server.http.ApiJson;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * The named policies of the server's pool over HTTP. Bodies use the engine's field names (module ABI
@@ -52,11 +52,8 @@ import java.util.regex.Pattern;
  *       answered 200.
  * </ul>
  *
- * <p>A name is the engine's name syntax, dotted identifiers ({@code access.main}), with {@code -} allowed
- * after a segment's first character ({@code refund-gate}), at most {@value #MAX_NAME_LENGTH} characters:
- * anything else ({@code /}, spaces, control characters, non-ASCII) is 400 on every route, so a name
- * reads the same in a path, a log line and a metric label. A name nothing is installed under is 404,
- * its help listing the installed names.
+ * <p>A name that isn't one of {@link PolicyNames} is 400 on every route. A name nothing is installed
+ * under is 404, its help listing the installed names.
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.
  */
@@ -68,11 +65,6 @@ public final class PolicyRoutes {
   public static final String POLICY = POLICIES + "/:name";
   /** The path of a policy's evaluations. */
   public static final String EVAL = POLICY + "/eval";
-
-  /** The most characters a policy name may have. */
-  public static final int MAX_NAME_LENGTH = 128;
-
-  private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*(\\.[A-Za-z_][A-Za-z0-9_-]*)*");
 
   private static final String INSTALL_EXAMPLE =
       "{\"files\": [{\"path\": \"access/main.sigil\", \"source\": \"...\"}], \"policy\": \"access.main\"}";
@@ -244,26 +236,10 @@ public final class PolicyRoutes {
   // The path's name, checked before anything looks it up.
   private static String policyName(RoutingContext ctx) {
     String name = ctx.pathParam("name");
-    if (name.length() > MAX_NAME_LENGTH || !NAME.matcher(name).matches()) {
-      throw new ApiError(400, "`" + printable(name) + "` isn't a policy name",
-          "name policies as the engine names them: identifiers joined by dots, such as access.main; a `-`"
-              + " may follow a segment's first character, such as refund-gate; at most " + MAX_NAME_LENGTH
-              + " characters");
+    if (!PolicyNames.valid(name)) {
+      throw new ApiError(400, "`" + PolicyNames.printable(name) + "` isn't a policy name", PolicyNames.HELP);
     }
     return name;
-  }
-
-  // The name as a message may quote it: control characters escaped, cut after the longest name.
-  private static String printable(String name) {
-    StringBuilder text = new StringBuilder();
-    name.codePoints().limit(MAX_NAME_LENGTH).forEach(c -> {
-      if (Character.isISOControl(c)) {
-        text.append(String.format("\\u%04x", c));
-      } else {
-        text.appendCodePoint(c);
-      }
-    });
-    return name.codePointCount(0, name.length()) > MAX_NAME_LENGTH ? text + "..." : text.toString();
   }
 
   private ApiError unknown(String name) {

@@ -292,6 +292,9 @@ class ConfigLoaderTest {
         arguments("SVC_POLICIES_INSTALL", "access.main,web=", "policies.install: `web=` gives no value" + INSTALL_HELP),
         arguments("SVC_POLICIES_INSTALL", "access.main,,web=access.web", "policies.install: entry 2 of 3 is empty"
             + INSTALL_HELP),
+        arguments("SVC_POLICIES_INSTALL", "access.main,a/b=access.main", "policies.install: `a/b` isn't a policy name"
+            + "\n  help: name policies as the engine names them: identifiers joined by dots, such as access.main; a"
+            + " `-` may follow a segment's first character, such as refund-gate; at most 128 characters"),
         arguments("SVC_CLUSTERINFO_LABELS", "{\"a\": ", "clusterInfo.labels: `{\"a\": ` isn't JSON: Unexpected end-of-input"
             + " within/between Object entries" + LABELS_HELP),
         arguments("SVC_MESH_DEV_GRANTS", "[{\"role\": \"view\", \"period\": \"1h\", \"priority\": \"10\"}]",
