@@ -89,9 +89,10 @@ final class Instance {
     return instance;
   }
 
-  /** One request under the instance's own deadline ({@link Limits#opDeadline()}), no host function. */
+  /** One request under the instance's deadline for its kind ({@link Limits#opDeadline(String)}), no host function. */
   byte[] call(ObjectNode request, Caller caller) {
-    return call(AbiCodec.request(request), caller);
+    return roundTrip(AbiCodec.request(request), limits.opDeadline(request.path("op").asText()),
+        Native.UNLIMITED_FUEL, Map.of(), caller);
   }
 
   /** {@link #call(ObjectNode, Caller)} of request bytes. */
@@ -105,7 +106,7 @@ final class Instance {
    * calls while it runs; answers the module's response as it wrote it.
    */
   byte[] evaluate(byte[] request, EvalOptions options, Map<String, HostFunction> functions) {
-    Optional<Duration> deadline = options.hardDeadline(limits.grace()).or(limits::opDeadline);
+    Optional<Duration> deadline = options.hardDeadline(limits.grace()).or(() -> limits.opDeadline("eval"));
     if (options.fuel().isPresent() && !module.config().fuel()) {
       throw new EngineException(
           "a fuel limit needs a module built with fuel metering",

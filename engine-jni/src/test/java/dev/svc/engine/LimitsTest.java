@@ -46,6 +46,21 @@ class LimitsTest {
   }
 
   @Test
+  void aKindOfOperationMayHaveADeadlineOfItsOwn() {
+    Limits limits = Limits.defaults().withOpDeadline("compile", Duration.ofSeconds(30))
+        .withOpDeadline("format", Duration.ofSeconds(5)).withOpDeadline(Duration.ofSeconds(20));
+
+    assertThat(limits.opDeadline("compile")).contains(Duration.ofSeconds(30));
+    assertThat(limits.opDeadline("format")).contains(Duration.ofSeconds(5));
+    assertThat(limits.opDeadline("check")).as("the general deadline").contains(Duration.ofSeconds(20));
+    assertThat(limits.withoutOpDeadline().opDeadline("check")).isEmpty();
+    assertThat(limits.withoutOpDeadline().opDeadline("compile")).contains(Duration.ofSeconds(30));
+    assertThatThrownBy(() -> Limits.defaults().withOpDeadline("test", Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the deadline of test must be positive, got PT0S");
+  }
+
+  @Test
   void anInstanceWithoutAnyDeadlineWorks() {
     try (Engine engine = Engine.create(TestModules.engine(), Limits.defaults().withoutOpDeadline());
         Policy policy =

@@ -12,6 +12,7 @@ import dev.svc.server.http.CallerAuthHandler;
 import dev.svc.server.http.HttpTimeouts;
 import dev.svc.server.http.RequestMetrics;
 import dev.svc.server.http.RouteTable;
+import dev.svc.server.http.Utf8;
 import dev.svc.server.mesh.Mesh;
 import dev.svc.server.openapi.SwaggerRoutes;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -71,7 +72,7 @@ final class ApiVerticle extends VerticleBase {
     // The policies' routes first: their evaluations are nearly all the traffic, and the router tries
     // the routes in order.
     List<ApiRoute> guarded =
-        new ArrayList<>(new PolicyRoutes(engines, catalog, config.engine().evalTimeout()).routes());
+        new ArrayList<>(new PolicyRoutes(engines, catalog, config.engine()).routes());
     guarded.addAll(new EngineRoutes(engines).routes());
     guarded.addAll(access.routes());
     List<ApiRoute> docs = new SwaggerRoutes().routes();
@@ -82,6 +83,7 @@ final class ApiVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     router.route().handler(new RequestMetrics(registry, routes));
     router.route().handler(timeouts::startDeadlines);
+    router.route().handler(Utf8::requirePath);
     List<Handler<RoutingContext>> guards = List.of(
         new CallerAuthHandler(mesh, config.mesh().capName(), registry),
         BodyHandler.create(false).setBodyLimit(BODY_LIMIT));

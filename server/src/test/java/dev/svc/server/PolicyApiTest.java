@@ -125,6 +125,20 @@ class PolicyApiTest {
   }
 
   @Test
+  void an_evaluation_may_ask_for_a_timeout_up_to_engine_max_eval_timeout() {
+    send(HttpMethod.PUT, "/api/v1/policies/capped", install(KIND, MAIN));
+
+    for (long timeout : new long[] {5001, Long.MAX_VALUE}) {
+      assertError(send(HttpMethod.POST, "/api/v1/policies/capped/eval",
+              new JsonObject().put("input", MEMBER_READS).put("timeout_ms", timeout)), 400,
+          "`timeout_ms` is " + timeout + ", more than engine.maxEvalTimeout (5s)",
+          "ask for at most 5000, or leave it out for the server's default");
+    }
+    assertThat(send(HttpMethod.POST, "/api/v1/policies/capped/eval",
+        new JsonObject().put("input", MEMBER_READS).put("timeout_ms", 5000)).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void an_evaluation_asks_for_an_input_and_a_positive_timeout() {
     send(HttpMethod.PUT, "/api/v1/policies/strict", install(KIND, MAIN));
 
@@ -233,6 +247,24 @@ class PolicyApiTest {
         .contains("svc_pool_failures_total{kind=\"refused\",policy=\"counted\"} 1")
         .contains("svc_pool_instances{state=\"idle\"}")
         .contains("svc_pool_acquire_seconds_count");
+  }
+
+  @Test
+  void names_never_installed_share_one_series_and_a_deleted_policys_series_go() {
+    for (int i = 0; i < 200; i++) {
+      assertThat(send(HttpMethod.POST, "/api/v1/policies/made-up-" + i + "/eval",
+          new JsonObject().put("input", MEMBER_READS)).statusCode()).isEqualTo(404);
+    }
+    send(HttpMethod.PUT, "/api/v1/policies/gone-soon", install(KIND, MAIN));
+    send(HttpMethod.POST, "/api/v1/policies/gone-soon/eval", new JsonObject().put("input", MEMBER_READS));
+    String before = await(client.get(server.healthPort(), "127.0.0.1", "/metrics").send()).bodyAsString();
+    send(HttpMethod.DELETE, "/api/v1/policies/gone-soon", null);
+
+    String after = await(client.get(server.healthPort(), "127.0.0.1", "/metrics").send()).bodyAsString();
+
+    assertThat(before).contains("svc_pool_evaluations_seconds_count{decision=\"allow\",policy=\"gone-soon\"} 1");
+    assertThat(after).doesNotContain("made-up-").doesNotContain("policy=\"gone-soon\"")
+        .containsPattern("svc_pool_failures_total\\{kind=\"no_policy\",policy=\"unknown\"\\} [0-9.]+");
   }
 
   @Test

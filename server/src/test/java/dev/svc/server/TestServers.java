@@ -46,7 +46,9 @@ final class TestServers {
 
   /** The supervised engines of a pool of one instance, reporting to {@code registry}. */
   static EnginePool oneEngine(MeterRegistry registry) {
-    return SupervisedEngines.start(new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofSeconds(1)), registry);
+    return SupervisedEngines.start(
+        new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofSeconds(1), 256L << 20, Duration.ofSeconds(5)),
+        registry);
   }
 
   /** Sends {@code body} (none when null) to the API on {@code port} and waits for the answer. */

@@ -23,6 +23,7 @@ import dev.svc.supervisor.internal.Slot;
 import dev.svc.supervisor.internal.Slots;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -62,9 +63,10 @@ import java.util.function.Supplier;
  * fails is retried after a growing pause. {@link #stats()} counts the replaced instances.
  *
  * <p><b>Calls that must not block</b>, such as those of an event loop, go to {@link #async}: the pool
- * runs them on its own threads, one per instance, in the order they came. A call that waited in that
- * line longer than the acquire timeout fails with a {@link BusyException} without running, as one
- * that waits that long for an instance does.
+ * runs them on its own threads, in two {@link Lane}s, each in the order they came, so evaluations
+ * never wait behind slow work and slow work holds at most {@link PoolOptions#operationInstances()}
+ * instances. A call that waited in its line longer than the acquire timeout fails with a
+ * {@link BusyException} without running, as one that waits that long for an instance does.
  *
  * <p><b>Lifecycle:</b> the caller owns the module and closes it after the pool. {@link #close()}
  * ends the pool's threads and frees its instances; a pool left open doesn't keep the JVM alive.
@@ -81,17 +83,26 @@ public final class Pool implements AutoCloseable {
   // Installs and removals one at a time, each with its roll-out.
   private final ReentrantLock installs = new ReentrantLock();
   private final PoolThreads executorThreads = new PoolThreads("svc-pool-exec-");
-  private final ExecutorService executor;
-  // Async calls submitted and not yet ended: more than there are threads means the newest waits in line.
-  private final AtomicInteger asyncCalls = new AtomicInteger();
+  private final Map<Lane, Line> lines = new EnumMap<>(Lane.class);
   private final AtomicBoolean closed = new AtomicBoolean();
+
+  /**
+   * One lane's threads, and its async calls submitted and not yet ended: more than there are threads
+   * means the newest waits in line.
+   */
+  private record Line(ExecutorService executor, int threads, AtomicInteger calls) {}
 
   private Pool(EngineModule module, PoolOptions options, List<Slot> all) {
     this.options = options;
     this.listener = new GuardedListener(options.listener());
     this.slots = new Slots(all);
     this.rebuilder = new Rebuilder(module, options.limits(), recipes, slots, listener);
-    this.executor = Executors.newFixedThreadPool(options.size(), executorThreads);
+    lines.put(Lane.EVALUATIONS, line(options.size()));
+    lines.put(Lane.OPERATIONS, line(options.operationInstances()));
+  }
+
+  private Line line(int threads) {
+    return new Line(Executors.newFixedThreadPool(threads, executorThreads), threads, new AtomicInteger());
   }
 
   /**
@@ -169,6 +180,7 @@ public final class Pool implements AutoCloseable {
             slot.adopt(name, installed.id(), built, before, recipes.generation());
             return built;
           });
+      listener.installed(name);
       rollOut(first.id());
       return policy.diagnostics();
     } finally {
@@ -215,6 +227,7 @@ public final class Pool implements AutoCloseable {
       if (!recipes.remove(name)) {
         return false;
       }
+      listener.removed(name);
       rollOut(-1);
       return true;
     } finally {
@@ -374,7 +387,7 @@ public final class Pool implements AutoCloseable {
     });
     // The failure is reported inside the lease, so it precedes the rebuild the lease may start.
     return leased(slot, s -> reporting(name, () -> {
-      catchUp(s);
+      catchUpFor(s, name);
       return fn.apply(s.policy(name));
     }));
   }
@@ -390,47 +403,64 @@ public final class Pool implements AutoCloseable {
   }
 
   /**
-   * Runs {@code calls} with this pool on one of the pool's own threads ({@code svc-pool-exec-N}, as
-   * many as instances, with an 8 MiB stack); the calling thread doesn't wait. For a caller that must
-   * not block, such as an event loop: it gets the result as a future.
-   *
-   * <p>Calls wait for a thread in one line, first come, first served. A call that found every thread
-   * taken and waited in line longer than the acquire timeout fails with a {@link BusyException}
-   * without running: as long as the wait for an instance may last, since each thread serves one
-   * instance at a time. A call that found a thread free runs however long that thread took to start
-   * it. The listener hears of each wait ({@link PoolListener#queued}).
+   * {@link #async(Lane, Function)} in the lane of {@link Lane#OPERATIONS}, for calls that may take long.
    *
    * @param <T> what {@code calls} returns
+   * @param calls what to do with the pool
+   * @return completes with what {@code calls} returned, or exceptionally with what it threw, a
+   *     {@link BusyException} for a call that waited too long, or an {@link IllegalStateException} if
+   *     the pool is closed
+   */
+  public <T> CompletableFuture<T> async(Function<Pool, T> calls) {
+    return async(Lane.OPERATIONS, calls);
+  }
+
+  /**
+   * Runs {@code calls} with this pool on one of the pool's own threads of {@code lane}
+   * ({@code svc-pool-exec-N}, with an 8 MiB stack); the calling thread doesn't wait. For a caller that
+   * must not block, such as an event loop: it gets the result as a future.
+   *
+   * <p>Calls wait for a thread of their lane in one line, first come, first served. A call that found
+   * every thread taken and waited in line longer than the acquire timeout fails with a
+   * {@link BusyException} without running: as long as the wait for an instance may last, since each
+   * thread serves one instance at a time. A call that found a thread free runs however long that
+   * thread took to start it. The listener hears of each wait ({@link PoolListener#queued}).
+   *
+   * @param <T> what {@code calls} returns
+   * @param lane {@link Lane#EVALUATIONS} for calls that take milliseconds, {@link Lane#OPERATIONS}
+   *     for the rest
    * @param calls what to do with the pool, such as {@code pool -> pool.evaluateJson(name, input,
    *     options)}; the same rules hold as on any other thread
    * @return completes with what {@code calls} returned, or exceptionally with what it threw, a
    *     {@link BusyException} for a call that waited too long, or an {@link IllegalStateException} if
    *     the pool is closed
    */
-  public <T> CompletableFuture<T> async(Function<Pool, T> calls) {
+  public <T> CompletableFuture<T> async(Lane lane, Function<Pool, T> calls) {
+    Objects.requireNonNull(lane, "lane");
     Objects.requireNonNull(calls, "calls");
+    Line line = lines.get(lane);
     long submitted = System.nanoTime();
-    boolean waitsInLine = asyncCalls.incrementAndGet() > options.size();
+    boolean waitsInLine = line.calls().incrementAndGet() > line.threads();
     try {
       return CompletableFuture.supplyAsync(() -> {
         try {
-          startAfterLine(submitted, waitsInLine);
+          startAfterLine(lane, submitted, waitsInLine);
           return calls.apply(this);
         } finally {
-          asyncCalls.decrementAndGet();
+          line.calls().decrementAndGet();
         }
-      }, executor);
+      }, line.executor());
     } catch (RejectedExecutionException e) {
-      asyncCalls.decrementAndGet();
+      line.calls().decrementAndGet();
       return CompletableFuture.failedFuture(Slots.closedError());
     }
   }
 
   // Reports the wait for a thread, and refuses a call that waited in line past the acquire timeout.
-  private void startAfterLine(long submitted, boolean waitedInLine) {
+  private void startAfterLine(Lane lane, long submitted, boolean waitedInLine) {
     Duration waited = since(submitted);
     boolean busy = waitedInLine && options.acquireTimeout().map(timeout -> waited.compareTo(timeout) > 0).orElse(false);
-    listener.queued(waited, busy);
+    listener.queued(lane, waited, busy);
     if (busy) {
       throw new BusyException(options.acquireTimeout().orElseThrow());
     }
@@ -449,7 +479,7 @@ public final class Pool implements AutoCloseable {
   public CompletableFuture<EvalResult> evaluateAsync(String name, Object input, EvalOptions options) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(options, "options");
-    return async(pool -> pool.evaluate(name, input, options));
+    return async(Lane.EVALUATIONS, pool -> pool.evaluate(name, input, options));
   }
 
   /**
@@ -502,7 +532,7 @@ public final class Pool implements AutoCloseable {
       return;
     }
     slots.close().forEach(Slot::retire);
-    executor.shutdown();
+    lines.values().forEach(line -> line.executor().shutdown());
     rebuilder.close();
     executorThreads.awaitEnd();
     listener.closed();
@@ -543,6 +573,15 @@ public final class Pool implements AutoCloseable {
   private void catchUp(Slot slot) {
     Recipes.Snapshot now = recipes.snapshot();
     if (!slot.isCurrent(now.generation())) {
+      slot.sync(now, Map.of());
+    }
+  }
+
+  // A call on one policy catches up only when the slot lacks it: an older version of it still answers
+  // (the roll-out brings the new one), so an evaluation never compiles a policy someone else installs.
+  private void catchUpFor(Slot slot, String name) {
+    Recipes.Snapshot now = recipes.snapshot();
+    if (!slot.isCurrent(now.generation()) && !slot.holds(name)) {
       slot.sync(now, Map.of());
     }
   }

@@ -43,11 +43,12 @@ public interface PoolListener {
   /**
    * A call given to {@link Pool#async} waited for one of the pool's threads, and starts or is refused.
    *
+   * @param lane the line it waited in
    * @param waited from submitting the call to a thread taking it
    * @param busy whether it waited in line past the acquire timeout and fails with a
    *     {@link dev.svc.engine.BusyException} without running
    */
-  default void queued(Duration waited, boolean busy) {}
+  default void queued(Lane lane, Duration waited, boolean busy) {}
 
   /**
    * An evaluation returned its result, which may be a failed evaluation (a record with an error).
@@ -60,6 +61,22 @@ public interface PoolListener {
    * @param took how long the evaluation ran on its instance, without the wait for the instance
    */
   default void evaluated(String policy, String decision, Duration took) {}
+
+  /**
+   * A policy is now installed under {@code policy}, new or in place of another: calls on the name
+   * reach it from now on.
+   *
+   * @param policy the name it is installed under
+   */
+  default void installed(String policy) {}
+
+  /**
+   * Nothing is installed under {@code policy} any more: a listener keeping something per name can let
+   * it go.
+   *
+   * @param policy the name it was installed under
+   */
+  default void removed(String policy) {}
 
   /**
    * A call on a policy (an evaluation, or a function given to {@link Pool#withPolicy}) failed.

@@ -19,8 +19,11 @@ import java.util.Optional;
  * @param acquireTimeout how long a call waits for a free instance before it fails with a
  *     {@link dev.svc.engine.BusyException}; empty: it waits as long as it takes
  * @param listener what the pool reports to
+ * @param operationInstances the most instances calls of {@link Lane#OPERATIONS} hold at once (the
+ *     threads of that lane); from 1 to {@code size}. The rest are left to evaluations
  */
-public record PoolOptions(int size, Limits limits, Optional<Duration> acquireTimeout, PoolListener listener) {
+public record PoolOptions(
+    int size, Limits limits, Optional<Duration> acquireTimeout, PoolListener listener, int operationInstances) {
 
   /**
    * Checks the options.
@@ -29,7 +32,9 @@ public record PoolOptions(int size, Limits limits, Optional<Duration> acquireTim
    * @param limits the bounds of every instance
    * @param acquireTimeout how long a call waits for a free instance; empty for as long as it takes
    * @param listener what the pool reports to
-   * @throws IllegalArgumentException if {@code size} is below 1 or {@code acquireTimeout} is negative
+   * @param operationInstances the most instances slow calls hold at once
+   * @throws IllegalArgumentException if {@code size} is below 1, {@code acquireTimeout} is negative, or
+   *     {@code operationInstances} isn't from 1 to {@code size}
    */
   public PoolOptions {
     if (size < 1) {
@@ -45,11 +50,26 @@ public record PoolOptions(int size, Limits limits, Optional<Duration> acquireTim
             throw new IllegalArgumentException("acquireTimeout must not be negative, got " + t);
           }
         });
+    if (operationInstances < 1 || operationInstances > size) {
+      throw new IllegalArgumentException("operationInstances must be from 1 to the size " + size + ", got "
+          + operationInstances + ": give slow operations at least one instance, and at most all");
+    }
+  }
+
+  /**
+   * The default of {@link #operationInstances()}: half of {@code size}, at least one. A pool of two
+   * keeps one instance for evaluations whatever runs on the other.
+   *
+   * @param size the pool's size
+   * @return the instances slow calls may hold at once
+   */
+  public static int defaultOperationInstances(int size) {
+    return Math.max(1, size / 2);
   }
 
   /**
    * The defaults: one instance per available processor, default {@link Limits}, callers wait as long
-   * as it takes, no listener.
+   * as it takes, no listener, half the instances at most for slow operations.
    *
    * @return the defaults
    */
@@ -77,6 +97,7 @@ public record PoolOptions(int size, Limits limits, Optional<Duration> acquireTim
     private Limits limits = Limits.defaults();
     private Optional<Duration> acquireTimeout = Optional.empty();
     private PoolListener listener = PoolListener.none();
+    private int operationInstances; // 0: the default for the size
 
     private Builder() {}
 
@@ -127,13 +148,27 @@ public record PoolOptions(int size, Limits limits, Optional<Duration> acquireTim
     }
 
     /**
+     * The most instances calls of {@link Lane#OPERATIONS} hold at once (default:
+     * {@link #defaultOperationInstances}).
+     *
+     * @param instances from 1 to the size
+     * @return this builder
+     */
+    public Builder operationInstances(int instances) {
+      this.operationInstances = instances;
+      return this;
+    }
+
+    /**
      * The options.
      *
      * @return the options set so far
-     * @throws IllegalArgumentException if the size is below 1 or the acquire timeout negative
+     * @throws IllegalArgumentException if the size is below 1, the acquire timeout negative, or the
+     *     operation instances out of range
      */
     public PoolOptions build() {
-      return new PoolOptions(size, limits, acquireTimeout, listener);
+      return new PoolOptions(size, limits, acquireTimeout, listener,
+          operationInstances == 0 ? defaultOperationInstances(size) : operationInstances);
     }
   }
 }

@@ -7,9 +7,10 @@
  *   <li>{@link dev.svc.supervisor.Pool}: start here. {@code Pool.create(module, size)}, then
  *       {@code compile} or {@code install} policies under names and {@code evaluate} them by name
  *       from any thread; {@code async} (any calls), {@code evaluateAsync} and {@code compileAsync}
- *       run on the pool's threads, for callers that must not block.
+ *       run on the pool's threads, for callers that must not block, in two
+ *       {@link dev.svc.supervisor.Lane}s so evaluations never wait behind slow work.
  *   <li>{@link dev.svc.supervisor.PoolOptions}: size, instance {@link dev.svc.engine.Limits},
- *       acquire timeout, listener.
+ *       acquire timeout, listener, the instances slow operations may hold.
  *   <li>{@link dev.svc.supervisor.Recipe}: how to compile one installed policy in a given instance;
  *       the pool runs it in every instance, and again in each replacement.
  *   <li>{@link dev.svc.supervisor.PoolStats}: sizes and the count of replaced instances.

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.engine.BusyException;
+import dev.svc.engine.EvalOptions;
 import dev.svc.supervisor.micrometer.MicrometerPoolListener;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -70,8 +72,8 @@ class AsyncCallsTest {
       assertThat(ran).as("the late call didn't run").isFalse();
       String timely = result(pool.async(p -> "timely"));
       assertThat(timely).as("a call that finds a thread free runs").isEqualTo("timely");
-      assertThat(registry.get("svc.pool.queue.busy").counter().count()).isEqualTo(1);
-      assertThat(registry.get("svc.pool.queue").timer().count()).isEqualTo(3);
+      assertThat(registry.get("svc.pool.queue.busy").tag("lane", "operations").counter().count()).isEqualTo(1);
+      assertThat(registry.get("svc.pool.queue").tag("lane", "operations").timer().count()).isEqualTo(3);
     }
   }
 
@@ -82,7 +84,39 @@ class AsyncCallsTest {
       String again = result(pool.async(p -> p.withEngine(engine -> "again")));
 
       assertThat(List.of(ran, again)).containsExactly("ran", "again");
-      assertThat(registry.get("svc.pool.queue.busy").counter().count()).isZero();
+      assertThat(registry.get("svc.pool.queue.busy").tag("lane", "operations").counter().count()).isZero();
+    }
+  }
+
+  @Test
+  void evaluationsRunWhileSlowOperationsHoldEveryThreadAndInstanceTheirLaneMayUse() throws Exception {
+    try (Pool pool = Pool.create(Fixtures.engine(), PoolOptions.builder()
+        .size(2)
+        .acquireTimeout(Duration.ofSeconds(30))
+        .listener(new MicrometerPoolListener(registry))
+        .build())) {
+      Fixtures.installRefund(pool, "desk");
+      CountDownLatch holding = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      CompletableFuture<String> slow = pool.async(Lane.OPERATIONS, p -> p.withEngine(engine -> {
+        holding.countDown();
+        await(release);
+        return "slow";
+      }));
+      CompletableFuture<String> waiting = pool.async(Lane.OPERATIONS, p -> p.withEngine(engine -> "waiting"));
+      await(holding);
+
+      List<String> decisions = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        decisions.add(result(pool.evaluateAsync("desk", Fixtures.refund(40, "web"), EvalOptions.defaults()))
+            .decision().orElseThrow());
+      }
+
+      assertThat(decisions).containsExactly("approve", "approve", "approve");
+      assertThat(waiting).as("the second slow call waits for the one thread of its lane").isNotDone();
+      release.countDown();
+      assertThat(result(slow)).isEqualTo("slow");
+      assertThat(result(waiting)).isEqualTo("waiting");
     }
   }
 

@@ -91,6 +91,10 @@ public enum ConfigKey {
   /** How long a request waits for a free engine instance before it is answered 503. */
   ENGINE_ACQUIRE_TIMEOUT("engine.acquireTimeout", ConfigType.DURATION, "1s",
       new ServeOption("<duration>", "Wait for a free engine instance before answering 503", "--acquire-timeout")),
+  /** The most linear memory one engine instance of the server may grow to. */
+  ENGINE_MAX_MEMORY("engine.maxMemory", ConfigType.BYTE_SIZE, "256MiB"),
+  /** The largest {@code timeout_ms} an evaluation may ask for. */
+  ENGINE_MAX_EVAL_TIMEOUT("engine.maxEvalTimeout", ConfigType.DURATION, "5s"),
   /** The directory of {@code .sigil} files the configured policies compile from; empty means none. */
   POLICIES_DIR("policies.dir", ConfigType.STRING, "",
       new ServeOption("<dir>", "Directory of .sigil files of the configured policies", "--policies-dir")),
@@ -143,6 +147,7 @@ public enum ConfigKey {
     PORT("int, 0-65535"),
     STRING("string"),
     DURATION("duration"),
+    BYTE_SIZE("byte size"),
     STRING_MAP("map of string to string"),
     STRING_LIST("list of strings"),
     GRANTS("list of grant objects");

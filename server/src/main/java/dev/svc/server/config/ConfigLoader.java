@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.svc.engine.Limits;
 import dev.svc.engine.Nearest;
 import dev.svc.server.config.ConfigKey.ConfigType;
 import dev.svc.server.config.SvcConfig.KubernetesMode;
@@ -33,6 +34,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads the configuration from flags, environment, config file and defaults, in that precedence
@@ -62,6 +65,11 @@ public final class ConfigLoader {
   private static final String KEYS_HELP = "conf/config.yaml lists every key";
   private static final Pairs.Form LABELS = new Pairs.Form("label", false);
   private static final Pairs.Form INSTALLS = new Pairs.Form("policy", true);
+  private static final Pattern BYTE_SIZE = Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB)?");
+  private static final Map<String, Long> BYTE_UNITS =
+      Map.of("B", 1L, "KiB", 1L << 10, "MiB", 1L << 20, "GiB", 1L << 30);
+  private static final long MIN_MEMORY = 16L << 20;
+  private static final long MAX_MEMORY = 4L << 30;
 
   /** A key's value as a source gave it, before it is read as the key's type. */
   private record Raw(JsonNode value, String source) {}
@@ -186,7 +194,9 @@ public final class ConfigLoader {
         new SvcConfig.Engine(
             count(ConfigKey.ENGINE_POOL_SIZE),
             duration(ConfigKey.ENGINE_EVAL_TIMEOUT),
-            duration(ConfigKey.ENGINE_ACQUIRE_TIMEOUT)),
+            duration(ConfigKey.ENGINE_ACQUIRE_TIMEOUT),
+            byteSize(ConfigKey.ENGINE_MAX_MEMORY),
+            duration(ConfigKey.ENGINE_MAX_EVAL_TIMEOUT)),
         new SvcConfig.Policies(
             Optional.of(string(ConfigKey.POLICIES_DIR)).filter(dir -> !dir.isEmpty()).map(Path::of),
             installs(ConfigKey.POLICIES_INSTALL),
@@ -351,6 +361,30 @@ public final class ConfigLoader {
     });
   }
 
+  // Whole bytes, or a whole number of KiB, MiB or GiB; at least what an instance needs to start, at
+  // most the 4 GiB a wasm32 module can address.
+  private long byteSize(ConfigKey key) {
+    String help = "write a size such as 256MiB: a whole number of B, KiB, MiB or GiB, from 16MiB to 4GiB";
+    return read(key, EnumSet.of(ConfigType.BYTE_SIZE), value -> {
+      String text = scalar(value, "a size such as 256MiB");
+      Matcher size = BYTE_SIZE.matcher(text.strip());
+      if (!size.matches()) {
+        throw new Invalid("`" + text + "` isn't a byte size", help);
+      }
+      long bytes;
+      try {
+        bytes = Math.multiplyExact(Long.parseLong(size.group(1)),
+            size.group(2) == null ? 1L : BYTE_UNITS.get(size.group(2)));
+      } catch (ArithmeticException | NumberFormatException e) {
+        throw new Invalid("`" + text + "` is too large", help);
+      }
+      if (bytes < MIN_MEMORY || bytes > MAX_MEMORY) {
+        throw new Invalid("`" + text + "` is " + (bytes < MIN_MEMORY ? "less than 16MiB" : "more than 4GiB"), help);
+      }
+      return bytes;
+    });
+  }
+
   private Map<String, String> labels(ConfigKey key) {
     String help = "write labels as a mapping, as k1=v1,k2=v2, or as a JSON object such as {\"env\": \"staging\"}";
     return read(key, EnumSet.of(ConfigType.STRING_MAP), value -> {
@@ -398,8 +432,16 @@ public final class ConfigLoader {
   // `name=policy` serves the root policy under another name; a bare policy serves it under its own.
   private Map<String, String> installs(ConfigKey key) {
     String help = "list policies as [access.main, web=access.web], or as text access.main,web=access.web";
-    return read(key, EnumSet.of(ConfigType.STRING_LIST),
-        value -> pairs(entries(value, "policies to install", "a policy name or name=policy", help), INSTALLS, help));
+    return read(key, EnumSet.of(ConfigType.STRING_LIST), value -> {
+      Map<String, String> installs =
+          pairs(entries(value, "policies to install", "a policy name or name=policy", help), INSTALLS, help);
+      for (String name : installs.keySet()) {
+        if (!PolicyNames.valid(name)) {
+          throw new Invalid("`" + PolicyNames.printable(name) + "` isn't a policy name", PolicyNames.HELP);
+        }
+      }
+      return installs;
+    });
   }
 
   private List<String> roles(ConfigKey key) {
@@ -522,6 +564,7 @@ public final class ConfigLoader {
             "make them agree, or write the endpoint as host:port and let otel.insecure choose");
       }
     });
+    checkEvalTimeouts(config.engine());
     SvcConfig.Policies policies = config.policies();
     if (!policies.install().isEmpty() && policies.dir().isEmpty()) {
       problem(ConfigKey.POLICIES_INSTALL, ConfigKey.POLICIES_DIR, "names policies, but no directory holds them",
@@ -554,6 +597,30 @@ public final class ConfigLoader {
           "isn't base64: " + e.getMessage(),
           "write the cluster's CA certificate (PEM) as base64, such as `base64 -w0 ca.crt` prints"));
     }
+  }
+
+  // The cap on timeout_ms is a cap: positive, above the default, and never past the operation deadline
+  // (an evaluation's hard deadline is its timeout plus the grace).
+  private void checkEvalTimeouts(SvcConfig.Engine engine) {
+    Duration max = engine.maxEvalTimeout();
+    Duration ceiling = Limits.DEFAULT_OP_DEADLINE.minus(Limits.DEFAULT_GRACE);
+    if (max.isZero()) {
+      problem(ConfigKey.ENGINE_MAX_EVAL_TIMEOUT, "is 0, but evaluations need a cap",
+          "give the largest timeout_ms callers may ask for, such as 5s");
+    } else if (max.compareTo(ceiling) > 0) {
+      problem(ConfigKey.ENGINE_MAX_EVAL_TIMEOUT,
+          "is more than " + GoDuration.format(ceiling) + ", past which an evaluation would outlive the operation"
+              + " deadline of " + GoDuration.format(Limits.DEFAULT_OP_DEADLINE),
+          "give at most " + GoDuration.format(ceiling));
+    }
+    if (engine.evalTimeout().compareTo(max) > 0 && !max.isZero()) {
+      problem(ConfigKey.ENGINE_EVAL_TIMEOUT, ConfigKey.ENGINE_MAX_EVAL_TIMEOUT,
+          "is longer than engine.maxEvalTimeout", "make the default at most the cap, or raise the cap");
+    }
+  }
+
+  private void problem(ConfigKey key, String message, String help) {
+    problems.add(new ConfigProblem(chosen.get(key).source(), key.key(), message, help));
   }
 
   private void problem(ConfigKey key, ConfigKey other, String message, String help) {

@@ -187,8 +187,11 @@ public record SvcConfig(
    * @param poolSize how many engine instances serve the API; 0 means one per available processor
    * @param evalTimeout the timeout of an evaluation that names none; zero means none
    * @param acquireTimeout how long a request waits for a free instance before it is answered 503
+   * @param maxMemory the most linear memory, in bytes, one instance may grow to
+   * @param maxEvalTimeout the largest {@code timeout_ms} an evaluation may ask for; positive
    */
-  public record Engine(int poolSize, Duration evalTimeout, Duration acquireTimeout) {
+  public record Engine(int poolSize, Duration evalTimeout, Duration acquireTimeout, long maxMemory,
+      Duration maxEvalTimeout) {
 
     /**
      * The number of instances the pool keeps.

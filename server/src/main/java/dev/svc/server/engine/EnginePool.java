@@ -1,5 +1,6 @@
 package dev.svc.server.engine;
 
+import dev.svc.supervisor.Lane;
 import dev.svc.supervisor.Pool;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -34,6 +35,22 @@ public interface EnginePool extends AutoCloseable {
    */
   default <T> CompletionStage<T> submit(String name, Function<Pool, T> operation) {
     return submit(operation);
+  }
+
+  /**
+   * {@link #submit(String, Function)} in {@code lane}: the server's pool runs evaluations
+   * ({@link Lane#EVALUATIONS}) on threads and instances slow operations can't take
+   * ({@link Lane#OPERATIONS}).
+   *
+   * @param <T> the operation's result
+   * @param lane the line it waits in
+   * @param name what the operation does, such as {@code eval} or {@code check}
+   * @param operation one or more calls on the pool
+   * @return completes with the operation's result, or with what it threw: also an
+   *     {@link dev.svc.server.http.ApiError} 503 when the lane's line is full
+   */
+  default <T> CompletionStage<T> submit(Lane lane, String name, Function<Pool, T> operation) {
+    return submit(name, operation);
   }
 
   /**

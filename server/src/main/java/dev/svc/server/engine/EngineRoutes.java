@@ -13,6 +13,7 @@ import dev.svc.engine.TestResult;
 import dev.svc.server.http.ApiError;
 import dev.svc.server.http.ApiRoute;
 import dev.svc.server.http.ApiJson;
+import dev.svc.supervisor.Lane;
 import dev.svc.supervisor.Pool;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
@@ -41,7 +42,8 @@ import java.util.function.Function;
  *       {@code data_files}, {@code run}; answers {@code {"results": [...]}}, a failed case being a result.
  * </ul>
  *
- * <p>Each runs on an instance of the supervisor's pool ({@link dev.svc.supervisor.Pool#withEngine}).
+ * <p>Each runs on an instance of the supervisor's pool ({@link dev.svc.supervisor.Pool#withEngine}), in
+ * the lane of {@link Lane#OPERATIONS}, which evaluations never wait behind.
  *
  * <p>A body that doesn't fit is refused with 400 before any engine is asked; a request the engine refuses
  * (such as a source that doesn't parse) is 422 with the engine's message, help and diagnostics.
@@ -184,16 +186,16 @@ public final class EngineRoutes {
    * {@code ctx} with what it threw, for the API's failure handler to answer.
    */
   static <T> void run(RoutingContext ctx, EnginePool engines, String name, Function<Pool, T> operation) {
-    respond(ctx, engines, name, operation, (done, result) -> ApiJson.write(done, 200, result));
+    respond(ctx, engines, Lane.OPERATIONS, name, operation, (done, result) -> ApiJson.write(done, 200, result));
   }
 
   /**
-   * Runs {@code operation} on {@code engines} and answers with {@code answer}, on the request's
-   * context, unless a write timeout answered already; or fails {@code ctx} with what it threw.
+   * Runs {@code operation} on {@code engines} in {@code lane} and answers with {@code answer}, on the
+   * request's context, unless a write timeout answered already; or fails {@code ctx} with what it threw.
    */
-  static <T> void respond(RoutingContext ctx, EnginePool engines, String name, Function<Pool, T> operation,
-      BiConsumer<RoutingContext, T> answer) {
-    Future.fromCompletionStage(engines.submit(name, operation), ctx.vertx().getOrCreateContext())
+  static <T> void respond(RoutingContext ctx, EnginePool engines, Lane lane, String name,
+      Function<Pool, T> operation, BiConsumer<RoutingContext, T> answer) {
+    Future.fromCompletionStage(engines.submit(lane, name, operation), ctx.vertx().getOrCreateContext())
         .onSuccess(result -> {
           if (!ctx.response().ended()) {
             answer.accept(ctx, result);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.svc.engine.CompileOptions;
 import dev.svc.engine.Diagnostic;
+import dev.svc.engine.EngineException;
 import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
 import dev.svc.supervisor.Pool;
@@ -13,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The policies the server has installed in its pool, by the name they serve under: where each came
@@ -69,12 +71,42 @@ public final class PolicyCatalog {
    * @return whether a policy was installed under {@code name} before, and the new entry
    * @throws dev.svc.engine.EngineException if the engine refused the files
    */
-  public synchronized Installed install(
-      Pool pool, String name, List<SourceFile> files, CompileOptions options, Source source) {
-    List<Diagnostic> diagnostics = pool.compile(name, files, options);
-    String policy = pool.withPolicy(name, Policy::name);
-    Entry entry = new Entry(name, policy, diagnostics, source, Optional.empty());
-    return new Installed(entries.put(name, entry) != null, entry);
+  public Installed install(Pool pool, String name, List<SourceFile> files, CompileOptions options, Source source) {
+    return install(pool, name, files, options, source, new PendingInstall());
+  }
+
+  /**
+   * {@link #install(Pool, String, List, CompileOptions, Source)} for a caller that may give up waiting:
+   * the policy is installed (in the pool and here) only if {@code pending} commits once it compiled in
+   * the first instance; abandoned before, nothing changes.
+   */
+  synchronized Installed install(
+      Pool pool, String name, List<SourceFile> files, CompileOptions options, Source source, PendingInstall pending) {
+    if (pending.abandoned()) {
+      throw abandoned(name);
+    }
+    List<SourceFile> copied = List.copyOf(files);
+    AtomicBoolean first = new AtomicBoolean(true);
+    // The pool runs the recipe in one instance first, and installs it only if that run returns: that
+    // run decides. Later runs (the other instances, rebuilds) compile what was decided.
+    pool.install(name, engine -> {
+      Policy policy = engine.compile(copied, options);
+      if (first.getAndSet(false)) {
+        Entry entry = new Entry(name, policy.name(), policy.diagnostics(), source, Optional.empty());
+        if (!pending.commit(new Installed(entries.containsKey(name), entry))) {
+          policy.close();
+          throw abandoned(name);
+        }
+        entries.put(name, entry);
+      }
+      return policy;
+    });
+    return pending.committed().orElseThrow();
+  }
+
+  private static EngineException abandoned(String name) {
+    return new EngineException("the install of `" + name + "` was given up: its caller was answered that it"
+        + " didn't happen", "install it again");
   }
 
   /**

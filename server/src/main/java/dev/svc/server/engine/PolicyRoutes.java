@@ -9,9 +9,14 @@ import dev.svc.engine.Explanation;
 import dev.svc.engine.NoPolicyException;
 import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
+import dev.svc.server.config.GoDuration;
+import dev.svc.server.config.PolicyNames;
+import dev.svc.server.config.SvcConfig;
 import dev.svc.server.http.ApiError;
 import dev.svc.server.http.ApiJson;
 import dev.svc.server.http.ApiRoute;
+import dev.svc.server.http.HttpTimeouts;
+import dev.svc.supervisor.Lane;
 import dev.svc.supervisor.Pool;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -31,18 +36,24 @@ import java.util.Optional;
  *   <li>{@code PUT /api/v1/policies/{name}}: {@code files} (required), {@code trusted_files},
  *       {@code policy} (the root, when the files hold several), {@code require}; compiles into every
  *       instance and answers {@code {name, policy, diagnostics}}, 201 when new, 200 when it replaced
- *       one. The engine's refusal is 422 with its message, help and diagnostics.
+ *       one. The engine's refusal is 422 with its message, help and diagnostics. An install not done
+ *       within {@code server.writeTimeout} is never a 503 that installs later: still waiting or
+ *       compiling in the first instance, it is given up (503, nothing changed); serving already and
+ *       being copied into the other instances, it is 202 with its {@code Location}.
  *   <li>{@code GET /api/v1/policies}: {@code {"policies": [...]}}, sorted by name, each with its
  *       {@code source} ({@code api} or {@code config}) and a configured one's {@code reload_failure}.
  *   <li>{@code GET /api/v1/policies/{name}}: the entry with the policy's {@code explanation}.
  *   <li>{@code DELETE /api/v1/policies/{name}}: 204.
  *   <li>{@code POST /api/v1/policies/{name}/eval}: {@code input} (required), {@code timeout_ms}
- *       (optional, positive; default {@code engine.evalTimeout}); answers the eval record exactly as
+ *       (optional, a whole number from 1 to {@code engine.maxEvalTimeout}; default
+ *       {@code engine.evalTimeout}); runs in the lane of evaluations, which nothing slow waits in;
+ *       answers the eval record exactly as
  *       the engine wrote it (tooling spec §6.2). A failed evaluation is a record with {@code error},
  *       answered 200.
  * </ul>
  *
- * <p>A name nothing is installed under is 404, its help listing the installed names.
+ * <p>A name that isn't one of {@link PolicyNames} is 400 on every route. A name nothing is installed
+ * under is 404, its help listing the installed names.
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.
  */
@@ -87,18 +98,21 @@ public final class PolicyRoutes {
   private final EnginePool engines;
   private final PolicyCatalog catalog;
   private final Duration evalTimeout;
+  private final Duration maxEvalTimeout;
 
   /**
    * The routes over {@code engines}' pool.
    *
    * @param engines where the operations run
    * @param catalog the installed policies
-   * @param evalTimeout the timeout of an evaluation that names none; zero for none
+   * @param engine the {@code engine.*} keys: the timeout of an evaluation that names none (zero for
+   *     none), and the largest one it may name
    */
-  public PolicyRoutes(EnginePool engines, PolicyCatalog catalog, Duration evalTimeout) {
+  public PolicyRoutes(EnginePool engines, PolicyCatalog catalog, SvcConfig.Engine engine) {
     this.engines = engines;
     this.catalog = catalog;
-    this.evalTimeout = evalTimeout;
+    this.evalTimeout = engine.evalTimeout();
+    this.maxEvalTimeout = engine.maxEvalTimeout();
   }
 
   /**
@@ -121,7 +135,7 @@ public final class PolicyRoutes {
   }
 
   private void install(RoutingContext ctx) {
-    String name = ctx.pathParam("name");
+    String name = policyName(ctx);
     InstallRequest body = ApiJson.read(ctx, InstallRequest.class, INSTALL_EXAMPLE);
     List<SourceFile> files = EngineRoutes.sourceFiles(body.files(), "files", "file");
     if (files.isEmpty()) {
@@ -139,35 +153,55 @@ public final class PolicyRoutes {
       options = options.withRequired(required);
     }
     CompileOptions compile = options;
-    EngineRoutes.respond(ctx, engines, "install",
-        pool -> catalog.install(pool, name, files, compile, PolicyCatalog.Source.API),
-        (done, installed) -> ApiJson.write(done, installed.replaced() ? 200 : 201, new InstallResult(
-            name, installed.entry().policy(), installed.entry().diagnostics())));
+    PendingInstall pending = new PendingInstall();
+    HttpTimeouts.LateAnswer late = (lateCtx, timeout) -> lateInstall(lateCtx, timeout, name, pending);
+    ctx.put(HttpTimeouts.LATE_ANSWER, late);
+    EngineRoutes.respond(ctx, engines, Lane.OPERATIONS, "install",
+        pool -> catalog.install(pool, name, files, compile, PolicyCatalog.Source.API, pending),
+        (done, installed) -> ApiJson.write(done, installed.replaced() ? 200 : 201, installResult(installed)));
+  }
+
+  // An install still waiting or compiling is given up, and changes nothing; one that committed serves
+  // already and is being copied into the other instances: 202, and its entry says what serves.
+  private static void lateInstall(RoutingContext ctx, ApiError timeout, String name, PendingInstall pending) {
+    if (pending.abandon()) {
+      ctx.fail(new ApiError(503, timeout.getMessage() + ", so nothing was installed under `" + name + "`",
+          "nothing changed; try again later, or with fewer or smaller files"));
+      return;
+    }
+    ctx.response().putHeader(HttpHeaders.LOCATION, POLICIES + "/" + name);
+    ApiJson.write(ctx, 202, installResult(pending.committed().orElseThrow()));
+  }
+
+  private static InstallResult installResult(PolicyCatalog.Installed installed) {
+    PolicyCatalog.Entry entry = installed.entry();
+    return new InstallResult(entry.name(), entry.policy(), entry.diagnostics());
   }
 
   private void get(RoutingContext ctx) {
-    String name = ctx.pathParam("name");
+    String name = policyName(ctx);
     PolicyCatalog.Entry entry = catalog.get(name).orElseThrow(() -> unknown(name));
     EngineRoutes.run(ctx, engines, "explain policy", pool -> new PolicyResult(entry.name(), entry.policy(), entry.diagnostics(),
         entry.source(), entry.reloadFailure(), pool.withPolicy(name, Policy::explain)));
   }
 
   private void delete(RoutingContext ctx) {
-    String name = ctx.pathParam("name");
-    EngineRoutes.respond(ctx, engines, "remove", pool -> catalog.remove(pool, name), (done, removed) -> {
-      if (removed) {
-        done.response().setStatusCode(204).end();
-      } else {
-        done.fail(unknown(name));
-      }
-    });
+    String name = policyName(ctx);
+    EngineRoutes.respond(ctx, engines, Lane.OPERATIONS, "remove", pool -> catalog.remove(pool, name),
+        (done, removed) -> {
+          if (removed) {
+            done.response().setStatusCode(204).end();
+          } else {
+            done.fail(unknown(name));
+          }
+        });
   }
 
   private void eval(RoutingContext ctx) {
-    String name = ctx.pathParam("name");
+    String name = policyName(ctx);
     EvalBody body = EvalBody.read(ctx);
     EvalOptions options = evalOptions(body.timeoutMs());
-    EngineRoutes.respond(ctx, engines, "eval", pool -> evaluate(pool, name, body.input(), options),
+    EngineRoutes.respond(ctx, engines, Lane.EVALUATIONS, "eval", pool -> evaluate(pool, name, body.input(), options),
         (done, record) -> done.response()
             .setStatusCode(200)
             .putHeader(HttpHeaders.CONTENT_TYPE, "application/json; charset=utf-8")
@@ -191,7 +225,21 @@ public final class PolicyRoutes {
       throw new ApiError(400, "`timeout_ms` is " + timeoutMs + ", not a positive number of milliseconds",
           "leave it out for the server's default, or give a positive whole number such as 100");
     }
+    if (timeoutMs > maxEvalTimeout.toMillis()) {
+      throw new ApiError(400, "`timeout_ms` is " + timeoutMs + ", more than engine.maxEvalTimeout ("
+          + GoDuration.format(maxEvalTimeout) + ")",
+          "ask for at most " + maxEvalTimeout.toMillis() + ", or leave it out for the server's default");
+    }
     return EvalOptions.defaults().withTimeout(Duration.ofMillis(timeoutMs));
+  }
+
+  // The path's name, checked before anything looks it up.
+  private static String policyName(RoutingContext ctx) {
+    String name = ctx.pathParam("name");
+    if (!PolicyNames.valid(name)) {
+      throw new ApiError(400, "`" + PolicyNames.printable(name) + "` isn't a policy name", PolicyNames.HELP);
+    }
+    return name;
   }
 
   private ApiError unknown(String name) {

@@ -24,7 +24,7 @@ import java.util.List;
  * <table>
  *   <caption>Failures and their answers</caption>
  *   <tr><th>Failure</th><th>Status</th></tr>
- *   <tr><td>{@link ApiError}</td><td>its own</td></tr>
+ *   <tr><td>{@link ApiError}</td><td>its own; a 503 with {@code Retry-After}</td></tr>
  *   <tr><td>{@link EngineException}: the engine refused the request</td><td>422</td></tr>
  *   <tr><td>{@link NoPolicyException}: nothing is installed under the name</td><td>404</td></tr>
  *   <tr><td>{@link BusyException}: every engine instance stayed busy</td><td>503, with {@code Retry-After}</td></tr>
@@ -74,6 +74,9 @@ public final class ApiErrors implements Handler<RoutingContext> {
     }
     Throwable failure = ctx.failure();
     if (failure instanceof ApiError e) {
+      if (e.status() == 503) {
+        ctx.response().putHeader("Retry-After", Integer.toString(retryAfterSeconds));
+      }
       answer(ctx, e.status(), e.getMessage(), e.help(), List.of());
     } else if (failure instanceof EngineException e) {
       answer(ctx, 422, e.message(), e.help(), e.diagnostics());

@@ -21,7 +21,6 @@ import io.vertx.ext.web.RoutingContext;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -43,6 +42,8 @@ public final class ApiJson {
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+      // 1.9 as a whole number would be 1: refused, as every other silent change of a value is.
+      .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
       // A number or boolean is no string either: ALLOW_COERCION_OF_SCALARS leaves that way open.
@@ -72,23 +73,56 @@ public final class ApiJson {
   }
 
   /**
-   * The request's body, declared JSON and not empty, not yet read.
+   * The request's body, declared JSON and not empty, not yet read: checked to be UTF-8, the one
+   * encoding the API reads, in the same way on every route.
    *
    * @param ctx the request, its body read
    * @param example a body to show the caller in the help of an error
    * @return the body's bytes
-   * @throws ApiError 415 if the body isn't declared JSON, 400 if it is empty
+   * @throws ApiError 415 if the body isn't declared {@code application/json}, is declared in another
+   *     charset, or is UTF-16 or UTF-32; 400 if it is empty or not valid UTF-8
    */
   public static byte[] bytes(RoutingContext ctx, String example) {
-    String contentType = ctx.request().getHeader(HttpHeaders.CONTENT_TYPE);
-    if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith(JSON_TYPE)) {
+    MediaType type = MediaType.of(ctx.request().getHeader(HttpHeaders.CONTENT_TYPE));
+    if (!type.name().equals(JSON_TYPE)) {
       throw new ApiError(415, "the request body isn't declared JSON",
           "send the header Content-Type: application/json with a body such as " + example);
+    }
+    if (type.charset().isPresent() && !type.charset().get().equals("utf-8")) {
+      throw notUtf8("the request body is declared `" + type.charset().get() + "`");
     }
     if (ctx.body().buffer() == null || ctx.body().length() == 0) {
       throw new ApiError(400, "the request has no body", "send a JSON object such as " + example);
     }
-    return ctx.body().buffer().getBytes();
+    byte[] body = ctx.body().buffer().getBytes();
+    if (isUtf16or32(body)) {
+      throw notUtf8("the request body is UTF-16 or UTF-32");
+    }
+    int invalid = Utf8.firstInvalid(body);
+    if (invalid >= 0) {
+      throw new ApiError(400, "the request body isn't valid UTF-8 at byte " + invalid,
+          "send the body as UTF-8; overlong forms, encoded surrogates (CESU-8) and stray bytes are refused");
+    }
+    return body;
+  }
+
+  private static ApiError notUtf8(String what) {
+    return new ApiError(415, what + ", not UTF-8", "send the body in UTF-8, with Content-Type: application/json");
+  }
+
+  // JSON text starts with an ASCII character, which UTF-16 and UTF-32 write with zero bytes around it,
+  // or with a byte order mark (RFC 4627 §3): how Jackson would detect them and read the body in them.
+  private static boolean isUtf16or32(byte[] body) {
+    if (body.length >= 2 && ((body[0] & 0xFF) == 0xFE && (body[1] & 0xFF) == 0xFF
+        || (body[0] & 0xFF) == 0xFF && (body[1] & 0xFF) == 0xFE)) {
+      return true;
+    }
+    for (int i = 0; i < Math.min(4, body.length); i++) {
+      if (body[i] == 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -102,8 +136,9 @@ public final class ApiJson {
    * @throws ApiError 400 if the body isn't JSON or doesn't fit {@code type}
    */
   public static <T> T read(byte[] body, Class<T> type, String example) {
+    T read;
     try {
-      return MAPPER.readValue(body, type);
+      read = MAPPER.readValue(body, type);
     } catch (UnrecognizedPropertyException e) {
       throw new ApiError(400, "unknown field `" + path(e) + "`",
           "the fields " + (e.getPath().size() > 1 ? "there " : "") + "are " + names(e.getKnownPropertyIds()));
@@ -124,6 +159,11 @@ public final class ApiJson {
     } catch (IOException e) {
       throw new ApiError(400, "the request body can't be read: " + e.getMessage(), "send a JSON object such as " + example);
     }
+    if (read == null) {
+      // The body was JSON null.
+      throw new ApiError(400, "the request body isn't a JSON object", "send a JSON object such as " + example);
+    }
+    return read;
   }
 
   /**
@@ -182,6 +222,9 @@ public final class ApiJson {
     }
     if (type == Boolean.class || type == boolean.class) {
       return "a boolean";
+    }
+    if (type == Long.class || type == long.class || type == Integer.class || type == int.class) {
+      return "a whole number";
     }
     if (Number.class.isAssignableFrom(type) || type.isPrimitive()) {
       return "a number";

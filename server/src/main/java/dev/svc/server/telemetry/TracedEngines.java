@@ -1,6 +1,7 @@
 package dev.svc.server.telemetry;
 
 import dev.svc.server.engine.EnginePool;
+import dev.svc.supervisor.Lane;
 import dev.svc.supervisor.Pool;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
@@ -43,8 +44,13 @@ public final class TracedEngines implements EnginePool {
 
   @Override
   public <T> CompletionStage<T> submit(String name, Function<Pool, T> operation) {
+    return submit(Lane.OPERATIONS, name, operation);
+  }
+
+  @Override
+  public <T> CompletionStage<T> submit(Lane lane, String name, Function<Pool, T> operation) {
     Context parent = Context.current();
-    return engines.submit(name, pool -> traced(parent, name, operation, pool));
+    return engines.submit(lane, name, pool -> traced(parent, name, operation, pool));
   }
 
   private <T> T traced(Context parent, String name, Function<Pool, T> operation, Pool pool) {

@@ -98,6 +98,26 @@ class ConfigLoaderTest {
     assertThat(config.clusterInfo().labels()).isEmpty();
     assertThat(config.clusterInfo().configMapRef()).isEqualTo(new SvcConfig.ConfigMapRef(false, "cluster-info",
         "kube-public", new SvcConfig.ConfigMapKeys("apiEndpoint", "caData", "insecure", "kubeconfig")));
+    assertThat(config.engine()).isEqualTo(new SvcConfig.Engine(
+        0, Duration.ofSeconds(1), Duration.ofSeconds(1), 256L << 20, Duration.ofSeconds(5)));
+  }
+
+  @Test
+  void an_instances_memory_is_a_size_in_bytes_or_binary_units() {
+    for (String[] size : new String[][] {
+        {"16MiB", Long.toString(16L << 20)}, {"1GiB", Long.toString(1L << 30)}, {"4GiB", Long.toString(4L << 30)},
+        {"65536 KiB", Long.toString(64L << 20)}, {"33554432", Long.toString(32L << 20)}}) {
+      env.put("SVC_ENGINE_MAXMEMORY", size[0]);
+      assertThat(load().engine().maxMemory()).as(size[0]).isEqualTo(Long.parseLong(size[1]));
+    }
+  }
+
+  @Test
+  void the_default_evaluation_timeout_may_not_pass_its_cap() {
+    env.put("SVC_ENGINE_EVALTIMEOUT", "10s");
+
+    assertThat(problems()).containsExactly("environment variable SVC_ENGINE_EVALTIMEOUT and default"
+        + " (engine.maxEvalTimeout): engine.evalTimeout: is longer than engine.maxEvalTimeout\n  help: make the default at most the cap, or raise the cap");
   }
 
   static Stream<Arguments> precedence() {
@@ -241,6 +261,9 @@ class ConfigLoaderTest {
   private static final String INSTALL_HELP = "\n  help: list policies as [access.main, web=access.web], or as text"
       + " access.main,web=access.web";
 
+  private static final String SIZE_HELP = "\n  help: write a size such as 256MiB: a whole number of B, KiB, MiB or GiB,"
+      + " from 16MiB to 4GiB";
+
   static Stream<Arguments> a_wrong_value_names_the_key_and_the_variable() {
     return Stream.of(
         arguments("SVC_DEBUG", "yes", "debug: `yes` isn't a boolean\n  help: write true or false"),
@@ -269,6 +292,9 @@ class ConfigLoaderTest {
         arguments("SVC_POLICIES_INSTALL", "access.main,web=", "policies.install: `web=` gives no value" + INSTALL_HELP),
         arguments("SVC_POLICIES_INSTALL", "access.main,,web=access.web", "policies.install: entry 2 of 3 is empty"
             + INSTALL_HELP),
+        arguments("SVC_POLICIES_INSTALL", "access.main,a/b=access.main", "policies.install: `a/b` isn't a policy name"
+            + "\n  help: name policies as the engine names them: identifiers joined by dots, such as access.main; a"
+            + " `-` may follow a segment's first character, such as refund-gate; at most 128 characters"),
         arguments("SVC_CLUSTERINFO_LABELS", "{\"a\": ", "clusterInfo.labels: `{\"a\": ` isn't JSON: Unexpected end-of-input"
             + " within/between Object entries" + LABELS_HELP),
         arguments("SVC_MESH_DEV_GRANTS", "[{\"role\": \"view\", \"period\": \"1h\", \"priority\": \"10\"}]",
@@ -282,7 +308,17 @@ class ConfigLoaderTest {
             + " as {\"role\": \"view\", \"period\": \"1h\"}" + GRANTS_HELP),
         arguments("SVC_MESH_DEV_GRANTS", "{\"role\": \"view\"}", "mesh.dev.grants: grants are a list, not a mapping" + GRANTS_HELP),
         arguments("SVC_OTEL_ENDPOINT", "ftp://collector:4317", "otel.endpoint: `ftp://collector:4317` isn't an http or https"
-            + " address\n  help: write the collector's gRPC address, such as localhost:4317 or http://collector:4317"));
+            + " address\n  help: write the collector's gRPC address, such as localhost:4317 or http://collector:4317"),
+        arguments("SVC_ENGINE_MAXMEMORY", "1TB", "engine.maxMemory: `1TB` isn't a byte size" + SIZE_HELP),
+        arguments("SVC_ENGINE_MAXMEMORY", "1.5GiB", "engine.maxMemory: `1.5GiB` isn't a byte size" + SIZE_HELP),
+        arguments("SVC_ENGINE_MAXMEMORY", "5GiB", "engine.maxMemory: `5GiB` is more than 4GiB" + SIZE_HELP),
+        arguments("SVC_ENGINE_MAXMEMORY", "1MiB", "engine.maxMemory: `1MiB` is less than 16MiB" + SIZE_HELP),
+        arguments("SVC_ENGINE_MAXMEMORY", "99999999999999999999", "engine.maxMemory: `99999999999999999999` is too"
+            + " large" + SIZE_HELP),
+        arguments("SVC_ENGINE_MAXEVALTIMEOUT", "0", "engine.maxEvalTimeout: is 0, but evaluations need a cap\n"
+            + "  help: give the largest timeout_ms callers may ask for, such as 5s"),
+        arguments("SVC_ENGINE_MAXEVALTIMEOUT", "1m", "engine.maxEvalTimeout: is more than 59.5s, past which an"
+            + " evaluation would outlive the operation deadline of 1m0s\n  help: give at most 59.5s"));
   }
 
   @ParameterizedTest

@@ -1,6 +1,7 @@
 package dev.svc.supervisor.internal;
 
 import dev.svc.supervisor.FailureKind;
+import dev.svc.supervisor.Lane;
 import dev.svc.supervisor.PoolListener;
 import dev.svc.supervisor.PoolStats;
 import java.lang.System.Logger;
@@ -40,8 +41,18 @@ public final class GuardedListener implements PoolListener {
   }
 
   @Override
-  public void queued(Duration waited, boolean busy) {
-    guard("queued", () -> listener.queued(waited, busy));
+  public void queued(Lane lane, Duration waited, boolean busy) {
+    guard("queued", () -> listener.queued(lane, waited, busy));
+  }
+
+  @Override
+  public void installed(String policy) {
+    guard("installed", () -> listener.installed(policy));
+  }
+
+  @Override
+  public void removed(String policy) {
+    guard("removed", () -> listener.removed(policy));
   }
 
   @Override

@@ -80,6 +80,17 @@ public final class Slot {
   }
 
   /**
+   * Whether the slot holds a policy compiled under {@code name}, from the current recipe or an older
+   * one.
+   *
+   * @param name the policy name in the pool
+   * @return true if a call on the name finds a policy here
+   */
+  public boolean holds(String name) {
+    return policies.containsKey(name);
+  }
+
+  /**
    * Brings the slot to {@code snapshot}: drops the policies no longer installed, and runs each recipe
    * whose policy it doesn't hold yet (or holds from an older recipe). A recipe that fails is noted
    * as this slot's answer for its name; one that stops the instance ends the sync. Marks the slot

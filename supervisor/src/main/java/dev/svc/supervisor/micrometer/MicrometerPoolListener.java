@@ -1,6 +1,7 @@
 package dev.svc.supervisor.micrometer;
 
 import dev.svc.supervisor.FailureKind;
+import dev.svc.supervisor.Lane;
 import dev.svc.supervisor.PoolListener;
 import dev.svc.supervisor.PoolStats;
 import io.micrometer.core.instrument.Counter;
@@ -11,12 +12,15 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
@@ -41,9 +45,10 @@ import java.util.function.ToIntFunction;
  *       <td>rebuild tries that failed and were retried</td></tr>
  *   <tr><td>{@code svc.pool.acquire}</td><td>timer</td><td></td>
  *       <td>how long calls waited for a free instance</td></tr>
- *   <tr><td>{@code svc.pool.queue}</td><td>timer</td><td></td>
+ *   <tr><td>{@code svc.pool.queue}</td><td>timer</td><td>{@code lane}: {@code evaluations},
+ *       {@code operations}</td>
  *       <td>how long async calls waited in line for a pool thread ({@link PoolListener#queued})</td></tr>
- *   <tr><td>{@code svc.pool.queue.busy}</td><td>counter</td><td></td>
+ *   <tr><td>{@code svc.pool.queue.busy}</td><td>counter</td><td>{@code lane}</td>
  *       <td>async calls that waited in line past the acquire timeout and didn't run</td></tr>
  *   <tr><td>{@code svc.pool.instances}</td><td>gauge</td><td>{@code state}: {@code idle},
  *       {@code busy}, {@code rebuilding}</td><td>instances in each state</td></tr>
@@ -52,24 +57,41 @@ import java.util.function.ToIntFunction;
  * <p>Every meter also carries the tags given to the constructor, which tell two pools apart. The
  * gauges are removed from the registry when the pool closes.
  *
+ * <p><b>Bounded series:</b> the {@code policy} tag names only policies installed now; calls on any
+ * other name (never installed, or removed) share the one value {@value #UNKNOWN}, so callers that
+ * make up names can't add series without end. When a policy is removed, its series go. Tag values are
+ * cut to {@value #MAX_TAG_LENGTH} characters, and control characters in them become {@code _}, so a
+ * name can't break the exposition format it ends up in.
+ *
  * <p><b>Thread safety:</b> thread-safe.
  */
 public final class MicrometerPoolListener implements PoolListener {
 
+  /** The tag of any policy name not installed now. */
+  public static final String UNKNOWN = "unknown";
+
+  /** The most characters of a tag value. */
+  public static final int MAX_TAG_LENGTH = 128;
+
   private final MeterRegistry registry;
   private final Tags tags;
   private final Timer waits;
-  private final Timer queueWaits;
-  private final Counter queueBusy;
+  private final Map<Lane, Timer> queueWaits = new EnumMap<>(Lane.class);
+  private final Map<Lane, Counter> queueBusy = new EnumMap<>(Lane.class);
   private final Timer rebuilds;
   private final Counter rebuildFailures;
   private final List<Meter> gauges = new CopyOnWriteArrayList<>();
   // Looked up once per policy and decision: building a meter's id on every evaluation costs more
-  // than the evaluation's bookkeeping should. Bounded like the tags: policies times decisions.
-  private final Map<Evaluations, Timer> evaluations = new ConcurrentHashMap<>();
+  // than the evaluation's bookkeeping should. Bounded like the tags: installed policies times decisions.
+  private final Map<PolicyTags, Timer> evaluations = new ConcurrentHashMap<>();
+  private final Map<PolicyTags, Counter> failures = new ConcurrentHashMap<>();
+  private final Set<String> installed = ConcurrentHashMap.newKeySet();
+  // Registering a policy's meter and removing a policy's meters exclude each other, so a call that
+  // ends just as its policy goes can't leave a series behind.
+  private final Object policyMeters = new Object();
 
-  /** The tags of one {@code svc.pool.evaluations} timer. */
-  private record Evaluations(String policy, String decision) {}
+  /** The tags of one policy's meter: the policy and its decision or failure kind. */
+  private record PolicyTags(String policy, String detail) {}
 
   /**
    * A listener recording in {@code registry} without extra tags.
@@ -91,11 +113,15 @@ public final class MicrometerPoolListener implements PoolListener {
     this.tags = Tags.of(Objects.requireNonNull(tags, "tags"));
     this.waits = Timer.builder("svc.pool.acquire")
         .description("time calls waited for a free engine instance").tags(this.tags).register(registry);
-    this.queueWaits = Timer.builder("svc.pool.queue")
-        .description("time async calls waited in line for a pool thread").tags(this.tags).register(registry);
-    this.queueBusy = Counter.builder("svc.pool.queue.busy")
-        .description("async calls that waited in line longer than the acquire timeout and didn't run")
-        .tags(this.tags).register(registry);
+    for (Lane lane : Lane.values()) {
+      String name = lane.name().toLowerCase(Locale.ROOT);
+      queueWaits.put(lane, Timer.builder("svc.pool.queue")
+          .description("time async calls waited in line for a pool thread").tags(this.tags).tag("lane", name)
+          .register(registry));
+      queueBusy.put(lane, Counter.builder("svc.pool.queue.busy")
+          .description("async calls that waited in line longer than the acquire timeout and didn't run")
+          .tags(this.tags).tag("lane", name).register(registry));
+    }
     this.rebuilds = Timer.builder("svc.pool.rebuilds")
         .description("stopped engine instances back in service, from the stop").tags(this.tags).register(registry);
     this.rebuildFailures = Counter.builder("svc.pool.rebuild.failures")
@@ -115,33 +141,98 @@ public final class MicrometerPoolListener implements PoolListener {
   }
 
   @Override
-  public void queued(Duration waited, boolean busy) {
-    queueWaits.record(waited);
+  public void queued(Lane lane, Duration waited, boolean busy) {
+    queueWaits.get(lane).record(waited);
     if (busy) {
-      queueBusy.increment();
+      queueBusy.get(lane).increment();
+    }
+  }
+
+  @Override
+  public void installed(String policy) {
+    installed.add(policy);
+  }
+
+  @Override
+  public void removed(String policy) {
+    synchronized (policyMeters) {
+      installed.remove(policy);
+      String tag = tagValue(policy);
+      if (installed.stream().noneMatch(other -> tagValue(other).equals(tag))) {
+        forget(evaluations, tag);
+        forget(failures, tag);
+      }
     }
   }
 
   @Override
   public void evaluated(String policy, String decision, Duration took) {
-    evaluations.computeIfAbsent(new Evaluations(policy, decision), key -> Timer.builder("svc.pool.evaluations")
-            .description("evaluations that returned a result, by what they decided")
-            .tags(tags)
-            .tag("policy", key.policy())
-            .tag("decision", key.decision())
-            .register(registry))
-        .record(took);
+    meter(evaluations, policy, decision, tags -> Timer.builder("svc.pool.evaluations")
+        .description("evaluations that returned a result, by what they decided")
+        .tags(this.tags)
+        .tag("policy", tags.policy())
+        .tag("decision", tags.detail())
+        .register(registry)).record(took);
   }
 
   @Override
   public void failed(String policy, FailureKind kind) {
-    Counter.builder("svc.pool.failures")
+    meter(failures, policy, kind.name().toLowerCase(Locale.ROOT), tags -> Counter.builder("svc.pool.failures")
         .description("calls on a policy that failed, by kind")
-        .tags(tags)
-        .tag("policy", policy)
-        .tag("kind", kind.name().toLowerCase(Locale.ROOT))
-        .register(registry)
-        .increment();
+        .tags(this.tags)
+        .tag("policy", tags.policy())
+        .tag("kind", tags.detail())
+        .register(registry)).increment();
+  }
+
+  // The meter of a policy's tags, registered once. Read without the lock on every call; registered
+  // under it, with the policy's tag decided again there, since it may have been removed meanwhile.
+  private <M extends Meter> M meter(Map<PolicyTags, M> meters, String policy, String detail,
+      Function<PolicyTags, M> register) {
+    M known = meters.get(new PolicyTags(policyTag(policy), tagValue(detail)));
+    if (known != null) {
+      return known;
+    }
+    synchronized (policyMeters) {
+      return meters.computeIfAbsent(new PolicyTags(policyTag(policy), tagValue(detail)), register);
+    }
+  }
+
+  // INVARIANT: runs under the policyMeters lock.
+  private <M extends Meter> void forget(Map<PolicyTags, M> meters, String policyTag) {
+    meters.entrySet().removeIf(entry -> {
+      if (entry.getKey().policy().equals(policyTag)) {
+        registry.remove(entry.getValue());
+        return true;
+      }
+      return false;
+    });
+  }
+
+  private String policyTag(String policy) {
+    return installed.contains(policy) ? tagValue(policy) : UNKNOWN;
+  }
+
+  /**
+   * {@code value} as a tag may carry it: control characters as {@code _}, at most
+   * {@link #MAX_TAG_LENGTH} characters.
+   *
+   * @param value a policy name, a decision
+   * @return the tag value
+   */
+  static String tagValue(String value) {
+    String cut = value.length() > MAX_TAG_LENGTH ? value.substring(0, MAX_TAG_LENGTH) : value;
+    StringBuilder tag = null;
+    for (int i = 0; i < cut.length(); i++) {
+      char c = cut.charAt(i);
+      if (Character.isISOControl(c) || Character.isSurrogate(c)) {
+        if (tag == null) {
+          tag = new StringBuilder(cut);
+        }
+        tag.setCharAt(i, '_');
+      }
+    }
+    return tag == null ? cut : tag.toString();
   }
 
   @Override

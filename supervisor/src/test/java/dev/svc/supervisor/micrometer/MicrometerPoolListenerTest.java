@@ -37,7 +37,7 @@ class MicrometerPoolListenerTest {
       assertThat(registry.get("svc.pool.evaluations").tags("pool", "desks", "policy", "desk").timers())
           .extracting(timer -> timer.getId().getTag("decision") + " " + timer.count())
           .containsExactlyInAnyOrder("approve 1", "deny 1");
-      assertThat(registry.get("svc.pool.failures").tags("policy", "nope", "kind", "no_policy").counter().count())
+      assertThat(registry.get("svc.pool.failures").tags("policy", "unknown", "kind", "no_policy").counter().count())
           .isEqualTo(1);
       assertThat(registry.get("svc.pool.failures").tags("policy", "desk", "kind", "out_of_fuel").counter().count())
           .isEqualTo(1);
@@ -50,5 +50,53 @@ class MicrometerPoolListenerTest {
       assertThat(registry.get("svc.pool.instances").tags("state", "rebuilding").gauge().value()).isZero();
     }
     assertThat(registry.find("svc.pool.instances").gauges()).as("removed when the pool closed").isEmpty();
+  }
+
+  @Test
+  void aHundredThousandCallsOnNamesNeverInstalledMakeOneSeries() {
+    MeterRegistry registry = new SimpleMeterRegistry();
+    try (Pool pool = Pool.create(Fixtures.engine(),
+        PoolOptions.builder().size(1).listener(new MicrometerPoolListener(registry)).build())) {
+      Fixtures.installRefund(pool, "desk");
+      pool.evaluate("desk", Fixtures.refund(40, "web"));
+
+      for (int i = 0; i < 100_000; i++) {
+        String name = "made-up-" + i;
+        assertThatThrownBy(() -> pool.evaluate(name, Map.of())).isInstanceOf(NoPolicyException.class);
+      }
+
+      assertThat(registry.find("svc.pool.failures").counters())
+          .extracting(counter -> counter.getId().getTag("policy") + " " + counter.count())
+          .containsExactly("unknown 100000.0");
+      assertThat(registry.find("svc.pool.evaluations").timers())
+          .extracting(timer -> timer.getId().getTag("policy"))
+          .containsExactly("desk");
+    }
+  }
+
+  @Test
+  void aRemovedPolicysSeriesGoAndLaterCallsOnItCountAsUnknown() {
+    MeterRegistry registry = new SimpleMeterRegistry();
+    try (Pool pool = Pool.create(Fixtures.engine(),
+        PoolOptions.builder().size(1).listener(new MicrometerPoolListener(registry)).build())) {
+      Fixtures.installRefund(pool, "desk");
+      pool.evaluate("desk", Fixtures.refund(40, "web"));
+      assertThat(registry.find("svc.pool.evaluations").tag("policy", "desk").timers()).hasSize(1);
+
+      pool.remove("desk");
+      assertThat(registry.find("svc.pool.evaluations").timers()).isEmpty();
+      assertThatThrownBy(() -> pool.evaluate("desk", Map.of())).isInstanceOf(NoPolicyException.class);
+
+      assertThat(registry.find("svc.pool.failures").counters())
+          .extracting(counter -> counter.getId().getTag("policy"))
+          .containsExactly("unknown");
+    }
+  }
+
+  @Test
+  void tagValuesLoseTheirControlCharactersAndTheirLengthPast128() {
+    assertThat(MicrometerPoolListener.tagValue("a\r\nb\u0000c")).isEqualTo("a__b_c");
+    assertThat(MicrometerPoolListener.tagValue("x".repeat(200))).isEqualTo("x".repeat(128));
+    assertThat(MicrometerPoolListener.tagValue("access.main")).isEqualTo("access.main");
   }
 }

@@ -1,0 +1,42 @@
+package dev.svc.server.http;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * A {@code Content-Type} header's media type and charset (RFC 9110 §8.3), read so that a type only
+ * passes when it is the one asked for: {@code application/jsonx} isn't {@code application/json}.
+ *
+ * <p><b>Thread safety:</b> immutable and thread-safe.
+ *
+ * @param name the type and subtype in lower case, such as {@code application/json}; empty when the
+ *     header is missing
+ * @param charset the {@code charset} parameter in lower case, without quotes, when there is one
+ */
+record MediaType(String name, Optional<String> charset) {
+
+  /**
+   * The media type of a {@code Content-Type} header.
+   *
+   * @param header the header's value, or null when the request has none
+   * @return its type and charset
+   */
+  static MediaType of(String header) {
+    if (header == null) {
+      return new MediaType("", Optional.empty());
+    }
+    String[] parts = header.split(";", -1);
+    Optional<String> charset = Optional.empty();
+    for (int i = 1; i < parts.length; i++) {
+      int equals = parts[i].indexOf('=');
+      if (equals > 0 && parts[i].substring(0, equals).strip().equalsIgnoreCase("charset")) {
+        String value = parts[i].substring(equals + 1).strip();
+        if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+          value = value.substring(1, value.length() - 1);
+        }
+        charset = Optional.of(value.toLowerCase(Locale.ROOT));
+      }
+    }
+    return new MediaType(parts[0].strip().toLowerCase(Locale.ROOT), charset);
+  }
+}
