@@ -70,10 +70,12 @@ public final class Svc {
   }
 
   private static CommandLine tree(ClientRuntime runtime, Predicate<Class<?>> wanted) {
-    CommandLine root = new CommandLine(new Svc(), AccessCommands.factory(runtime));
+    CommandLine.IFactory factory = AccessCommands.factory(runtime);
+    CommandLine root = new CommandLine(new Svc(), factory);
     for (Class<?> command : COMMANDS) {
       if (wanted.test(command)) {
-        root.addSubcommand(command);
+        // Built on its own, as picocli builds a root: that applies its model transformer (serve's flags).
+        root.addSubcommand(new CommandLine(command, factory));
       }
     }
     AccessCommands.markdownHelp(root, runtime);
