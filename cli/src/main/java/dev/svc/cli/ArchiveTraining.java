@@ -1,5 +1,6 @@
 package dev.svc.cli;
 
+import dev.svc.cli.access.ClientRuntime;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.util.regex.Pattern;
@@ -21,17 +22,18 @@ public final class ArchiveTraining {
   private ArchiveTraining() {}
 
   /**
-   * Runs each command line in {@code commands} through the svc command tree.
+   * Runs each command line in {@code commands} as {@link Svc#main} runs it.
    *
    * @param commands the command lines, e.g. {@code "version"}, {@code "policy check conf/policies"}
    */
   public static void main(String[] commands) {
     PrintWriter discard = new PrintWriter(OutputStream.nullOutputStream(), true);
     for (String command : commands) {
-      CommandLine svc = Svc.commandLine();
+      String[] args = SPACES.split(command.strip());
+      CommandLine svc = Svc.commandLine(ClientRuntime.ofProcess(), args);
       svc.setOut(discard);
       svc.setErr(discard);
-      svc.execute(SPACES.split(command.strip()));
+      svc.execute(args);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.svc.cli;
 
+import dev.svc.cli.access.ClientRuntime;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import picocli.CommandLine;
@@ -28,5 +29,15 @@ public record CapturedRun(int exit, String out, String err) {
     commandLine.setErr(new PrintWriter(err, true));
     int exit = commandLine.execute(args);
     return new CapturedRun(exit, out.toString(), err.toString());
+  }
+
+  /**
+   * Runs {@code svc args...} in this process, on the command line {@link Svc#main} builds for them.
+   *
+   * @param args the arguments
+   * @return the exit status and what was printed
+   */
+  public static CapturedRun ofSvc(String... args) {
+    return of(Svc.commandLine(ClientRuntime.ofProcess(), args), args);
   }
 }

@@ -110,7 +110,7 @@ class InstallIT {
     Run client = svc(printFlags, "version");
     assertThat(client.exit()).isZero();
     assertThat(client.out().lines().findFirst().orElseThrow())
-        .contains("-XX:SharedArchiveFile=" + archive(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+        .contains("-XX:SharedArchiveFile=" + archive(), "-XX:TieredStopAtLevel=1", "-XX:+UseG1GC");
     Run serve = svc(printFlags, "serve", "--help");
     assertThat(serve.exit()).isZero();
     assertThat(serve.out().lines().findFirst().orElseThrow())

@@ -51,7 +51,7 @@ class ServeCommandTest {
 
   @Test
   void help_lists_the_flags_with_their_keys_and_the_exit_codes() {
-    CapturedRun run = CapturedRun.of(Svc.commandLine(), "serve", "--help");
+    CapturedRun run = CapturedRun.ofSvc("serve", "--help");
 
     assertThat(run.exit()).isZero();
     assertThat(run.out())
@@ -97,7 +97,7 @@ class ServeCommandTest {
     List<String> args = new ArrayList<>(List.of("serve", "-c", file.toString()));
     args.addAll(flags);
 
-    CapturedRun run = CapturedRun.of(Svc.commandLine(), args.toArray(String[]::new));
+    CapturedRun run = CapturedRun.ofSvc(args.toArray(String[]::new));
     assertThat(run.exit()).isEqualTo(code);
     assertThat(run.err()).isEqualTo(message.replace("{file}", file.toString()));
   }

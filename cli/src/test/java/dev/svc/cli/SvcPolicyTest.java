@@ -9,7 +9,7 @@ import picocli.CommandLine;
 class SvcPolicyTest {
 
   private static CapturedRun run(String... args) {
-    return CapturedRun.of(Svc.commandLine(), args);
+    return CapturedRun.ofSvc(args);
   }
 
   @Test

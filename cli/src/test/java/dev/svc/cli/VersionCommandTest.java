@@ -2,6 +2,7 @@ package dev.svc.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.cli.access.ClientRuntime;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Properties;
@@ -15,7 +16,7 @@ class VersionCommandTest {
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    CommandLine svc = Svc.commandLine();
+    CommandLine svc = Svc.commandLine(ClientRuntime.ofProcess(), args);
     svc.setOut(new PrintWriter(out, true));
     svc.setErr(new PrintWriter(err, true));
     return svc.execute(args);

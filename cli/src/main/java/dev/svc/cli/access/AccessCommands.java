@@ -11,8 +11,8 @@ import picocli.CommandLine.IHelpSectionRenderer;
 import picocli.CommandLine.Model.UsageMessageSpec;
 
 /**
- * The user commands of {@code svc} (access-server spec §11.3), for the root command to register, and
- * the factory that gives each its {@link ClientRuntime}.
+ * The user commands of {@code svc} (access-server spec §11.3), for the root command to register, the
+ * factory that gives each its {@link ClientRuntime}, and their markdown help.
  */
 public final class AccessCommands {
 
@@ -21,32 +21,33 @@ public final class AccessCommands {
   /** The help section that replaces picocli's sections with the markdown help. */
   private static final String MARKDOWN_SECTION = "markdown";
 
+  /** The top-level user commands, in the order help lists them. */
+  private static final List<Class<?>> COMMANDS = List.of(
+      LoginCommand.class, ShellCommand.class, KubeconfigCommand.class, ReauthenticateCommand.class,
+      SignoutCommand.class, ClusterInfoCommand.class, ConfigCommand.class, GetCommand.class, SetCommand.class,
+      GenerateCommand.class, CompletionCommand.class);
+
   /**
-   * Adds the user commands to {@code root}, with help rendered from markdown (§11.9).
+   * Renders the help of the user commands under {@code root}, and of their subcommands, from
+   * markdown (§11.9).
    *
-   * @param root the {@code svc} command line, built with {@link #factory}
+   * @param root the {@code svc} command line, built with {@link #factory}, with some or all of the
+   *     {@link #commands()} added
    * @param runtime the process's environment and terminal, for the help's theme
    */
-  public static void register(CommandLine root, ClientRuntime runtime) {
-    for (Class<?> command : commands()) {
-      root.addSubcommand(command);
-    }
-    for (Class<?> command : commands()) {
-      markdownHelp(root.getSubcommands().get(nameOf(command)), runtime);
-    }
+  public static void markdownHelp(CommandLine root, ClientRuntime runtime) {
+    root.getSubcommands().values().stream().distinct()
+        .filter(command -> COMMANDS.contains(command.getCommand().getClass()))
+        .forEach(command -> useMarkdownHelp(command, runtime));
   }
 
-  private static String nameOf(Class<?> command) {
-    return command.getAnnotation(CommandLine.Command.class).name();
-  }
-
-  private static void markdownHelp(CommandLine command, ClientRuntime runtime) {
+  private static void useMarkdownHelp(CommandLine command, ClientRuntime runtime) {
     UsageMessageSpec usage = command.getCommandSpec().usageMessage();
     usage.sectionKeys(List.of(MARKDOWN_SECTION));
     Map<String, IHelpSectionRenderer> sections = new HashMap<>(usage.sectionMap());
     sections.put(MARKDOWN_SECTION, help -> HelpView.render(help.commandSpec(), runtime));
     usage.sectionMap(sections);
-    command.getSubcommands().values().stream().distinct().forEach(child -> markdownHelp(child, runtime));
+    command.getSubcommands().values().stream().distinct().forEach(child -> useMarkdownHelp(child, runtime));
   }
 
   /**
@@ -54,12 +55,8 @@ public final class AccessCommands {
    *
    * @return the command classes
    */
-  static Class<?>[] commands() {
-    return new Class<?>[] {
-      LoginCommand.class, ShellCommand.class, KubeconfigCommand.class, ReauthenticateCommand.class,
-      SignoutCommand.class, ClusterInfoCommand.class, ConfigCommand.class, GetCommand.class, SetCommand.class,
-      GenerateCommand.class, CompletionCommand.class
-    };
+  public static List<Class<?>> commands() {
+    return COMMANDS;
   }
 
   /**

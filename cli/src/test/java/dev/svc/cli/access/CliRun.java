@@ -48,12 +48,13 @@ final class CliRun {
     return run(all.toArray(String[]::new));
   }
 
+  /** Runs {@code svc args...} on the command line {@code svc} builds for them, as {@link Svc#main} does. */
   Result run(String... args) {
-    CapturedRun run = CapturedRun.of(Svc.commandLine(runtime()), args);
+    CapturedRun run = CapturedRun.of(Svc.commandLine(runtime(), args), args);
     return new Result(run.exit(), run.out(), run.err());
   }
 
-  /** The command line a run uses, for tests that read its model. */
+  /** The whole command tree, for tests that read its model. */
   CommandLine runtimeCommandLine() {
     return Svc.commandLine(runtime());
   }
