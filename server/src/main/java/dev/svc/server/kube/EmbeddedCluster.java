@@ -32,7 +32,8 @@ import java.util.Queue;
  * one machine. It is fabric8's mock API server in CRUD mode (objects kept in memory, watches, the status
  * subresource) on the loopback interface over plain HTTP, reporting Kubernetes {@value #MAJOR}.{@value #MINOR},
  * with the {@code SvcSignin} definition of {@code conf/kubernetes/} installed, {@code operator.namespace}
- * created, and TokenRequests answered with minted tokens ({@link TokenMinter}). Nothing it holds
+ * created, TokenRequests answered with minted tokens ({@link TokenMinter}), and the discovery documents
+ * kubectl needs ({@link Discovery}). Nothing it holds
  * survives the process, and its tokens mean nothing to a real cluster: it says so loudly when it
  * starts. Tests use it as their API server too, adding failures with {@link #expect()}.
  *
@@ -68,7 +69,8 @@ public final class EmbeddedCluster implements AutoCloseable {
   public static EmbeddedCluster start(String namespace, Clock clock) {
     Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
     KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(),
-        expectations, new TokenMinter(new KubernetesMixedDispatcher(expectations), expectations, clock), false,
+        expectations, new Discovery(new TokenMinter(new KubernetesMixedDispatcher(expectations), expectations, clock)),
+        false,
         new VersionInfo.Builder().withMajor(MAJOR).withMinor(MINOR).withGitVersion("v" + MAJOR + "." + MINOR + ".0")
             .build());
     server.init(InetAddress.getLoopbackAddress(), 0);

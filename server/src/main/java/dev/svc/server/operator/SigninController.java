@@ -96,7 +96,10 @@ public final class SigninController implements AutoCloseable {
    */
   public synchronized void start() {
     String namespace = settings.namespace();
-    signins = client.resources(SvcSignin.class).inNamespace(namespace).runnableInformer(0);
+    // The caches keep only what the reconciler reads (ProjectedStore) and no namespace index (one namespace).
+    signins = client.resources(SvcSignin.class).inNamespace(namespace).runnableInformer(0)
+        .itemStore(new ProjectedStore<>(KeptSignin::of, (key, kept) -> kept.restore(key)))
+        .removeNamespaceIndex();
     signins.addEventHandler(new ResourceEventHandler<>() {
       @Override
       public void onAdd(SvcSignin signin) {
@@ -116,10 +119,14 @@ public final class SigninController implements AutoCloseable {
       }
     });
     accounts = client.serviceAccounts().inNamespace(namespace)
-        .withLabel(SigninReconciler.MANAGED_BY, SigninReconciler.MANAGER).runnableInformer(0);
+        .withLabel(SigninReconciler.MANAGED_BY, SigninReconciler.MANAGER).runnableInformer(0)
+        .itemStore(new ProjectedStore<>(KeptServiceAccount::of, (key, kept) -> kept.restore(key)))
+        .removeNamespaceIndex();
     accounts.addEventHandler(handler(account -> {}, this::queueOwner));
     bindings = client.rbac().clusterRoleBindings()
-        .withLabel(SigninReconciler.MANAGED_BY, SigninReconciler.MANAGER).runnableInformer(0);
+        .withLabel(SigninReconciler.MANAGED_BY, SigninReconciler.MANAGER).runnableInformer(0)
+        .itemStore(new ProjectedStore<>(KeptBinding::of, (key, kept) -> kept.restore(key)))
+        .removeNamespaceIndex();
     bindings.addEventHandler(handler(binding -> {}, this::queueOwner));
     reconciler = new SigninReconciler(client, namespace, settings.allowedRoles(), clock, cached(),
         new WarningEvents(client, namespace, clock), metrics);
@@ -258,12 +265,12 @@ public final class SigninController implements AutoCloseable {
   }
 
   /**
-   * Whether only the status changed, to provisioned: the operator's own write, which needs no second
-   * reconcile (a status changed by hand is met by the next resync).
+   * Whether nothing the reconciler reads changed but the status, to provisioned: the operator's own write,
+   * which needs no second reconcile (a status changed by hand is met by the next resync).
    */
   private static boolean ownStatusWrite(SvcSignin before, SvcSignin after) {
     return Objects.equals(before.getSpec(), after.getSpec())
-        && Objects.equals(before.getMetadata().getAnnotations(), after.getMetadata().getAnnotations())
+        && Objects.equals(KeptSignin.lastAttempted(before), KeptSignin.lastAttempted(after))
         && Objects.equals(before.getMetadata().getDeletionTimestamp(), after.getMetadata().getDeletionTimestamp())
         && after.getStatus() != null && after.getStatus().provisioned();
   }
@@ -276,9 +283,14 @@ public final class SigninController implements AutoCloseable {
     }
   }
 
-  private Dependents cached() {
+  private Observed cached() {
     String namespace = settings.namespace();
-    return new Dependents() {
+    return new Observed() {
+      @Override
+      public Optional<SvcSignin> signin(String name) {
+        return Optional.ofNullable(signins.getStore().getByKey(namespace + "/" + name));
+      }
+
       @Override
       public Optional<ServiceAccount> serviceAccount(String name) {
         return Optional.ofNullable(accounts.getStore().getByKey(namespace + "/" + name));
@@ -291,6 +303,7 @@ public final class SigninController implements AutoCloseable {
     };
   }
 
+  // Each read is a fresh object made from what the cache kept (ProjectedStore): the reconciler may change it.
   private static <T> ResourceEventHandler<T> handler(Consumer<T> changed, Consumer<T> deleted) {
     return new ResourceEventHandler<>() {
       @Override

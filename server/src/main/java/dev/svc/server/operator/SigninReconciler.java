@@ -61,7 +61,7 @@ final class SigninReconciler {
   private final String namespace;
   private final Set<String> allowedRoles;
   private final Clock clock;
-  private final Dependents dependents;
+  private final Observed observed;
   private final WarningEvents events;
   private final OperatorMetrics metrics;
 
@@ -71,12 +71,12 @@ final class SigninReconciler {
    * @param allowedRoles the ClusterRoles that may be bound (O9); empty allows any
    */
   SigninReconciler(KubernetesClient client, String namespace, Set<String> allowedRoles, Clock clock,
-      Dependents dependents, WarningEvents events, OperatorMetrics metrics) {
+      Observed observed, WarningEvents events, OperatorMetrics metrics) {
     this.client = client;
     this.namespace = namespace;
     this.allowedRoles = Set.copyOf(allowedRoles);
     this.clock = clock;
-    this.dependents = dependents;
+    this.observed = observed;
     this.events = events;
     this.metrics = metrics;
   }
@@ -94,7 +94,12 @@ final class SigninReconciler {
    */
   Outcome reconcile(String name) {
     Instant now = clock.instant();
-    SvcSignin signin = signins().withName(name).get();
+    SvcSignin signin = observed.signin(name).filter(seen -> !expired(seen, now)).orElse(null);
+    if (signin == null) {
+      // Clean-up and expiry delete, so they are decided on the API's answer: the cache may not have
+      // seen a sign-in just created, or the status of one just extended.
+      signin = signins().withName(name).get();
+    }
     if (signin == null) {
       cleanUp(name);
       return Outcome.done(Operation.DEPROVISION_NOT_FOUND);
@@ -106,6 +111,12 @@ final class SigninReconciler {
       return Outcome.done(Operation.NOP);
     }
     return decide(signin, valid.get(), now);
+  }
+
+  /** Whether {@code signin}'s status says its session ended before {@code now}. */
+  private static boolean expired(SvcSignin signin, Instant now) {
+    SvcSigninStatus status = signin.statusOrPending();
+    return status.provisioned() && Rfc3339.parse(status.validUntil()).map(until -> !now.isBefore(until)).orElse(false);
   }
 
   /** A sign-in whose spec can be acted on. */
@@ -181,10 +192,10 @@ final class SigninReconciler {
 
   /** Whether the ServiceAccount and binding are there as provisioning leaves them. */
   private boolean intact(SvcSignin signin, Valid valid) {
-    return dependents.serviceAccount(valid.names().serviceAccount())
+    return observed.serviceAccount(valid.names().serviceAccount())
             .filter(account -> ownedBy(account, signin))
             .isPresent()
-        && dependents.binding(valid.names().binding())
+        && observed.binding(valid.names().binding())
             .filter(binding -> boundAsWanted(binding, valid))
             .isPresent();
   }
@@ -194,38 +205,27 @@ final class SigninReconciler {
     if (!ensureServiceAccount(signin, valid) || !ensureBinding(signin, valid)) {
       return Outcome.done(Operation.NOP);
     }
-    SvcSignin current = signins().withName(signin.getMetadata().getName()).get();
-    if (current == null) {
-      cleanUp(signin.getMetadata().getName());
-      return Outcome.done(Operation.DEPROVISION_NOT_FOUND);
-    }
-    Instant signedIn = Optional.ofNullable(current.getMetadata().getAnnotations())
+    // Step 3.3 writes the status on the version read in step 1, not on a second read: the write carries
+    // that version's resourceVersion, so if the sign-in changed meanwhile (an extension, a logout) the
+    // API refuses it with 409 and the retry reads the new version; one request fewer per provisioning.
+    Instant signedIn = Optional.ofNullable(signin.getMetadata().getAnnotations())
         .map(annotations -> annotations.get(SvcSignin.LAST_ATTEMPTED))
         .flatMap(Rfc3339::parse)
         .orElse(now);
-    Duration period = periodOf(current).orElse(valid.period());
-    Instant validUntil = signedIn.plus(period);
+    Instant validUntil = signedIn.plus(valid.period());
     SvcSigninStatus wanted = new SvcSigninStatus(true, Rfc3339.format(signedIn), Rfc3339.format(validUntil));
-    if (!wanted.equals(current.getStatus())) {
-      current.setStatus(wanted);
-      signins().resource(current).updateStatus();
-      metrics.signedIn(valid.role(), current.getSpec().username());
+    if (!wanted.equals(signin.getStatus())) {
+      signin.setStatus(wanted);
+      signins().resource(signin).updateStatus();
+      metrics.signedIn(valid.role(), signin.getSpec().username());
     }
     return Outcome.requeueAt(Operation.PROVISION, validUntil.truncatedTo(ChronoUnit.SECONDS));
-  }
-
-  private static Optional<Duration> periodOf(SvcSignin signin) {
-    try {
-      return Optional.of(GoDuration.parse(Objects.toString(signin.getSpec().validityPeriod(), "")));
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
   }
 
   /** §6.2 step 3.1; false when a ServiceAccount of that name isn't ours. */
   private boolean ensureServiceAccount(SvcSignin signin, Valid valid) {
     String name = valid.names().serviceAccount();
-    Optional<ServiceAccount> existing = dependents.serviceAccount(name);
+    Optional<ServiceAccount> existing = observed.serviceAccount(name);
     if (existing.isPresent() && ownedBy(existing.get(), signin)) {
       return true;
     }
@@ -246,12 +246,12 @@ final class SigninReconciler {
           throw e;
         }
       }
-      existing = Optional.ofNullable(client.serviceAccounts().inNamespace(namespace).withName(name).get());
-      if (existing.isEmpty()) {
-        throw new KubernetesClientException("the ServiceAccount " + name + " was there and is gone; trying again");
-      }
     }
-    ServiceAccount account = existing.get();
+    // The whole object from the API, not the cache's projection of it: the update below writes it back.
+    ServiceAccount account = client.serviceAccounts().inNamespace(namespace).withName(name).get();
+    if (account == null) {
+      throw new KubernetesClientException("the ServiceAccount " + name + " was there and is gone; trying again");
+    }
     if (!MANAGER.equals(labelsOf(account).get(MANAGED_BY)) && !controlledBySignin(account)) {
       events.warn(signin, Reason.ServiceAccountNotManaged, "the ServiceAccount " + name + " in " + namespace
           + " exists and isn't managed by svc: the sign-in is not provisioned; delete or rename that ServiceAccount");
@@ -275,7 +275,7 @@ final class SigninReconciler {
   /** §6.2 step 3.2; false when a binding of that name isn't ours. */
   private boolean ensureBinding(SvcSignin signin, Valid valid) {
     String name = valid.names().binding();
-    Optional<ClusterRoleBinding> existing = dependents.binding(name);
+    Optional<ClusterRoleBinding> existing = observed.binding(name);
     if (existing.isPresent() && boundAsWanted(existing.get(), valid)) {
       return true;
     }
@@ -318,7 +318,7 @@ final class SigninReconciler {
   // §6.2 step 4.
   private Outcome deprovision(SvcSignin signin, Valid valid) {
     String name = signin.getMetadata().getName();
-    deleteDependents(valid.names());
+    deleteOwned(valid.names());
     try {
       // Only the version found expired: a sign-in renewed meanwhile (D8) is provisioned again instead.
       signins().withName(name).lockResourceVersion(signin.getMetadata().getResourceVersion()).delete();
@@ -333,10 +333,10 @@ final class SigninReconciler {
   /** §6.2 step 1: the sign-in is gone; removing what is left of it succeeds when nothing is left. */
   void cleanUp(String name) {
     events.forget(name);
-    SigninName.ofObject(name).ifPresent(this::deleteDependents);
+    SigninName.ofObject(name).ifPresent(this::deleteOwned);
   }
 
-  private void deleteDependents(SigninName names) {
+  private void deleteOwned(SigninName names) {
     // delete() answers an empty list for a missing object rather than failing: NotFound is success.
     client.rbac().clusterRoleBindings().withName(names.binding()).delete();
     client.serviceAccounts().inNamespace(namespace).withName(names.serviceAccount()).delete();

@@ -10,7 +10,10 @@
  *       leader election on the Lease {@code controller.access.svc.dev}.
  *   <li>{@link dev.svc.server.operator.SigninController}: informers, the keyed work queue with back-off,
  *       worker threads, resync and the orphan sweep.
- *   <li>{@code SigninReconciler}: one reconcile, step by step as §6.2 says.
+ *   <li>{@code SigninReconciler}: one reconcile, step by step as §6.2 says; it reads through
+ *       {@code Observed} (the caches; the API before deleting).
+ *   <li>{@code ProjectedStore} with {@code KeptSignin}, {@code KeptServiceAccount}, {@code KeptBinding}:
+ *       what the informer caches keep of each object, a few hundred bytes instead of the whole object.
  *   <li>{@link dev.svc.server.operator.OperatorMetrics}: the operator's meters.
  *   <li>{@link dev.svc.server.operator.Scheduler}: timed work, replaced in tests together with the clock.
  * </ul>

@@ -30,7 +30,7 @@ class SigninReconcilerTest {
   KubernetesClient client;
 
   private SigninReconciler reconciler(ManualTime time) {
-    return new SigninReconciler(client, NAMESPACE, Set.of(), time, Dependents.live(client, NAMESPACE),
+    return new SigninReconciler(client, NAMESPACE, Set.of(), time, Observed.live(client, NAMESPACE),
         new WarningEvents(client, NAMESPACE, time), new OperatorMetrics(new SimpleMeterRegistry(), NAMESPACE, time));
   }
 
