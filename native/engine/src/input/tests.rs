@@ -782,8 +782,8 @@ fn the_straight_path_agrees_with_the_full_decoder_on_flat_inputs() {
     straight_agrees_with_full(SCALARS, 0x5eed_0001);
 }
 
-/// The input of the server's example policy (`conf/policies`) takes the
-/// straight path.
+/// A plain nested input (structs, a list of lists, a map, a null optional,
+/// missing keys) takes the straight path.
 #[test]
 fn a_nested_input_takes_the_straight_path() {
     let kind = kind();
