@@ -3,7 +3,10 @@
 //! Goal (issue #5): one `policy.eval` from Java under 5 µs; this is the
 //! engine's share, whole and by phase: request decoding, the input decoded
 //! against the kind (the fast path of scalar inputs), evaluation, and the
-//! record with its envelope.
+//! record with its envelope. The server's example decision, `access.main`
+//! of `conf/policies`, has a nested input: its loop times the input read
+//! straight from the JSON against the same input through the tree
+//! (issue #22).
 
 use std::hint::black_box;
 use std::rc::Rc;
@@ -39,20 +42,37 @@ fn policy(rules: usize) -> String {
     s
 }
 
-fn program(policy: &str) -> Program {
+/// The policy `name` in the file `path` of `policy`, compiled under `kind`.
+fn program(kind: &str, path: &str, policy: &str, name: &str) -> Program {
     let files = [
         FileInput {
             path: "kind.sigil",
-            source: KIND,
+            source: kind,
         },
         FileInput {
-            path: "refund/desk.sigil",
+            path,
             source: policy,
         },
     ];
     let project = Project::load(named_files(&files, &[]).unwrap());
-    let root = project.find("refund.desk").unwrap();
+    let root = project.find(name).unwrap();
     crate::compile::compile(&project, root).unwrap()
+}
+
+/// A compile request of a kind and one policy file.
+fn compile_request(kind: &str, path: &str, policy: &str) -> String {
+    format!(
+        r#"{{"op":"compile","files":[{{"path":"kind.sigil","source":{}}},{{"path":"{path}","source":{}}}]}}"#,
+        json(kind),
+        json(policy)
+    )
+}
+
+/// The handle the compile request `compile` answers, as its JSON text.
+fn compiled_handle(compile: &str) -> String {
+    let compiled = String::from_utf8(handle(compile.as_bytes())).unwrap();
+    let at = compiled.find(r#""handle":"#).unwrap() + 9;
+    compiled.get(at..compiled.len() - 1).unwrap().to_owned()
 }
 
 /// Nanoseconds per call of `op`: the median of rounds of `per_round` calls.
@@ -72,19 +92,13 @@ pub(super) fn ns_per_op(per_round: u32, mut op: impl FnMut()) -> u128 {
 
 fn time(rules: usize, per_round: u32) {
     let source = policy(rules);
-    let compile = format!(
-        r#"{{"op":"compile","files":[{{"path":"kind.sigil","source":{}}},{{"path":"refund/desk.sigil","source":{}}}]}}"#,
-        json(KIND),
-        json(&source)
-    );
-    let compiled = String::from_utf8(handle(compile.as_bytes())).unwrap();
-    let at = compiled.find(r#""handle":"#).unwrap() + 9;
-    let id = compiled.get(at..compiled.len() - 1).unwrap();
+    let compile = compile_request(KIND, "refund/desk.sigil", &source);
+    let id = compiled_handle(&compile);
     let eval = format!(r#"{{"op":"eval","handle":{id},"input":{INPUT}}}"#);
     let answer = String::from_utf8(handle(eval.as_bytes())).unwrap();
     assert!(answer.contains(r#""decision":"approve""#), "{answer}");
 
-    let program = program(&source);
+    let program = program(KIND, "refund/desk.sigil", &source, "refund.desk");
     let data = crate::data::parse_json(INPUT.as_bytes()).unwrap();
     let inputs = crate::input::decode_input(&data, Syntax::Json, &program.kind).unwrap();
     let evaluation = crate::eval::evaluate(&program, &inputs, &mut Unbound, None);
@@ -139,4 +153,44 @@ fn time(rules: usize, per_round: u32) {
 fn bench_eval_of_1_and_64_rule_policies() {
     time(1, 20_000);
     time(64, 1_000);
+}
+
+const ACCESS_KIND: &str = include_str!("../../../../conf/policies/kind.sigil");
+const ACCESS_MAIN: &str = include_str!("../../../../conf/policies/access/main.sigil");
+
+/// A member's input of `access.main`, as the bench module's
+/// `PeerDecision` sends it.
+const ACCESS_INPUT: &str = r#"{"user":{"name":"ann","teams":["payments","search"],"admin":false},"action":"read","resource":{"name":"ledger","team":"payments"}}"#;
+
+#[test]
+#[ignore = "benchmark: cargo test --release --lib abi::eval_bench -- --ignored --nocapture"]
+fn bench_eval_of_access_main() {
+    let id = compiled_handle(&compile_request(
+        ACCESS_KIND,
+        "access/main.sigil",
+        ACCESS_MAIN,
+    ));
+    let eval = format!(r#"{{"op":"eval","handle":{id},"input":{ACCESS_INPUT}}}"#);
+    let answer = String::from_utf8(handle(eval.as_bytes())).unwrap();
+    assert!(answer.contains(r#""reason":"team_member""#), "{answer}");
+
+    let program = program(ACCESS_KIND, "access/main.sigil", ACCESS_MAIN, "access.main");
+    let kind = &program.kind;
+    let per_round = 20_000;
+    let whole = ns_per_op(per_round, || {
+        black_box(handle(black_box(eval.as_bytes())));
+    });
+    let straight = ns_per_op(per_round, || {
+        black_box(crate::input::decode_json_input(
+            black_box(ACCESS_INPUT.as_bytes()),
+            kind,
+        ));
+    });
+    let tree = ns_per_op(per_round, || {
+        let data = crate::data::parse_checked_json(black_box(ACCESS_INPUT.as_bytes()));
+        black_box(crate::input::decode_input(&data, Syntax::Json, kind).is_ok());
+    });
+    println!(
+        "eval, access.main (nested input): {whole} ns/op; input read straight {straight}, through the tree {tree} ns/op"
+    );
 }

@@ -18,8 +18,8 @@
 //! float, which an int takes when it is whole (`number.rs`).
 
 mod number;
+mod straight;
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -29,8 +29,8 @@ use crate::kind::Kind;
 use crate::lexer::duration_nanos;
 use crate::types::Ty;
 use crate::value::{Timestamp, Value, parse_rfc3339};
-use crate::wire::{Cursor, Kind as JsonKind};
 use number::{YamlNumber, go_bool, go_float, go_int, yaml_number};
+pub use straight::decode_json_input;
 
 /// A value that doesn't fit its type.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,87 +72,45 @@ pub fn decode_input(data: &Data, syntax: Syntax, kind: &Kind) -> Result<Vec<Valu
         };
         *slot = Some(decoder.value(value, &input.ty, &Path::Root(key))?);
     }
-    Ok(kind
-        .inputs
-        .iter()
+    Ok(or_zero(kind.inputs.iter().map(|i| &i.ty), values, kind).collect())
+}
+
+/// Each declared member's value (an input's, a field's), the zero value of
+/// its type where the document leaves it out.
+fn or_zero<'t>(
+    types: impl Iterator<Item = &'t Ty>,
+    values: Vec<Option<Value>>,
+    kind: &Kind,
+) -> impl Iterator<Item = Value> {
+    types
         .zip(values)
-        .map(|(input, value)| value.unwrap_or_else(|| zero_value(&input.ty, kind)))
-        .collect())
+        .map(|(ty, value)| value.unwrap_or_else(|| zero_value(ty, kind)))
 }
 
-/// Decodes an eval input straight from its checked JSON when it is an
-/// object whose every member is an input of the kind holding a scalar that
-/// fits its type, as most inputs are: the values [`decode_input`] gives for
-/// it, without building the document first. `None` when anything needs the
-/// full decoder (a list, map or struct, a key unknown or given twice, a
-/// value that doesn't fit), which then also reports what is wrong.
-pub fn decode_json_input(checked: &[u8], kind: &Kind) -> Option<Vec<Value>> {
-    let mut cursor = Cursor::new(checked);
-    if cursor.kind() != JsonKind::Object {
-        return None;
-    }
-    cursor.enter();
-    let mut values: Vec<Option<Value>> = vec![None; kind.inputs.len()];
-    while let Some(key) = cursor.next_key() {
-        let (input, slot) = kind
-            .inputs
-            .iter()
-            .zip(values.iter_mut())
-            .find(|(input, _)| input.name == *key)?;
-        if slot.is_some() {
-            return None;
-        }
-        let scalar = match cursor.kind() {
-            JsonKind::String => Scalar::String(cursor.string()),
-            JsonKind::Number => Scalar::Number(std::str::from_utf8(cursor.raw_value()).ok()?),
-            JsonKind::Bool => Scalar::Bool(cursor.raw_value() == b"true"),
-            JsonKind::Null => {
-                cursor.raw_value();
-                Scalar::Null
+/// A map's entries, in key order, with keys that are one value (`"3"` and
+/// `"03"` as ints) made one entry: at the first one's place, with the last
+/// one's value.
+fn unique_keys(entries: impl IntoIterator<Item = (Value, Value)>) -> Vec<(Value, Value)> {
+    let entries = entries.into_iter();
+    let mut unique: Vec<(Value, Value)> = Vec::with_capacity(entries.size_hint().0);
+    let mut places: HashMap<KeyId, usize> = HashMap::new();
+    for (key, value) in entries {
+        let id = KeyId::of(&key);
+        match id.as_ref().and_then(|id| places.get(id)) {
+            Some(&place) => {
+                if let Some(entry) = unique.get_mut(place) {
+                    entry.1 = value;
+                }
             }
-            JsonKind::Array | JsonKind::Object => return None,
-        };
-        *slot = Some(scalar_fit(&input.ty, scalar, kind)?);
-    }
-    Some(
-        kind.inputs
-            .iter()
-            .zip(values)
-            .map(|(input, value)| value.unwrap_or_else(|| zero_value(&input.ty, kind)))
-            .collect(),
-    )
-}
-
-/// A JSON scalar as written.
-enum Scalar<'a> {
-    Bool(bool),
-    /// The number's text.
-    Number(&'a str),
-    String(Cow<'a, str>),
-    Null,
-}
-
-/// The value of `scalar` as a `ty` of JSON data when it fits without a
-/// problem: what the full decoder gives for it; `None` when the full
-/// decoder must look.
-fn scalar_fit(ty: &Ty, scalar: Scalar<'_>, kind: &Kind) -> Option<Value> {
-    match (ty, scalar) {
-        (Ty::Optional(_), Scalar::Null) => Some(Value::Absent),
-        (Ty::Optional(inner), scalar) => scalar_fit(inner, scalar, kind),
-        (Ty::Bool, Scalar::Bool(b)) => Some(Value::Bool(b)),
-        (Ty::String, Scalar::String(s)) => Some(Value::String(Rc::from(s.as_bytes()))),
-        (Ty::Int, Scalar::Number(text)) => go_int(text).map(Value::Int),
-        (Ty::Float, Scalar::Number(text)) => go_float(text).map(Value::Float),
-        (Ty::Duration, Scalar::String(text)) if !text.is_empty() => {
-            duration_nanos(&text).ok().map(Value::Duration)
+            None => {
+                if let Some(id) = id {
+                    places.insert(id, unique.len());
+                }
+                unique.push((key, value));
+            }
         }
-        (Ty::Timestamp, Scalar::String(text)) => parse_rfc3339(&text).map(Value::Timestamp),
-        (Ty::Enum(name), Scalar::String(text)) => kind
-            .enum_def(name)
-            .filter(|def| def.declares(&text))
-            .map(|_| Value::Enum(Rc::from(&*text))),
-        _ => None,
     }
+    unique
 }
 
 /// Decodes one value of type `ty`, named `path` in errors (`result` for a
@@ -260,33 +218,22 @@ impl Decoder<'_> {
         let Data::Object(members) = data else {
             return Err(mismatch(path, ty, data));
         };
-        let mut entries: Vec<(Value, Value)> = Vec::with_capacity(members.len());
-        let mut places: HashMap<KeyId, usize> = HashMap::new();
-        for (text, raw) in sorted(members) {
-            let at = Path::Key(path, text);
-            let key_data = match key_ty {
-                Ty::Int | Ty::Float => Data::Number(text.clone()),
-                Ty::Bool => go_bool(text).map_or_else(|| Data::String(text.clone()), Data::Bool),
-                _ => Data::String(text.clone()),
-            };
-            let key = self.scalar(&key_data, key_ty, &at, Syntax::Json)?;
-            let value = self.value(raw, value_ty, &at)?;
-            let id = KeyId::of(&key);
-            match id.as_ref().and_then(|id| places.get(id)) {
-                Some(&place) => {
-                    if let Some(entry) = entries.get_mut(place) {
-                        entry.1 = value;
+        let entries = sorted(members)
+            .into_iter()
+            .map(|(text, raw)| {
+                let at = Path::Key(path, text);
+                let key_data = match key_ty {
+                    Ty::Int | Ty::Float => Data::Number(text.clone()),
+                    Ty::Bool => {
+                        go_bool(text).map_or_else(|| Data::String(text.clone()), Data::Bool)
                     }
-                }
-                None => {
-                    if let Some(id) = id {
-                        places.insert(id, entries.len());
-                    }
-                    entries.push((key, value));
-                }
-            }
-        }
-        Ok(Value::Map(entries.into()))
+                    _ => Data::String(text.clone()),
+                };
+                let key = self.scalar(&key_data, key_ty, &at, Syntax::Json)?;
+                Ok((key, self.value(raw, value_ty, &at)?))
+            })
+            .collect::<Result<Vec<_>, DecodeError>>()?;
+        Ok(Value::Map(unique_keys(entries).into()))
     }
 
     /// A struct: every field, in declaration order, the ones the object
@@ -318,16 +265,9 @@ impl Decoder<'_> {
             };
             *slot = Some(self.value(raw, &field.ty, &Path::Field(path, key))?);
         }
-        let fields = def
-            .fields
-            .iter()
-            .zip(values)
-            .map(|(field, value)| {
-                let value = value.unwrap_or_else(|| zero_value(&field.ty, self.kind));
-                (Rc::from(field.name.as_str()), value)
-            })
-            .collect();
-        Ok(Value::Struct(fields))
+        let zeroed = or_zero(def.fields.iter().map(|f| &f.ty), values, self.kind);
+        let names = def.fields.iter().map(|f| Rc::from(f.name.as_str()));
+        Ok(Value::Struct(names.zip(zeroed).collect()))
     }
 
     /// A scalar or an enum value; `syntax` says how a number reads.
