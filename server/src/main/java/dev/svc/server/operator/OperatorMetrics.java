@@ -22,7 +22,9 @@ import java.util.function.Supplier;
  *   <li>{@code svc_user_signins_total{cluster_role,username}}: each provisioning, extensions included;
  *   <li>{@code svc_active_user_sessions{cluster_role}}: Active sign-ins, counted from the informer's
  *       cache on every scrape, so it never drifts (D19);
- *   <li>{@code svc_reconciler_duration_seconds{reconciler,name,namespace}}: each reconcile;
+ *   <li>{@code svc_reconciler_duration_seconds{reconciler,name,namespace}}: each reconcile; a name's
+ *       series goes once its sign-in is gone ({@link #forget}), so sign-ins coming and going never grow
+ *       the registry;
  *   <li>{@code svc_reconciler_errors_total{reconciler}}: reconciles that failed and are retried;
  *   <li>{@code svc_reconciler_queue_depth}: names waiting for a worker;
  *   <li>{@code svc_operator_leader}: 1 while this replica holds the lease and reconciles, else 0.
@@ -87,6 +89,14 @@ public final class OperatorMetrics {
   void reconciled(String name, Duration took) {
     Timer.builder("svc.reconciler.duration").tag("reconciler", RECONCILER).tag("name", name)
         .tag("namespace", namespace).description("Time of one reconcile").register(registry).record(took);
+  }
+
+  /**
+   * Removes the reconcile timer of {@code name}, whose sign-in is gone: a series per sign-in ever seen
+   * would grow the heap and every scrape without end.
+   */
+  void forget(String name) {
+    registry.find("svc.reconciler.duration").tag("name", name).timers().forEach(registry::remove);
   }
 
   /** Counts a failed reconcile. */

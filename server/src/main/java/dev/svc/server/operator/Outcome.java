@@ -25,6 +25,11 @@ record Outcome(Operation operation, Optional<Instant> requeue) {
     /** Nothing to do, or nothing that can be done (a Warning event says why). */
     NOP;
 
+    /** Whether the sign-in is gone after this operation, so nothing of it should be kept. */
+    boolean endsSignin() {
+      return this == DEPROVISION || this == DEPROVISION_NOT_FOUND;
+    }
+
     /** The attribute value, such as {@code deprovision_not_found}. */
     String attribute() {
       return name().toLowerCase(Locale.ROOT);

@@ -232,8 +232,10 @@ public final class SigninController implements AutoCloseable {
         .setAttribute(NAME, name)
         .setAttribute(NAMESPACE, settings.namespace())
         .startSpan();
+    boolean ended = false;
     try (Scope scope = span.makeCurrent()) {
       Outcome outcome = reconciler.reconcile(name);
+      ended = outcome.operation().endsSignin();
       queue.forget(name);
       outcome.requeue().ifPresentOrElse(at -> queue.addAt(name, at), () -> queue.cancelDelayed(name));
       span.setAttribute(OPERATION, outcome.operation().attribute());
@@ -252,6 +254,9 @@ public final class SigninController implements AutoCloseable {
     } finally {
       Duration took = Duration.ofNanos(System.nanoTime() - started);
       metrics.reconciled(name, took);
+      if (ended) {
+        metrics.forget(name);
+      }
       span.setAttribute(DURATION_MS, took.toMillis());
       span.end();
     }

@@ -90,4 +90,19 @@ class OperatorTelemetryTest {
     assertThat(operator.registry.scrape("text/plain; version=0.0.4; charset=utf-8", OperatorMetrics.PROMETHEUS_NAMES))
         .doesNotContain("svc_login_attempts_total");
   }
+
+  @Test
+  void a_gone_sign_in_leaves_no_reconcile_series() {
+    operator = new OperatorFixture(client).start();
+    operator.login("dana", "view", "45m0s", T0);
+    operator.awaitProvisioned("svc-user-dana", T0.plus(Duration.ofMinutes(45)));
+    assertThat(operator.registry.scrape()).contains("name=\"svc-user-dana\"");
+
+    operator.time.advance(Duration.ofMinutes(45));
+    operator.awaitGone("svc-user-dana");
+
+    await().untilAsserted(() -> assertThat(operator.registry.scrape())
+        .doesNotContain("name=\"svc-user-dana\"")
+        .contains("svc_user_signins_total{cluster_role=\"view\",username=\"dana\"} 1.0"));
+  }
 }
