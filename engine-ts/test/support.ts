@@ -44,55 +44,15 @@ export function sigilFiles(dir: string): SourceFile[] {
   return found.sort().map((path) => ({ path: relative(dir, path), source: readFileSync(path, "utf8") }));
 }
 
-/** A kind with two host functions, and a policy that calls them. */
-export const LABELS: SourceFile[] = [
-  {
-    path: "labels_kind.sigil",
-    source: `kind Labels version 1
-
-enum Tier: gold | silver
-
-type Owner {
-  name: string
-  tier: Tier
-}
-
-input label: string
-input owner: Owner
-input since: timestamp
-input age: duration
-
-fn split(string, string) -> list<string>
-fn describe(Owner, duration, timestamp) -> string
-
-decision allow {
-  reason: tagged | described
-}
-
-decision deny {
-  reason: fallback
-}
-
-collect one
-precedence deny > allow
-
-default deny(reason: fallback)
-`,
-  },
-  {
-    path: "labels.sigil",
-    source: `policy labels.check: Labels@1
-
-when "team" in split(label, ",") {
-  allow(reason: tagged)
-}
-
-when describe(owner, age, since) == "ok" {
-  allow(reason: described)
-}
-`,
-  },
-];
+/**
+ * A kind with two host functions, and a policy that calls them: the JVM library's test sources
+ * (engine-jni/src/test/resources/labels), so both hosts are held to the same files.
+ */
+const LABELS_DIR = new URL("../../engine-jni/src/test/resources/labels/", import.meta.url);
+export const LABELS: SourceFile[] = ["labels_kind.sigil", "labels.sigil"].map((path) => ({
+  path,
+  source: readFileSync(new URL(path, LABELS_DIR), "utf8"),
+}));
 
 /** An input of the Labels kind; `since` is a Date, which JSON writes as RFC 3339. */
 export const LABELS_INPUT = {

@@ -23,55 +23,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Host functions implemented in Java, called by the real engine.wasm during {@link Policy#eval}. */
 class HostFunctionTest extends EngineFixture {
 
-  private static final SourceFile KIND =
-      SourceFile.of(
-          "kind.sigil",
-          """
-          kind Labels version 1
+  private static final SourceFile KIND = TestModules.labels("labels_kind.sigil");
 
-          enum Tier: gold | silver
-
-          type Owner {
-            name: string
-            tier: Tier
-          }
-
-          input label: string
-          input owner: Owner
-          input since: timestamp
-          input age: duration
-
-          fn split(string, string) -> list<string>
-          fn describe(Owner, duration, timestamp) -> string
-
-          decision allow {
-            reason: tagged | described
-          }
-
-          decision deny {
-            reason: fallback
-          }
-
-          collect one
-          precedence deny > allow
-
-          default deny(reason: fallback)
-          """);
-
-  private static final SourceFile POLICY =
-      SourceFile.of(
-          "labels.sigil",
-          """
-          policy labels.check: Labels@1
-
-          when "team" in split(label, ",") {
-            allow(reason: tagged)
-          }
-
-          when describe(owner, age, since) == "ok" {
-            allow(reason: described)
-          }
-          """);
+  private static final SourceFile POLICY = TestModules.labels("labels.sigil");
 
   /** An owner as a Java record: the typed adapter decodes the struct argument into it. */
   record Owner(String name, String tier) {}

@@ -3,6 +3,7 @@ package dev.svc.engine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 
 /** The modules the tests run: the real bundled engine (compiled once) and the small WAT fixtures. */
 public final class TestModules {
@@ -28,11 +29,19 @@ public final class TestModules {
     return resource("/wasm/engine-panic-probe.wasm");
   }
 
+  /**
+   * A Sigil file of {@code src/test/resources/labels}: the Labels kind and policy with host
+   * functions, which engine-ts's tests compile too, so both hosts are held to the same sources.
+   */
+  static SourceFile labels(String name) {
+    return SourceFile.of(name, new String(resource("/labels/" + name), StandardCharsets.UTF_8));
+  }
+
   private static byte[] resource(String path) {
     try (InputStream in = TestModules.class.getResourceAsStream(path)) {
       if (in == null) {
         throw new IllegalStateException(
-            "no test module " + path + " on the test classpath; run scripts/test, which builds it");
+            "no " + path + " on the test classpath; run scripts/test, which builds the test modules");
       }
       return in.readAllBytes();
     } catch (IOException e) {
