@@ -4,32 +4,15 @@
 //
 //   node engine-ts/scripts/bench.mjs [SAMPLES]          (after node engine-ts/scripts/build.mjs)
 //   build/deps/node-24.21.0/bin/node engine-ts/scripts/bench.mjs
+import { readFileSync } from "node:fs";
 import { Engine } from "../dist/index.js";
 import { EngineWorker } from "../dist/worker.js";
 
 const SAMPLES = Number(process.argv[2] ?? 20_000);
 const WARMUP = Math.min(5_000, SAMPLES);
 const WASM = new URL("../engine.wasm", import.meta.url);
-const KIND = `kind Refund version 1
-
-input amount: int
-input channel: string
-
-decision deny {
-  reason: fraud | no_rule
-}
-
-decision approve {
-  reason: goodwill | small
-  limit: int = 100
-}
-
-collect one
-precedence deny > approve
-precedence approve: goodwill > small
-
-default deny(reason: no_rule)
-`;
+// The Refund kind of the JVM benchmarks (bench/src/main/resources), so both hosts time the same request.
+const KIND = readFileSync(new URL("../../bench/src/main/resources/dev/svc/bench/refund-kind.sigil", import.meta.url), "utf8");
 const POLICY = `policy refund.desk: Refund@1
 
 when amount > 10000 {

@@ -4,6 +4,10 @@ import dev.svc.engine.CompileOptions;
 import dev.svc.engine.EvalResult;
 import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -17,28 +21,11 @@ import org.openjdk.jmh.annotations.Setup;
  */
 public class EvalRoundTrip extends OnePolicy {
 
-  static final String KIND =
-      """
-      kind Refund version 1
-
-      input amount: int
-      input channel: string
-
-      decision deny {
-        reason: fraud | no_rule
-      }
-
-      decision approve {
-        reason: goodwill | small
-        limit: int = 100
-      }
-
-      collect one
-      precedence deny > approve
-      precedence approve: goodwill > small
-
-      default deny(reason: no_rule)
-      """;
+  /**
+   * The Refund kind every ranked-decision benchmark compiles against; engine-ts's
+   * {@code scripts/bench.mjs} reads the same file, so both hosts time the same request.
+   */
+  static final String KIND = resource("refund-kind.sigil");
 
   @Param({"1", "64"})
   public int rules;
@@ -69,5 +56,16 @@ public class EvalRoundTrip extends OnePolicy {
           .append("  approve(reason: small, limit: 100)\n}\n\n");
     }
     return s.toString();
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = EvalRoundTrip.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("no " + name + " beside EvalRoundTrip on the class path; build the bench module");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }
