@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
@@ -50,30 +51,42 @@ final class Subshell {
     flow.signIn();
     IssuedKubeconfig issued = flow.fetchKubeconfig();
     Path file = flow.writeSessionFile(issued);
-    Process child;
-    try {
-      child = start(file);
-    } catch (IOException e) {
-      boolean cleanedUp = cleanUp(file);
-      throw new ClientException(new Problem("couldn't start the shell `" + shellPath() + "`",
-          cleanedUp ? List.of("check $SHELL") : List.of("check $SHELL", "run `svc logout`"), List.of(e.toString())));
-    }
+    // The hook is in place before the shell starts: a SIGTERM that arrives as soon as the shell
+    // runs still signs out and removes the file.
+    AtomicReference<Process> shell = new AtomicReference<>();
     Thread hook = new Thread(() -> {
-      stop(child);
+      Process started = shell.get();
+      if (started != null) {
+        stop(started);
+      }
       cleanUp(file);
     }, "svc-shell-cleanup");
     Runtime.getRuntime().addShutdownHook(hook);
+    Process child;
+    try {
+      child = start(file);
+      shell.set(child);
+    } catch (IOException e) {
+      boolean cleanedUp = cleanUp(file);
+      removeHook(hook);
+      throw new ClientException(new Problem("couldn't start the shell `" + shellPath() + "`",
+          cleanedUp ? List.of("check $SHELL") : List.of("check $SHELL", "run `svc logout`"), List.of(e.toString())));
+    }
     Signal interrupt = new Signal("INT");
     SignalHandler previous = Signal.handle(interrupt, signal -> { });
     int code = waitFor(child);
     Signal.handle(interrupt, previous);
     boolean cleanedUp = cleanUp(file);
+    removeHook(hook);
+    return code == 0 && !cleanedUp ? ClientCommand.FAILED : code;
+  }
+
+  private static void removeHook(Thread hook) {
     try {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException shuttingDown) {
       // the hook runs or ran already; it finds the clean-up done
     }
-    return code == 0 && !cleanedUp ? ClientCommand.FAILED : code;
   }
 
   private Process start(Path file) throws IOException {
