@@ -88,7 +88,7 @@ public final class ApiJson {
       throw new ApiError(415, "the request body isn't declared JSON",
           "send the header Content-Type: application/json with a body such as " + example);
     }
-    if (type.charset().isPresent() && !type.charset().get().equals("utf-8")) {
+    if (!type.declaresUtf8()) {
       throw notUtf8("the request body is declared `" + type.charset().get() + "`");
     }
     if (ctx.body().buffer() == null || ctx.body().length() == 0) {

@@ -2,6 +2,7 @@ package dev.svc.server.http;
 
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A {@code Content-Type} header's media type and charset (RFC 9110 §8.3), read so that a type only
@@ -14,6 +15,10 @@ import java.util.Optional;
  * @param charset the {@code charset} parameter in lower case, without quotes, when there is one
  */
 record MediaType(String name, Optional<String> charset) {
+
+  // The labels the WHATWG Encoding Standard maps to UTF-8: clients write `utf8` as often as `utf-8`.
+  private static final Set<String> UTF_8_LABELS =
+      Set.of("utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8");
 
   /**
    * The media type of a {@code Content-Type} header.
@@ -38,5 +43,14 @@ record MediaType(String name, Optional<String> charset) {
       }
     }
     return new MediaType(parts[0].strip().toLowerCase(Locale.ROOT), charset);
+  }
+
+  /**
+   * Whether the body is UTF-8 as far as the header says: no charset, or a label of UTF-8.
+   *
+   * @return false only when the header names another charset
+   */
+  boolean declaresUtf8() {
+    return charset.isEmpty() || UTF_8_LABELS.contains(charset.get());
   }
 }
