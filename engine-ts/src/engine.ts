@@ -14,7 +14,7 @@ import type {
   VersionInfo,
 } from "./records.js";
 import { RESULT_SHAPE, type ResultShape, type ShapedResult } from "./kind/decision.js";
-import { defaultOutput, Runtime, type OutputCallback } from "./runtime.js";
+import { defaultOutput, plainJson, Runtime, type OutputCallback } from "./runtime.js";
 import { compileModule, type WasmSource } from "./source.js";
 
 /** How `Engine.load` starts the module. */
@@ -187,6 +187,8 @@ export class Engine {
 export class Policy<I = Record<string, unknown>> {
   readonly #runtime: Runtime;
   readonly #functions: Readonly<Record<string, HostFunction>>;
+  // How every eval request without a deadline begins, up to its input.
+  readonly #evalStart: string;
   #handle: number | undefined;
   #shape: ResultShape | undefined;
 
@@ -200,6 +202,7 @@ export class Policy<I = Record<string, unknown>> {
     this.#runtime = runtime;
     this.#handle = handle;
     this.#functions = functions;
+    this.#evalStart = `{"op":"eval","handle":${JSON.stringify(handle)},"input":`;
     this.name = name;
     this.diagnostics = diagnostics;
     unreleased.register(this, { runtime, handle }, this);
@@ -215,8 +218,15 @@ export class Policy<I = Record<string, unknown>> {
    * doesn't fit the kind throws an EngineError. Host functions run synchronously inside.
    */
   eval(input: I, options: EvalOptions = {}): EvalResult {
-    const request = { op: "eval", handle: this.#open(), input, ...present("timeout_ms", options.timeoutMs) };
-    const result = this.#runtime.call(request, this.#functions) as unknown as ShapedResult;
+    const handle = this.#open();
+    // Most evaluations have no deadline, and an input JSON.stringify writes alone: their request is
+    // the input's text after #evalStart. A toJSON of the input's own would see another key there.
+    const json = options.timeoutMs === undefined && !hasToJson(input) ? plainJson(input) : undefined;
+    const body =
+      json !== undefined
+        ? this.#runtime.callJson(`${this.#evalStart}${json}}`, this.#functions)
+        : this.#runtime.call({ op: "eval", handle, input, ...present("timeout_ms", options.timeoutMs) }, this.#functions);
+    const result = body as unknown as ShapedResult;
     // Not enumerable: a copy of the record ({...result}) is a plain record again.
     if (this.#shape !== undefined) Object.defineProperty(result, RESULT_SHAPE, { value: this.#shape });
     return result;
@@ -259,6 +269,10 @@ export class Policy<I = Record<string, unknown>> {
     if (this.#handle === undefined) throw new EngineError(`policy ${this.name} was released`, "compile it again to evaluate it");
     return this.#handle;
   }
+}
+
+function hasToJson(value: unknown): boolean {
+  return typeof value === "object" && value !== null && typeof (value as { toJSON?: unknown }).toJSON === "function";
 }
 
 // An option the caller set becomes a request field; unset and empty ones are left out (bindings §6).

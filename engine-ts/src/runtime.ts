@@ -22,6 +22,16 @@ const BUSY_HELP = "use another instance for the nested call, or compute the valu
 // Shared: neither keeps state between calls without { stream: true }.
 const ENCODER = new TextEncoder();
 const DECODER = new TextDecoder();
+// Requests whose UTF-8 fits are written into one buffer the instance keeps for its life, instead of
+// a buffer allocated, copied into and freed per call; larger ones (files to compile) get their own.
+const REQUEST_BUFFER = 16 * 1024;
+// How a successful response begins (the module writes ok first when the request has no id, and the
+// package sends none); the body is what follows.
+const OK_PREFIX = '{"ok":true,';
+const OK_BYTES = ENCODER.encode(OK_PREFIX);
+const OPEN_BRACE = 0x7b;
+// Reads the halves of engine_call's packed i64 without intermediate BigInts.
+const PACKED = new DataView(new ArrayBuffer(8));
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -43,6 +53,10 @@ export class Runtime {
   #functions: Readonly<Record<string, HostFunction>> | undefined;
   // Handles let go of while a call ran (from a host function): released before the next call.
   #pendingReleases: number[] = [];
+  // The kept request buffer (REQUEST_BUFFER bytes at #requestPtr, 0 until the first call), and a
+  // view of it, made again when the memory grows (which detaches the old view: length 0).
+  #requestPtr = 0;
+  #requestView: Uint8Array = new Uint8Array(0);
   readonly #output: Output;
 
   private constructor(output: OutputCallback) {
@@ -113,11 +127,15 @@ export class Runtime {
    * with its message, help and diagnostics. `functions` serve the host calls of this request.
    */
   call(request: object, functions?: Readonly<Record<string, HostFunction>>): Body {
-    const bytes = encodeRequest(request);
+    return this.callJson(encodeRequest(request), functions);
+  }
+
+  /** `call` with the request written already: the JSON text `call` would send for it. */
+  callJson(request: string, functions?: Readonly<Record<string, HostFunction>>): Body {
     if (this.#stopped !== undefined) throw this.#stopped;
     if (this.#busy) throw new EngineError(BUSY_MESSAGE, BUSY_HELP);
     this.#releasePending();
-    return this.#send(bytes, functions);
+    return this.#send(request, functions);
   }
 
   /**
@@ -145,32 +163,64 @@ export class Runtime {
     }
   }
 
-  #send(bytes: Uint8Array, functions?: Readonly<Record<string, HostFunction>>): Body {
+  #send(request: string, functions?: Readonly<Record<string, HostFunction>>): Body {
     this.#busy = true;
     this.#functions = functions;
+    let answer: Answer;
     try {
-      return unwrap(this.#enter(() => this.#roundTrip(bytes)));
+      try {
+        answer = this.#roundTrip(request);
+      } catch (e) {
+        throw this.#stop(e);
+      }
     } finally {
       this.#busy = false;
       this.#functions = undefined;
     }
+    return answer.body ? bodyOf(answer.text) : unwrap(answer.text);
   }
 
-  #roundTrip(request: Uint8Array): string {
-    const { engine_alloc, engine_call, engine_free } = this.#exports;
+  // One engine_call: the request written into the module's memory, the response read out of it.
+  #roundTrip(request: string): Answer {
+    const { engine_call, engine_free } = this.#exports;
+    let packed: bigint;
+    const kept = this.#keptRequest(request);
+    if (kept >= 0) {
+      packed = engine_call(this.#requestPtr, kept);
+    } else {
+      const encoded = ENCODER.encode(request);
+      const ptr = this.#alloc(encoded.length);
+      this.#memory(ptr, encoded.length).set(encoded);
+      packed = engine_call(ptr, encoded.length);
+      engine_free(ptr, encoded.length);
+    }
+    PACKED.setBigInt64(0, packed);
+    const respPtr = PACKED.getUint32(0);
+    const respLen = PACKED.getUint32(4);
+    const bytes = this.#memory(respPtr, respLen);
+    const answer = okBody(bytes) ? { text: decodeBody(bytes), body: true } : { text: DECODER.decode(bytes), body: false };
+    engine_free(respPtr, respLen);
+    return answer;
+  }
+
+  // Writes the request into the kept buffer and answers its length there; -1 when it doesn't fit.
+  #keptRequest(request: string): number {
+    if (request.length > REQUEST_BUFFER) return -1;
+    // A module too short of memory for the buffer may still have room for this request alone.
+    if (this.#requestPtr === 0) this.#requestPtr = this.#exports.engine_alloc(REQUEST_BUFFER) >>> 0;
+    if (this.#requestPtr === 0) return -1;
+    if (this.#requestView.length === 0) this.#requestView = this.#memory(this.#requestPtr, REQUEST_BUFFER);
+    const { read, written } = ENCODER.encodeInto(request, this.#requestView);
+    return read === request.length ? written : -1;
+  }
+
+  #alloc(size: number): number {
     // Addresses are unsigned; JavaScript sees an i32 above 2 GiB as negative.
-    const ptr = engine_alloc(request.length) >>> 0;
-    if (ptr === 0 && request.length > 0) {
+    const ptr = this.#exports.engine_alloc(size) >>> 0;
+    if (ptr === 0 && size > 0) {
       throw new EngineError("the module couldn't allocate memory for a request", "the instance is out of memory; load a new one");
     }
-    this.#memory(ptr, request.length).set(request);
-    const packed = engine_call(ptr, request.length);
-    engine_free(ptr, request.length);
-    const respPtr = Number(BigInt.asUintN(64, packed) >> 32n);
-    const respLen = Number(BigInt.asUintN(32, packed));
-    const text = DECODER.decode(this.#memory(respPtr, respLen));
-    engine_free(respPtr, respLen);
-    return text;
+    return ptr;
   }
 
   // A range of memory; one the module doesn't have broke the ABI, which stops the instance.
@@ -180,19 +230,16 @@ export class Runtime {
     return new Uint8Array(buffer, ptr, len);
   }
 
-  // Runs one entry into the module; anything that unwinds out of it latches the stopped state.
-  #enter<T>(entry: () => T): T {
-    try {
-      return entry();
-    } catch (e) {
-      if (e instanceof EngineError) throw e;
-      this.#stopped ??= new EngineStoppedError(
-        `the Sigil module stopped: ${why(e)}${this.#output.stderr()}`,
-        `${REBUILD_HELP}. Unless the input or policy was extreme, such as nesting thousands deep, this is a bug in the engine: please report it with the output above`,
-        { cause: e },
-      );
-      throw this.#stopped;
-    }
+  // What unwound out of an entry into the module: an EngineError as it is; anything else latches
+  // the stopped state.
+  #stop(e: unknown): EngineError {
+    if (e instanceof EngineError) return e;
+    this.#stopped ??= new EngineStoppedError(
+      `the Sigil module stopped: ${why(e)}${this.#output.stderr()}`,
+      `${REBUILD_HELP}. Unless the input or policy was extreme, such as nesting thousands deep, this is a bug in the engine: please report it with the output above`,
+      { cause: e },
+    );
+    return this.#stopped;
   }
 
   // engine.host_call: the module asks for one host function's result. Nothing the function does
@@ -236,6 +283,12 @@ export class Runtime {
   }
 }
 
+/** What engine_call answered: the whole response, or (`body`) a successful one's body alone. */
+interface Answer {
+  text: string;
+  body: boolean;
+}
+
 /** A module that broke the ABI; stops the instance like a trap. */
 class BrokenModule extends Error {}
 
@@ -267,6 +320,37 @@ export const defaultOutput: OutputCallback = (stream, line) => {
   if (stream === "stderr") console.error(`engine.wasm: ${line}`);
 };
 
+// Whether the response begins as a successful one with more fields than ok.
+function okBody(response: Uint8Array): boolean {
+  if (response.length <= OK_BYTES.length) return false;
+  for (let i = 0; i < OK_BYTES.length; i++) {
+    if (response[i] !== OK_BYTES[i]) return false;
+  }
+  return true;
+}
+
+// A successful response's body as text: the comma after ok, overwritten with a brace in the
+// response buffer (which is freed right after), opens it. Neither the text nor the parsed
+// response is copied to leave ok out.
+function decodeBody(response: Uint8Array): string {
+  response[OK_PREFIX.length - 1] = OPEN_BRACE;
+  return DECODER.decode(response.subarray(OK_PREFIX.length - 1));
+}
+
+// The body decodeBody read. Whatever the whole response would answer otherwise (a body with a second
+// ok or an id, which the module never sends, or one that isn't JSON) goes through unwrap, with the
+// whole response's text, so it answers exactly that.
+function bodyOf(body: string): Body {
+  let parsed: Body;
+  try {
+    parsed = JSON.parse(body) as Body;
+  } catch {
+    return unwrap(OK_PREFIX + body.slice(1));
+  }
+  if (Object.hasOwn(parsed, "ok") || Object.hasOwn(parsed, "id")) return unwrap(OK_PREFIX + body.slice(1));
+  return parsed;
+}
+
 // An ok:false answer becomes an EngineError; an ok:true one its body.
 function unwrap(text: string): Body {
   const response = JSON.parse(text) as { ok?: unknown; id?: unknown; error?: { message?: string; help?: string }; diagnostics?: Diagnostic[] };
@@ -281,10 +365,27 @@ function unwrap(text: string): Body {
   return body as Body;
 }
 
-/** JSON text for a request; NaN, infinity, BigInt and cycles fail before the module sees anything. */
-function encodeRequest(request: object): Uint8Array {
+/**
+ * The JSON text of a value when JSON.stringify alone writes it as a request holds it: it throws
+ * nothing and writes no null, which NaN and infinity would have become; undefined otherwise. Without
+ * a replacer, JSON.stringify is more than twice as fast.
+ */
+export function plainJson(value: unknown): string | undefined {
   try {
-    return ENCODER.encode(encodeJson(request));
+    const text = JSON.stringify(value) as string | undefined;
+    return text === undefined || text.includes("null") ? undefined : text;
+  } catch {
+    // encodeJson throws it again, or first something it refuses before it
+    return undefined;
+  }
+}
+
+/** JSON text for a request; NaN, infinity, BigInt and cycles fail before the module sees anything. */
+function encodeRequest(request: object): string {
+  const plain = plainJson(request);
+  if (plain !== undefined) return plain;
+  try {
+    return encodeJson(request);
   } catch (e) {
     throw new EngineError(
       `the request can't be encoded as JSON: ${messageOf(e)}`,

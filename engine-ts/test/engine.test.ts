@@ -157,6 +157,11 @@ cases:
         (e: unknown) => e instanceof EngineError && e.message.startsWith("the request can't be encoded as JSON: "),
       );
     }
+    assert.throws(
+      () => policy.eval({ badge: NaN, since: 1n } as never),
+      (e: unknown) => e instanceof EngineError && e.message === "the request can't be encoded as JSON: NaN has no JSON number",
+      "the first value JSON can't hold is the one the error names",
+    );
     assert.equal(policy.eval({ badge: "staff" }).decision, "open");
     policy.release();
   });
@@ -169,6 +174,24 @@ describe("Policy", () => {
     assert.deepEqual(result.outcome, [{ decision: "open", reason: "staff", policy: "doors.main", position: "doors/main.sigil:4:3" }]);
     assert.equal(result.decision, "open");
     assert.equal(result.error, undefined);
+    policy.release();
+  });
+
+  test("eval sends the input as JSON.stringify writes it in the request: null in it, a toJSON of its own", () => {
+    const policy = engine.compile(DOOR);
+    assert.equal(policy.eval({ badge: "null" }).decision, "shut");
+    assert.equal(policy.eval({ toJSON: (key: string) => ({ badge: key === "input" ? "staff" : key }) } as never).decision, "open");
+    policy.release();
+  });
+
+  test("eval sends inputs whole however long, in any script", () => {
+    const seen: string[] = [];
+    const policy = engine.compile(LABELS, { functions: { split: (text: string, sep: string) => (seen.push(text), text.split(sep)), describe: () => "" } });
+    // Short, then more UTF-8 bytes than the request buffer holds in fewer characters, then more
+    // characters than it holds, then short again.
+    const labels = ["team,é😀", `team,${"€".repeat(10_000)}`, `team,${"x".repeat(40_000)}`, "team,ok"];
+    for (const label of labels) assert.equal(policy.eval({ ...LABELS_INPUT, label }).reason, "tagged");
+    assert.deepEqual(seen, labels);
     policy.release();
   });
 

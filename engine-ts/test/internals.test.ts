@@ -1,5 +1,5 @@
-// What the public API can't reach on purpose: a panic inside the module, and a policy collected
-// without release(). These tests drive the package's Runtime directly.
+// What the public API can't reach on purpose: a panic inside the module, a policy collected without
+// release(), and responses the module never sends. These tests drive the package's Runtime directly.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import { EngineError } from "@svc/engine";
 import { Policy } from "../dist/engine.js";
 import { Runtime } from "../dist/runtime.js";
-import { ENGINE_WASM, LABELS } from "./support.js";
+import { ENGINE_WASM, fixture, LABELS } from "./support.js";
 
 const PANIC_PROBE = new URL("../../native/engine/target/engine-legacy-eh-panic-probe.wasm", import.meta.url);
 
@@ -60,5 +60,43 @@ describe("a policy collected without release()", () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     assert.equal(held(), false);
+  });
+});
+
+describe("a response", () => {
+  // The echo fixture answers each request with itself, so the request is the response under test.
+  const echo = async () => Runtime.start(await WebAssembly.compile(readFileSync(fixture("echo"))), () => {});
+
+  test("with ok:true answers its other fields, in order, without ok and id", async () => {
+    const runtime = await echo();
+    const body = runtime.call({ ok: true, decision: "open", id: 4, payload: { limit: 100 }, n: -1.5 });
+    assert.deepEqual(Object.entries(body), [["decision", "open"], ["payload", { limit: 100 }], ["n", -1.5]]);
+    assert.deepEqual(runtime.call({ ok: true }), {});
+    assert.deepEqual(runtime.callJson('{"ok":true , "x":1}'), { x: 1 });
+  });
+
+  test("answers as its last ok says when it has two", async () => {
+    const runtime = await echo();
+    assert.throws(
+      () => runtime.callJson('{"ok":true,"x":1,"ok":false,"error":{"message":"refused","help":"ask"}}'),
+      (e: unknown) => e instanceof EngineError && e.message === "refused" && e.help === "ask" && e.diagnostics.length === 0,
+    );
+    assert.deepEqual(runtime.callJson('{"ok":false,"ok":true,"x":1}'), { x: 1 });
+  });
+
+  test("that isn't JSON fails as JSON.parse fails for the whole text", async () => {
+    const runtime = await echo();
+    for (const text of ['{"ok":true,"x":}', '{"ok":true,"x":1', '{"ok":true,"x":1}}']) {
+      const expected = (() => {
+        try {
+          JSON.parse(text);
+        } catch (e) {
+          return e as SyntaxError;
+        }
+        throw new Error(`${text} parsed`);
+      })();
+      assert.throws(() => runtime.callJson(text), (e: unknown) => e instanceof SyntaxError && e.message === expected.message, text);
+    }
+    assert.equal(runtime.stopped, undefined);
   });
 });
