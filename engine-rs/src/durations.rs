@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::error::{Error, Result};
+use crate::quote::go_quote;
 
 /// The longest duration: Go's int64 nanosecond range, in whole milliseconds (about 292 years).
 const MAX_MILLIS: u64 = 9_223_372_036_854;
@@ -74,24 +75,6 @@ pub fn format_duration(duration: Duration) -> Result<String> {
     Ok(text)
 }
 
-/// Quotes text as Go's `%q` does for the texts a duration can hold.
-fn go_quote(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,10 +120,5 @@ mod tests {
         assert_eq!(error.to_string(), "9223372036855 ms isn't a duration Sigil can write");
         assert_eq!(error.help(), HELP_RANGE);
         assert!(format_duration(Duration::from_millis(MAX_MILLIS)).is_ok());
-    }
-
-    #[test]
-    fn quotes_like_go() {
-        assert_eq!(go_quote("a\"b\\\n\u{1}é"), "\"a\\\"b\\\\\\n\\x01é\"");
     }
 }

@@ -8,7 +8,7 @@
 //!
 //! Where things are: `sys` (the C API, declared by us and checked at start-up), `module`, `instance`
 //! (the ABI round trip, host calls, stopping), `engine` (ops and policies), `ticker` (the epoch
-//! thread), `host` (host functions), `options`, `limits`, `records`, `durations`, `error`.
+//! thread), `host` (host functions), `kind` (the kind builder and decision helpers), `options`, `limits`, `records`, `durations`, `error`.
 //!
 //! Guest code runs on the calling thread, with a wasm stack of 512 KiB: call from threads with at
 //! least 2 MiB of stack (Rust's default for spawned threads).
@@ -18,9 +18,11 @@ mod engine;
 mod error;
 mod host;
 mod instance;
+mod kind;
 mod limits;
 mod module;
 mod options;
+mod quote;
 mod records;
 mod sys;
 mod ticker;
@@ -30,6 +32,7 @@ pub use engine::{Engine, Policy};
 pub use error::{EngineError, Error, Result, StoppedError};
 pub use host::{host_fn, host_fn_typed, HostFunction, TypedHostFn};
 pub use instance::ABI_VERSION;
+pub use kind::{Decision, FnDecl, Kind, KindBuilder, KindCompileOptions, Matched, Outcome, OutcomeRef, Type};
 pub use limits::{Limits, ModuleConfig};
 pub use module::Module;
 pub use options::{

@@ -1,4 +1,5 @@
 //! Every op of Engine and Policy against the bundled module.
+#![allow(clippy::unwrap_used, reason = "fixtures of the tests stop loudly")]
 
 mod common;
 

@@ -3,6 +3,7 @@
 //! kept, and the explanations likewise. The examples are `$SIGIL_SPEC_EXAMPLES`, else
 //! `shared/spec/examples` beside the repository; missing, the tests say so and pass, except under
 //! CI, where examples must never go unchecked.
+#![allow(clippy::unwrap_used, reason = "fixtures of the tests stop loudly")]
 
 mod common;
 

@@ -1,4 +1,5 @@
 //! Host functions through a real evaluation: typed and raw, errors, panics, and re-entry.
+#![allow(clippy::unwrap_used, reason = "fixtures of the tests stop loudly")]
 
 mod common;
 

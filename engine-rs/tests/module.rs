@@ -1,4 +1,5 @@
 //! Loading the module: bytes, files, precompiled artifacts and their refusals, and the ABI checks.
+#![allow(clippy::unwrap_used, reason = "fixtures of the tests stop loudly")]
 
 mod common;
 

@@ -1,4 +1,5 @@
 //! Deadlines, fuel, memory and traps: what stops an instance, and that it stays stopped.
+#![allow(clippy::unwrap_used, reason = "fixtures of the tests stop loudly")]
 
 mod common;
 
