@@ -80,8 +80,8 @@ impl Error {
                                   function that blocks; build a new instance to go on"
                 .into(),
             Error::OutOfFuel => "raise the call's fuel limit; build a new instance to go on".into(),
-            Error::NoPolicy(_) => "install the policy in the pool first (Pool::install or Pool::compile)".into(),
-            Error::Busy(_) => "raise PoolOptions::acquire_timeout or the pool's size, or send fewer calls at once".into(),
+            Error::NoPolicy(_) => "install it with Pool::install or Pool::compile before evaluating it".into(),
+            Error::Busy(_) => "the pool is saturated: raise its size or shed load".into(),
         }
     }
 }
@@ -97,8 +97,8 @@ impl fmt::Display for Error {
                 d.as_millis()
             ),
             Error::OutOfFuel => f.write_str("the call ran out of fuel and was stopped; the instance is stopped"),
-            Error::NoPolicy(name) => write!(f, "the pool has no policy `{name}`"),
-            Error::Busy(d) => write!(f, "every instance of the pool stayed busy for {} ms", d.as_millis()),
+            Error::NoPolicy(name) => write!(f, "the pool has no policy named {name}"),
+            Error::Busy(d) => write!(f, "every instance of the pool stayed busy for {d:?}"),
         }
     }
 }
@@ -179,8 +179,8 @@ mod tests {
         let cases = [
             (Error::Timeout(Duration::from_millis(1500)), "the call ran past its hard deadline of 1500 ms and was killed; the instance is stopped"),
             (Error::OutOfFuel, "the call ran out of fuel and was stopped; the instance is stopped"),
-            (Error::NoPolicy("refunds".into()), "the pool has no policy `refunds`"),
-            (Error::Busy(Duration::from_millis(20)), "every instance of the pool stayed busy for 20 ms"),
+            (Error::NoPolicy("refunds".into()), "the pool has no policy named refunds"),
+            (Error::Busy(Duration::from_millis(20)), "every instance of the pool stayed busy for 20ms"),
             (Error::Stopped(StoppedError { message: "the Sigil module stopped".into(), help: "h".into() }), "the Sigil module stopped"),
         ];
         for (error, message) in cases {

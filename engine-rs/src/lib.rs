@@ -7,7 +7,7 @@
 //! is a failure of the machinery.
 //!
 //! Where things are: `sys` (the C API, declared by us and checked at start-up), `module`, `instance`
-//! (the ABI round trip, host calls, stopping), `engine` (ops and policies), `ticker` (the epoch
+//! (the ABI round trip, host calls, stopping), `engine` (ops and policies), `pool` (instances, rebuild, reinstall), `ticker` (the epoch
 //! thread), `host` (host functions), `kind` (the kind builder and decision helpers), `options`, `limits`, `records`, `durations`, `error`.
 //!
 //! Guest code runs on the calling thread, with a wasm stack of 512 KiB: call from threads with at
@@ -22,6 +22,7 @@ mod kind;
 mod limits;
 mod module;
 mod options;
+mod pool;
 mod quote;
 mod records;
 mod sys;
@@ -35,6 +36,7 @@ pub use instance::ABI_VERSION;
 pub use kind::{Decision, FnDecl, Kind, KindBuilder, KindCompileOptions, Matched, Outcome, OutcomeRef, Type};
 pub use limits::{Limits, ModuleConfig};
 pub use module::Module;
+pub use pool::{Pool, PoolOptions, PoolStats, Recipe};
 pub use options::{
     CheckOptions, CompileOptions, CompileRequirement, EvalOptions, ExplainOptions, FormatOptions, LintLevel,
     Requirement, SourceFile, Stub, StubCall, TestOptions,
@@ -51,4 +53,5 @@ fn assert_send_sync() {
     is::<Module>();
     is::<Engine>();
     is::<Policy>();
+    is::<Pool>();
 }

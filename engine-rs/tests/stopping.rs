@@ -5,29 +5,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::{fuel_module, module, engine, wat};
-use serde_json::json;
+use common::{engine, fuel_module, loop_files, module, quick_input, slow_input, wat};
 use svc_engine::*;
-
-const DOOR_KIND: &str = "kind Door version 1\n\ninput floor: int\ninput names: list<string>\n\n\
-decision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\n\
-collect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
-
-/// Quadratic in the number of names: 4000 names take far longer than the deadlines below.
-const SLOW_POLICY: &str = "policy door.main: Door@1\n\n\
-when any n in names: (any m in names: m == n and n == \"zz\") {\n  allow(reason: member)\n}\n";
-
-fn loop_files() -> Vec<SourceFile> {
-    vec![SourceFile::new("kind.sigil", DOOR_KIND), SourceFile::new("door/main.sigil", SLOW_POLICY)]
-}
-
-fn slow_input() -> serde_json::Value {
-    json!({"floor": 1, "names": (0..4000).map(|i| format!("n{i}")).collect::<Vec<_>>()})
-}
-
-fn quick_input() -> serde_json::Value {
-    json!({"floor": 1, "names": ["zz"]})
-}
 
 fn stopped_message(result: Result<impl std::fmt::Debug>) -> String {
     match result {

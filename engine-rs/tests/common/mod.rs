@@ -60,3 +60,23 @@ pub fn labels_files() -> Vec<SourceFile> {
         .map(|name| SourceFile::new(*name, std::fs::read_to_string(dir.join(name)).expect("labels fixture")))
         .collect()
 }
+
+pub const DOOR_KIND: &str = "kind Door version 1\n\ninput floor: int\ninput names: list<string>\n\n\
+decision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\n\
+collect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
+
+/// Quadratic in the number of names: 4000 names take far longer than the tests' deadlines.
+pub const SLOW_POLICY: &str = "policy door.main: Door@1\n\n\
+when any n in names: (any m in names: m == n and n == \"zz\") {\n  allow(reason: member)\n}\n";
+
+pub fn loop_files() -> Vec<SourceFile> {
+    vec![SourceFile::new("kind.sigil", DOOR_KIND), SourceFile::new("door/main.sigil", SLOW_POLICY)]
+}
+
+pub fn slow_input() -> serde_json::Value {
+    serde_json::json!({"floor": 1, "names": (0..4000).map(|i| format!("n{i}")).collect::<Vec<_>>()})
+}
+
+pub fn quick_input() -> serde_json::Value {
+    serde_json::json!({"floor": 1, "names": ["zz"]})
+}
