@@ -13,6 +13,8 @@
 //! Guest code runs on the calling thread, with a wasm stack of 512 KiB: call from threads with at
 //! least 2 MiB of stack (Rust's default for spawned threads).
 
+#[cfg(feature = "async_rt")]
+mod async_rt;
 mod durations;
 mod engine;
 mod error;
