@@ -13,7 +13,14 @@ use crate::ticker::Ticker;
 /// wasmtime's default wasm stack, set explicitly: guest calls run on the caller's thread.
 const MAX_WASM_STACK: usize = 512 << 10;
 
-const REBUILD_HELP: &str = "use the engine.wasm built from the same svc revision as this crate";
+const REBUILD_HELP: &str = "build the module from the same svc revision as this crate (native/engine/build-wasm)";
+
+/// The WASI preview 1 functions the crate links; a module importing others is refused up front.
+const WASI_FUNCTIONS: [&str; 19] = [
+    "args_get", "args_sizes_get", "clock_time_get", "environ_get", "environ_sizes_get", "fd_close", "fd_fdstat_get",
+    "fd_fdstat_set_flags", "fd_filestat_get", "fd_prestat_dir_name", "fd_prestat_get", "fd_read", "fd_write",
+    "path_filestat_get", "path_open", "poll_oneoff", "proc_exit", "random_get", "sched_yield",
+];
 
 /// The engine module, compiled for this machine. Cheap to clone; Send and Sync.
 #[derive(Clone)]
@@ -96,13 +103,15 @@ impl Module {
 
     /// [`Module::from_bytes`] with a config.
     pub fn from_bytes_with(wasm: &[u8], config: ModuleConfig) -> Result<Module> {
-        Self::load(config, false, |engine, out| {
-            // SAFETY: `wasm` is readable for its length during the call.
-            unsafe { sys::wasmtime_module_new(engine, wasm.as_ptr(), wasm.len(), out) }
-        })
-        .map_err(|why| {
-            Error::engine(format!("compiling the module failed: {why}"), "pass the bytes of engine.wasm")
-        })
+        Self::load(
+            config,
+            false,
+            |engine, out| {
+                // SAFETY: `wasm` is readable for its length during the call.
+                unsafe { sys::wasmtime_module_new(engine, wasm.as_ptr(), wasm.len(), out) }
+            },
+            |why| Error::engine(format!("compiling the module failed: {why}"), "pass the bytes of engine.wasm"),
+        )
     }
 
     /// Loads what [`Module::precompile`] returned.
@@ -113,10 +122,12 @@ impl Module {
     /// An artifact of another wasmtime version or settings is refused; a tampered one can't be told
     /// from a genuine one.
     pub unsafe fn from_precompiled(artifact: &[u8], config: ModuleConfig) -> Result<Module> {
-        Self::load(config, true, |engine, out| {
-            sys::wasmtime_module_deserialize(engine, artifact.as_ptr(), artifact.len(), out)
-        })
-        .map_err(refused)
+        Self::load(
+            config,
+            true,
+            |engine, out| sys::wasmtime_module_deserialize(engine, artifact.as_ptr(), artifact.len(), out),
+            refused,
+        )
     }
 
     /// [`Module::from_precompiled`] from a file, memory mapped.
@@ -128,8 +139,7 @@ impl Module {
         let c_path = CString::new(path.as_os_str().as_encoded_bytes()).map_err(|_| {
             Error::engine(format!("the path `{}` holds a NUL byte", path.display()), "pass a path without NUL bytes")
         })?;
-        Self::load(config, true, |engine, out| sys::wasmtime_module_deserialize_file(engine, c_path.as_ptr(), out))
-            .map_err(refused)
+        Self::load(config, true, |engine, out| sys::wasmtime_module_deserialize_file(engine, c_path.as_ptr(), out), refused)
     }
 
     /// Serializes the compiled module: native code for this machine, wasmtime version and config.
@@ -165,21 +175,25 @@ impl Module {
         config: ModuleConfig,
         precompiled: bool,
         make: impl FnOnce(*mut sys::wasm_engine_t, *mut *mut sys::wasmtime_module_t) -> *mut sys::wasmtime_error_t,
-    ) -> std::result::Result<Module, String> {
-        sys::check().map_err(str::to_owned)?;
+        load_failed: impl FnOnce(String) -> Error,
+    ) -> Result<Module> {
+        sys::check().map_err(|why| Error::engine(why, format!("link this program with wasmtime {}'s _libwasmtime.so (scripts/setup extracts it)", sys::WASMTIME_VERSION)))?;
         // SAFETY: every object made is owned by a guard or by ModuleInner, and freed once.
         unsafe {
             let engine = new_engine(config);
             if engine.is_null() {
-                return Err("wasmtime refused the engine configuration".into());
+                return Err(load_failed("wasmtime refused the engine configuration".into()));
             }
             let mut module = std::ptr::null_mut();
             let error = make(engine, &mut module);
             if !error.is_null() {
                 sys::wasm_engine_delete(engine);
-                return Err(sys::error_text(error));
+                return Err(load_failed(sys::error_text(error)));
             }
-            let pre = check_exports(module).and_then(|()| link(engine, module));
+            let pre = check_imports(module)
+                .and_then(|()| check_exports(module))
+                .and_then(|()| link(engine, module))
+                .map_err(|why| Error::engine(why, REBUILD_HELP));
             match pre {
                 Ok(pre) => Ok(Module {
                     inner: Arc::new(ModuleInner {
@@ -247,6 +261,22 @@ unsafe fn kinds(vec: *const sys::wasm_valtype_vec_t) -> Vec<u8> {
         return Vec::new();
     }
     std::slice::from_raw_parts(vec.data, vec.size).iter().map(|t| sys::wasm_valtype_kind(*t)).collect()
+}
+
+/// Refuses a module that imports anything but the WASI functions above and `engine.host_call`.
+unsafe fn check_imports(module: *mut sys::wasmtime_module_t) -> std::result::Result<(), String> {
+    let mut imports = sys::wasm_importtype_vec_t { size: 0, data: std::ptr::null_mut() };
+    sys::wasmtime_module_imports(module, &mut imports);
+    let list = if imports.data.is_null() { &[][..] } else { std::slice::from_raw_parts(imports.data, imports.size) };
+    let foreign = list.iter().find_map(|import| {
+        let from = (*sys::wasm_importtype_module(*import)).text();
+        let name = (*sys::wasm_importtype_name(*import)).text();
+        let provided = (from == "wasi_snapshot_preview1" && WASI_FUNCTIONS.contains(&name.as_str()))
+            || (from == "engine" && name == "host_call");
+        (!provided).then(|| format!("the module imports {from}.{name}, which this crate doesn't provide"))
+    });
+    sys::wasm_importtype_vec_delete(&mut imports);
+    foreign.map_or(Ok(()), Err)
 }
 
 /// Refuses a module without the ABI's exports of the right types: the crate calls them unchecked.
@@ -338,6 +368,6 @@ unsafe fn link(
     if error.is_null() {
         Ok(pre)
     } else {
-        Err(format!("linking the module failed: {}; {REBUILD_HELP}", sys::error_text(error)))
+        Err(format!("linking the module failed: {}", sys::error_text(error)))
     }
 }

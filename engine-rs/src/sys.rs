@@ -28,6 +28,7 @@ opaque!(
     wasm_functype_t,
     wasm_externtype_t,
     wasm_memorytype_t,
+    wasm_importtype_t,
     wasm_exporttype_t,
     wasmtime_error_t,
     wasmtime_store_t,
@@ -68,6 +69,12 @@ impl wasm_byte_vec_t {
 pub(crate) struct wasm_valtype_vec_t {
     pub size: usize,
     pub data: *mut *mut wasm_valtype_t,
+}
+
+#[repr(C)]
+pub(crate) struct wasm_importtype_vec_t {
+    pub size: usize,
+    pub data: *mut *mut wasm_importtype_t,
 }
 
 #[repr(C)]
@@ -182,6 +189,9 @@ extern "C" {
     pub(crate) fn wasm_externtype_as_functype_const(externtype: *const wasm_externtype_t) -> *const wasm_functype_t;
     pub(crate) fn wasm_externtype_as_memorytype_const(externtype: *const wasm_externtype_t) -> *const wasm_memorytype_t;
     pub(crate) fn wasmtime_memorytype_is64(memorytype: *const wasm_memorytype_t) -> bool;
+    pub(crate) fn wasm_importtype_module(import: *const wasm_importtype_t) -> *const wasm_byte_vec_t;
+    pub(crate) fn wasm_importtype_name(import: *const wasm_importtype_t) -> *const wasm_byte_vec_t;
+    pub(crate) fn wasm_importtype_vec_delete(vec: *mut wasm_importtype_vec_t);
     pub(crate) fn wasm_exporttype_name(export: *const wasm_exporttype_t) -> *const wasm_byte_vec_t;
     pub(crate) fn wasm_exporttype_type(export: *const wasm_exporttype_t) -> *const wasm_externtype_t;
     pub(crate) fn wasm_exporttype_vec_delete(vec: *mut wasm_exporttype_vec_t);
@@ -191,6 +201,7 @@ extern "C" {
     pub(crate) fn wasmtime_module_serialize(module: *mut wasmtime_module_t, out: *mut wasm_byte_vec_t) -> *mut wasmtime_error_t;
     pub(crate) fn wasmtime_module_deserialize(engine: *mut wasm_engine_t, bytes: *const u8, len: usize, out: *mut *mut wasmtime_module_t) -> *mut wasmtime_error_t;
     pub(crate) fn wasmtime_module_deserialize_file(engine: *mut wasm_engine_t, path: *const std::ffi::c_char, out: *mut *mut wasmtime_module_t) -> *mut wasmtime_error_t;
+    pub(crate) fn wasmtime_module_imports(module: *const wasmtime_module_t, out: *mut wasm_importtype_vec_t);
     pub(crate) fn wasmtime_module_exports(module: *const wasmtime_module_t, out: *mut wasm_exporttype_vec_t);
 
     pub(crate) fn wasmtime_linker_new(engine: *mut wasm_engine_t) -> *mut wasmtime_linker_t;
