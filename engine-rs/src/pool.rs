@@ -380,10 +380,8 @@ impl Shared {
                 if self.generation.load(Ordering::SeqCst) != generation {
                     continue;
                 }
-                // Skipped recipes keep the slot unsynced, so a later lease tries them again.
-                if skip.is_empty() {
-                    slot.synced = generation;
-                }
+                // Synced without the skipped recipes: they stay out until installed again.
+                slot.synced = generation;
                 state.rebuilding.remove(&id);
                 state.idle.push(slot);
                 drop(state);

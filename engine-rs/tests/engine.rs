@@ -188,3 +188,39 @@ fn concurrent_calls_on_one_engine_wait_for_each_other() {
     let approved: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
     assert_eq!(approved, (0..200).filter(|n| n % 120 < 100).count());
 }
+
+#[test]
+fn non_ascii_text_survives_both_ways() {
+    let engine = engine();
+    let source = "policy   a.b: K@1\n\n// naïve ✓ 😀\n";
+    assert_eq!(engine.format(source, &FormatOptions::default()).unwrap(), "policy a.b: K@1\n\n// naïve ✓ 😀\n");
+}
+
+#[test]
+fn memory_stays_flat_over_many_evaluations() {
+    let engine = engine();
+    let policy = engine.compile(&refund_files(), CompileOptions::default()).unwrap();
+    let input = json!({"amount": 40, "channel": "web"});
+    for _ in 0..500 {
+        policy.eval(&input).unwrap();
+    }
+    let warm = engine.memory_size().unwrap();
+    for _ in 0..10_000 {
+        policy.eval(&input).unwrap();
+    }
+    assert!(engine.memory_size().unwrap() <= warm + (4 << 20), "grew from {warm}");
+}
+
+#[test]
+fn a_huge_input_in_little_memory_stops_the_instance_with_a_short_message() {
+    let limits = Limits { max_memory: 16 << 20, ..Limits::default() };
+    let engine = Engine::with_limits(common::module(), limits).unwrap();
+    let files = common::loop_files();
+    let policy = engine.compile(&files, CompileOptions::default()).unwrap();
+    let names: Vec<String> = (0..400_000).map(|i| format!("name number {i}")).collect();
+    let error = policy.eval(&json!({"floor": 1, "names": names})).unwrap_err();
+    let Error::Stopped(stopped) = &error else { panic!("not stopped: {error:?}") };
+    assert!(stopped.message.contains("out of memory"), "{}", stopped.message);
+    assert!(stopped.message.len() < 6000, "{} chars", stopped.message.len());
+    assert!(engine.stopped().is_some());
+}

@@ -143,3 +143,12 @@ fn a_stub_answers_in_place_of_an_implementation() {
     let policy = engine().compile(&labels_files(), options).unwrap();
     assert_eq!(policy.eval(&input("anything")).unwrap().reason.as_deref(), Some("tagged"));
 }
+
+#[test]
+fn a_function_without_implementation_or_stub_fails_the_evaluation() {
+    let engine = engine();
+    let policy = engine.compile(&labels_files(), CompileOptions::default()).unwrap();
+    let error = policy.eval(&input("x")).unwrap().error.expect("a failed evaluation");
+    assert_eq!(error.kind, FailureKind::Runtime);
+    assert_eq!(engine.stopped(), None);
+}

@@ -216,3 +216,42 @@ fn chaos_stops_only_the_calls_that_broke() {
     }
     assert!(pool.rebuild_failures().is_empty());
 }
+
+#[test]
+fn a_panic_inside_with_policy_replaces_the_instance() {
+    let pool = pool(1);
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        pool.with_policy("refunds", |_| -> Result<()> { panic!("the caller broke") })
+    }));
+    assert!(panicked.is_err());
+    assert_eq!(pool.stats().replaced, 1);
+    // The rebuilt instance serves, with the policy reinstalled.
+    assert!(pool.evaluate("refunds", &refund_input(40), &EvalOptions::default()).is_ok());
+}
+
+#[test]
+fn a_recipe_that_keeps_stopping_fresh_instances_is_skipped_and_reported() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let limits = Limits { op_deadline: Some(Duration::from_millis(20)), ..Limits::default() };
+    let pool = Pool::with_options(module(), PoolOptions { size: 1, limits, acquire_timeout: None }).unwrap();
+    pool.compile("door", loop_files(), CompileOptions::default()).unwrap();
+    let runs = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&runs);
+    pool.install("poison", move |engine: &Engine| {
+        let policy = engine.compile(&loop_files(), CompileOptions::default())?;
+        if counter.fetch_add(1, Ordering::SeqCst) > 0 {
+            policy.eval(&slow_input())?; // killed at the op deadline: the instance stops
+        }
+        Ok(policy)
+    })
+    .unwrap();
+    assert!(pool.evaluate("door", &slow_input(), &EvalOptions::default()).unwrap_err().is_stopped());
+    // Waits for the rebuild, which gives up on `poison` after three stops and serves `door`.
+    let result = pool.evaluate("door", &quick_input(), &EvalOptions::default()).unwrap();
+    assert_eq!(result.reason.as_deref(), Some("member"));
+    let failures = pool.rebuild_failures();
+    assert_eq!(failures.len(), 1);
+    assert_eq!(failures[0].0, "poison");
+    assert_eq!(runs.load(Ordering::SeqCst), 4, "install, then three fresh instances");
+    assert_eq!(pool.stats().replaced, 4);
+}
