@@ -214,8 +214,8 @@ fn memory_stays_flat_over_many_evaluations() {
 #[test]
 fn a_huge_input_in_little_memory_stops_the_instance_with_a_short_message() {
     let limits = Limits { max_memory: 16 << 20, ..Limits::default() };
-    let engine = Engine::with_limits(common::module(), limits).unwrap();
-    let files = common::loop_files();
+    let engine = Engine::with_limits(module(), limits).unwrap();
+    let files = loop_files();
     let policy = engine.compile(&files, CompileOptions::default()).unwrap();
     let names: Vec<String> = (0..400_000).map(|i| format!("name number {i}")).collect();
     let error = policy.eval(&json!({"floor": 1, "names": names})).unwrap_err();
