@@ -155,11 +155,7 @@ impl KindBuilder {
     /// `input <name>: <Type>`, in declaration order. A repeat is still declared, so the type walk
     /// reaches its types and reports their problems too.
     pub fn input(mut self, name: impl Into<String>, ty: Type) -> Self {
-        let name = name.into();
-        if self.inputs.iter().any(|(n, _)| *n == name) {
-            self.problems.push(format!("input {name} is declared twice"));
-        }
-        self.inputs.push((name, ty));
+        declare(&mut self.inputs, &mut self.problems, "input", name.into(), ty);
         self
     }
 
@@ -175,11 +171,7 @@ impl KindBuilder {
 
     /// `fn <name>(...) -> ...`, in declaration order.
     pub fn function(mut self, name: impl Into<String>, decl: FnDecl) -> Self {
-        let name = name.into();
-        if self.functions.iter().any(|(n, _)| *n == name) {
-            self.problems.push(format!("function {name} is declared twice"));
-        }
-        self.functions.push((name, decl));
+        declare(&mut self.functions, &mut self.problems, "function", name.into(), decl);
         self
     }
 
@@ -267,6 +259,14 @@ impl KindBuilder {
             .collect();
         Ok(Kind { name: self.name, version: self.version, schema, functions })
     }
+}
+
+/// Appends a named declaration, noting a repeat as a problem.
+fn declare<T>(list: &mut Vec<(String, T)>, problems: &mut Vec<String>, what: &str, name: String, item: T) {
+    if list.iter().any(|(n, _)| *n == name) {
+        problems.push(format!("{what} {name} is declared twice"));
+    }
+    list.push((name, item));
 }
 
 /// `AlertRouting` -> `alert_routing`, `HTTPServer` -> `http_server` (bindings §13.6).
