@@ -224,17 +224,19 @@ fn request_bytes(op: &str, handle: u32) -> Vec<u8> {
 
 /// `{"op":"eval","handle":h,"input":...,"timeout_ms":t}`, written straight from the input.
 fn eval_request<I: Serialize + ?Sized>(handle: u32, input: &I, timeout_ms: Option<u64>) -> Result<Vec<u8>> {
+    let unencodable = |e: &dyn std::fmt::Display| {
+        Error::engine(
+            format!("the input can't be encoded as JSON: {e}"),
+            "pass a value serde can serialize as a JSON object, with one key per input the kind declares \
+             and no NaN or infinite float (JSON has no number for them)",
+        )
+    };
+    crate::finite::check(input).map_err(|e| unencodable(&e))?;
     let mut out = Vec::with_capacity(128);
     out.extend_from_slice(br#"{"op":"eval","handle":"#);
     out.extend_from_slice(handle.to_string().as_bytes());
     out.extend_from_slice(br#","input":"#);
-    serde_json::to_writer(&mut out, input).map_err(|e| {
-        Error::engine(
-            format!("the input can't be encoded as JSON: {e}"),
-            "pass a value serde can serialize as a JSON object, with one key per input the kind declares \
-             and no NaN or infinite float",
-        )
-    })?;
+    serde_json::to_writer(&mut out, input).map_err(|e| unencodable(&e))?;
     if let Some(ms) = timeout_ms {
         out.extend_from_slice(br#","timeout_ms":"#);
         out.extend_from_slice(ms.to_string().as_bytes());
@@ -276,6 +278,13 @@ mod tests {
         let bounded = Engine::new(&module).unwrap();
         assert_eq!(bounded.call_raw(br#"{"op":"version"}"#).unwrap(), br#"{"ok":true}"#);
         assert!(module.inner.ticker.is_started());
+    }
+
+    #[test]
+    fn an_input_with_a_nan_is_refused_before_the_module_sees_it() {
+        let error = eval_request(1, &serde_json::json!({"a": 1}).as_object().map(|_| f64::NAN), None).unwrap_err();
+        assert_eq!(error.to_string(), "the input can't be encoded as JSON: NaN isn't a JSON number");
+        assert!(error.help().ends_with("no NaN or infinite float (JSON has no number for them)"));
     }
 
     #[test]

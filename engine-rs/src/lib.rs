@@ -18,6 +18,7 @@ mod async_rt;
 mod durations;
 mod engine;
 mod error;
+mod finite;
 mod host;
 mod instance;
 mod kind;

@@ -224,3 +224,19 @@ fn a_huge_input_in_little_memory_stops_the_instance_with_a_short_message() {
     assert!(stopped.message.len() < 6000, "{} chars", stopped.message.len());
     assert!(engine.stopped().is_some());
 }
+
+#[test]
+fn an_input_with_a_nan_is_refused_and_the_instance_works_on() {
+    let engine = engine();
+    let policy = engine.compile(&refund_files(), CompileOptions::default()).unwrap();
+    // A serde_json::Value can't hold a NaN (json! makes it null); a struct can.
+    #[derive(serde::Serialize)]
+    struct Reading {
+        amount: f64,
+        channel: &'static str,
+    }
+    let Err(Error::Engine(e)) = policy.eval(&Reading { amount: f64::NAN, channel: "web" }) else { panic!("accepted") };
+    assert!(e.message.starts_with("the input can't be encoded as JSON: "), "{}", e.message);
+    assert_eq!(engine.stopped(), None);
+    assert!(policy.eval(&json!({"amount": 40, "channel": "web"})).is_ok());
+}
