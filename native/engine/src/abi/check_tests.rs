@@ -220,3 +220,60 @@ fn invocations_bind_params_by_name_inside_their_bounds() {
     );
     assert_eq!(response, r#"{"id":7,"ok":true,"diagnostics":[]}"#);
 }
+
+#[test]
+fn check_compiles_every_policy_in_scope_once_the_bundle_checks() {
+    let limits = "policy limits: Door@1\nparam max_weight: int = 50, min: 10, max: 100\nwhen floor > max_weight { allow(reason: member) }\n";
+    let root = "policy root: Door@1\nuse limits\nparam w: int = 500\nlimits(max_weight: w)\n";
+    let response = check(
+        &[
+            ("kind.sigil", KIND),
+            ("limits.sigil", limits),
+            ("root.sigil", root),
+        ],
+        "",
+    );
+    assert_eq!(
+        response,
+        r#"{"id":7,"ok":true,"diagnostics":[{"severity":"error","file":"root.sigil","document":"root","message":"max_weight: 500 is above the maximum 100","help":"limits declares `param max_weight: int = 50, min: 10, max: 100`","line":4,"column":20}]}"#
+    );
+}
+
+#[test]
+fn a_file_left_with_no_document_reports_its_syntax_error_when_no_pattern_narrows_the_check() {
+    let broken = "policy shop.one: Door@1\n";
+    let good = "policy good: Door@1\nwhen true { allow(reason: member) }\n";
+    let files = [
+        ("kind.sigil", KIND),
+        ("good.sigil", good),
+        ("shop.sigil", broken),
+    ];
+    assert_eq!(
+        check(&files, ""),
+        r#"{"id":7,"ok":true,"diagnostics":[{"severity":"error","file":"shop.sigil","message":"expected a name after `.`, found `one`","line":1,"column":13}]}"#
+    );
+    assert_eq!(
+        check(&files, r#","policies":["good"]"#),
+        r#"{"id":7,"ok":true,"diagnostics":[]}"#
+    );
+}
+
+#[test]
+fn a_narrowed_check_keeps_an_error_outside_every_document_only_in_its_files_or_a_kind_document() {
+    let good = "policy good: Door@1\nwhen true { allow(reason: member) }\n";
+    let kind_then_broken = format!("{KIND}\npolicy shop.one: Door@1\n");
+    let files = [
+        ("kind.sigil", kind_then_broken.as_str()),
+        ("good.sigil", good),
+    ];
+    assert_eq!(
+        check(&files, r#","policies":["good"]"#),
+        r#"{"id":7,"ok":true,"diagnostics":[]}"#
+    );
+    let broken_kind = KIND.replace("input floor: int", "input floor: integer");
+    let files = [("kind.sigil", broken_kind.as_str()), ("good.sigil", good)];
+    assert_eq!(
+        check(&files, r#","policies":["good"]"#),
+        r#"{"id":7,"ok":true,"diagnostics":[{"severity":"error","file":"kind.sigil","message":"unknown type `integer`","help":"declare it with `type integer { … }` or `enum integer: …`, or use a built-in type","line":4,"column":14}]}"#
+    );
+}

@@ -4,7 +4,9 @@
 //! that scope.
 
 use super::{FileError, Project};
+use crate::ast::Document;
 use crate::diag::Diagnostic;
+use crate::source::Span;
 
 /// Whether `name` matches `pattern`: `*` matches any run of characters,
 /// dots included; everything else is literal; both ends anchored.
@@ -32,6 +34,10 @@ pub fn pattern_matches(pattern: &str, name: &str) -> bool {
 /// The documents a check covers, by number in [`Project::docs`].
 pub struct Scope {
     docs: Vec<bool>,
+    /// Whether no pattern narrowed it: then every diagnostic is in it,
+    /// those outside every document too, such as the syntax error of a
+    /// file whose only header didn't parse.
+    every: bool,
 }
 
 impl Scope {
@@ -81,6 +87,7 @@ impl Project {
         if patterns.is_empty() {
             return Ok(Scope {
                 docs: vec![true; self.docs.len()],
+                every: true,
             });
         }
         let mut docs = vec![false; self.docs.len()];
@@ -109,12 +116,13 @@ impl Project {
                 );
             }
         }
-        Ok(Scope { docs })
+        Ok(Scope { docs, every: false })
     }
 
-    /// The diagnostics that belong to `scope`: in a document in scope, in a
-    /// kind document, or outside every document of a file that holds a
-    /// document in scope.
+    /// The diagnostics that belong to `scope`: every one when no pattern
+    /// narrowed it; else those in a document in scope, and those outside
+    /// every policy and module that lie inside a kind document or in a
+    /// file that holds a document in scope.
     pub fn in_scope(&self, scope: &Scope) -> Vec<Diagnostic> {
         self.diagnostics
             .iter()
@@ -144,6 +152,9 @@ impl Project {
     }
 
     fn belongs(&self, d: &Diagnostic, scope: &Scope) -> bool {
+        if scope.every {
+            return true;
+        }
         let in_scope = |i: usize| scope.contains(i);
         if let Some(name) = d.document.as_deref() {
             return self.find(name).is_some_and(in_scope);
@@ -155,13 +166,24 @@ impl Project {
         else {
             return true;
         };
-        let in_kind_doc = self.kinds.iter().any(|k| k.at.0 == file);
         let file_in_scope = self
             .docs
             .iter()
             .enumerate()
             .any(|(i, doc)| doc.at.0 == file && in_scope(i));
-        in_kind_doc || file_in_scope
+        file_in_scope || d.span.is_some_and(|span| self.in_kind_document(file, span))
+    }
+
+    /// Whether `span` of file `file` starts inside one of its kind
+    /// documents: every policy is checked against a kind, so a kind that
+    /// doesn't load fails any narrowed check.
+    fn in_kind_document(&self, file: usize, span: Span) -> bool {
+        self.files.get(file).is_some_and(|f| {
+            f.ast.docs.iter().any(|doc| match doc {
+                Document::Kind(k) => k.span.start <= span.start && span.start < k.span.end,
+                _ => false,
+            })
+        })
     }
 }
 

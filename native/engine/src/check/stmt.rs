@@ -606,11 +606,12 @@ impl<'a> Checker<'a> {
                 self.report(arg.name.span, &InvocationError::ParamTwice { param });
             }
             given.push(name);
+            // The argument's value against the param's bounds is the
+            // compiler's to check (`crate::compile`), as the reference's
+            // policy compiler does: a bound is a compile error, not a
+            // check error.
             if self.static_argument(&arg.value) && !param.ty.is_invalid() {
-                let typed = !self.expr_as(&arg.value, &param.ty).is_invalid();
-                if typed && !self.reads_param(&arg.value) {
-                    self.within_bounds(callee, param, &arg.value);
-                }
+                self.expr_as(&arg.value, &param.ty);
             }
         }
         for param in &callee.params {
@@ -622,31 +623,6 @@ impl<'a> Checker<'a> {
                 };
                 self.report(c.span, &unbound);
             }
-        }
-    }
-
-    /// Whether `e` reads one of the document's params (its value is then
-    /// only known when the document is compiled).
-    fn reads_param(&self, e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Ident(name) => matches!(self.names.get(name), Some(Binding::Param(_))),
-            _ => e
-                .children()
-                .into_iter()
-                .any(|child| self.reads_param(child)),
-        }
-    }
-
-    /// A constant argument inside the bounds of the param it binds
-    /// (language-policies §3.8 rule 5). Only an argument that is a constant
-    /// of language-core §5.17: the compiler computes and checks the others
-    /// (`crate::constant` says why).
-    fn within_bounds(&mut self, callee: &Exports, param: &ParamSig, e: &Expr) {
-        let Ok(value) = crate::constant::eval(e, &param.ty, &self.kind.enums) else {
-            return;
-        };
-        if let Some(outside) = bounds_violation(&callee.name, param, &value) {
-            self.report(e.span, &outside);
         }
     }
 
@@ -704,9 +680,8 @@ impl<'a> Checker<'a> {
 
 /// The error of an invocation argument whose value `value` is outside the
 /// bounds of param `param` of policy `callee` (language-policies §3.8 rule
-/// 5). The checker reports constant arguments; the compiler those that
-/// read the invoking document's params, known only once it is bound, or
-/// are computed with operators a constant doesn't have.
+/// 5), which the compiler reports at the argument once it has computed it
+/// in the invoking instance.
 pub fn bounds_violation(callee: &str, param: &ParamSig, value: &Value) -> Option<InvocationError> {
     Some(InvocationError::OutOfBounds {
         policy: callee.to_owned(),

@@ -26,7 +26,7 @@ use crate::program::{
     Work,
 };
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use crate::ast::{CallStmt, Document, Expr, ExprKind, Import, Let, Stmt, Use};
@@ -52,6 +52,29 @@ pub fn compile(project: &Project, root: usize) -> Result<Program, Vec<Diagnostic
 /// param without a default is no error: it stays unbound.
 pub fn compile_static(project: &Project, root: usize) -> Result<Program, Vec<Diagnostic>> {
     compile_in(project, root, Mode::Static)
+}
+
+/// The errors of compiling each of `roots` statically, each reported once
+/// however many roots reach it (same file, position and message): what
+/// the check op adds once a bundle checks clean, as the reference's check
+/// compiles every policy in scope, so that an error only a compile finds,
+/// such as an invocation argument outside its param's bounds, fails the
+/// check too.
+pub fn static_errors(project: &Project, roots: &[usize]) -> Vec<Diagnostic> {
+    let mut seen: HashSet<(Option<String>, Option<usize>, String)> = HashSet::new();
+    let mut out = Vec::new();
+    for &root in roots {
+        let Err(errors) = compile_static(project, root) else {
+            continue;
+        };
+        for e in errors {
+            let key = (e.file.clone(), e.span.map(|s| s.start), e.message.clone());
+            if seen.insert(key) {
+                out.push(e);
+            }
+        }
+    }
+    out
 }
 
 /// What a compile is for.

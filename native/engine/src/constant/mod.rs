@@ -13,11 +13,9 @@
 //! would refuse such arguments, and it reads no params; folding this one
 //! into the evaluator would lose what §5.17 needs and the evaluator
 //! doesn't have: literals typed by the type they must have (`[]`, bare
-//! enum values) and the texts of the "Constants" table. The checker runs
-//! [`eval`] on an argument only to report a bound it crosses early, when
-//! the argument happens to be a constant here; every other argument's
-//! bounds are the compiler's (`crate::eval::tests::invocation` holds both
-//! cases).
+//! enum values) and the texts of the "Constants" table. Every argument's
+//! bounds are the compiler's, a constant one's too, as in the reference's
+//! policy compiler (`crate::eval::tests::invocation` holds both cases).
 //!
 //! A constant is a literal, an enum value (bare or `E.v`), a list or map
 //! literal of constants, or unary `-` and binary `+`/`-` on `int`, `float`

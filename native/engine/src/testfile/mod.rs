@@ -172,11 +172,11 @@ impl FileError {
             FileError::Stubs(problems) => problems.clone(),
             FileError::NullCase(n) => file_level(
                 format!("case {n} is null"),
-                "remove the empty entry from `cases:`, or give it a `name`, an input and an `expect`",
+                "each case must be an object with name, input or input_file, and expect",
             ),
             FileError::NoPolicy => file_level(
                 "the test file names no policy".to_owned(),
-                "say which policy the cases evaluate, like `policy: checkout.alerts`",
+                "add `policy: <name>` for the policy its cases evaluate",
             ),
         }
     }
@@ -360,7 +360,7 @@ impl TestFile {
                 if case.name.is_empty() {
                     add(
                         "case has no name".to_owned(),
-                        "name every case: `run` selects cases by name, and results report them by it".to_owned(),
+                        "every case needs a name, which `--run` matches and failures report".to_owned(),
                     );
                 } else if let Some(first) = first_line.get(case.name.as_str()) {
                     add(
@@ -373,29 +373,29 @@ impl TestFile {
                 if matches!(case.input, Input::Missing | Input::Both) {
                     add(
                         "case needs exactly one of input and input_file".to_owned(),
-                        "write the input under `input:`, or put it in a JSON or YAML file and name that with `input_file:`".to_owned(),
+                        "give the input inline with `input:`, or name a JSON file with `input_file:`".to_owned(),
                     );
                 }
                 match &case.expect {
                     Expect::NotOneForm => add(
                         "case must expect exactly one of decision, outcome, asserts and error".to_owned(),
-                        "choose one form: `decision:` with `reason:`, `outcome:` (collect all kinds), `asserts:` or `error:`".to_owned(),
+                        "expect a decision with its reason, an outcome for a collect all kind, the asserts that fail, or the runtime error the evaluation fails with".to_owned(),
                     ),
                     Expect::Outcome(_) if !collects_all => add(
                         format!("outcome is for collect all kinds, and {kind} collects one"),
-                        format!("{kind} makes one decision: expect it with `decision:` and `reason:`"),
+                        "a collect one kind decides once; expect `decision:` and `reason:`".to_owned(),
                     ),
                     Expect::Decision(entry) if collects_all && !entry.decision.is_empty() => add(
                         format!("{kind} collects all, so expect an outcome"),
-                        "list the entries the evaluation gives under `outcome:`, or `outcome: []` for none".to_owned(),
+                        "a collect all kind returns every decision that fired; list them under `outcome:`".to_owned(),
                     ),
                     Expect::Asserts(reasons) if reasons.is_empty() => add(
                         "asserts is empty".to_owned(),
-                        "list which asserts should fail, by reason".to_owned(),
+                        "name the reasons of the asserts that should fail".to_owned(),
                     ),
                     Expect::Error(text) if text.is_empty() => add(
                         "error is empty".to_owned(),
-                        "give part of the runtime error's message, like `error: division by zero`".to_owned(),
+                        "give text the runtime error's message contains, like `error: host function owner failed`".to_owned(),
                     ),
                     _ => {}
                 }

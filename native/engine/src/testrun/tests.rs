@@ -476,17 +476,17 @@ cases:
     let want = [
         "access/main_test.yaml:3: the kind has no host function ownr to stub (did you mean \"owner\"? the kind declares: owner)",
         "access/main_test.yaml:8: case \"a stub of the wrong type\": stub owner: returns: expected a string, found a list (give the value the type the kind declares for it)",
-        "access/main_test.yaml:10: case \"two forms\": case must expect exactly one of decision, outcome, asserts and error (choose one form: `decision:` with `reason:`, `outcome:` (collect all kinds), `asserts:` or `error:`)",
+        "access/main_test.yaml:10: case \"two forms\": case must expect exactly one of decision, outcome, asserts and error (expect a decision with its reason, an outcome for a collect all kind, the asserts that fail, or the runtime error the evaluation fails with)",
         "access/main_test.yaml:13: case \"unknown names\": the kind has no decision \"alow\" (did you mean \"allow\"? declared: deny, review, allow)",
         "access/main_test.yaml:16: case \"no reason\": expected allow has no reason (asserting the reason catches a decision made for the wrong reason; allow declares: admin, owner, team_member)",
         "access/main_test.yaml:19: case \"unknown payload field\": decision allow has no payload field \"tll\" (did you mean \"ttl\"? declared: ttl, rooms)",
-        "access/main_test.yaml:22: case \"an outcome for a kind that collects one\": outcome is for collect all kinds, and Access collects one (Access makes one decision: expect it with `decision:` and `reason:`)",
+        "access/main_test.yaml:22: case \"an outcome for a kind that collects one\": outcome is for collect all kinds, and Access collects one (a collect one kind decides once; expect `decision:` and `reason:`)",
         "access/main_test.yaml:22: case \"an outcome for a kind that collects one\": expected decision has no name (the kind declares: deny, review, allow)",
-        "access/main_test.yaml:25: case has no name (name every case: `run` selects cases by name, and results report them by it)",
-        "access/main_test.yaml:25: case needs exactly one of input and input_file (write the input under `input:`, or put it in a JSON or YAML file and name that with `input_file:`)",
-        "access/main_test.yaml:25: asserts is empty (list which asserts should fail, by reason)",
+        "access/main_test.yaml:25: case has no name (every case needs a name, which `--run` matches and failures report)",
+        "access/main_test.yaml:25: case needs exactly one of input and input_file (give the input inline with `input:`, or name a JSON file with `input_file:`)",
+        "access/main_test.yaml:25: asserts is empty (name the reasons of the asserts that should fail)",
         "access/main_test.yaml:28: case \"no reason\": case \"no reason\" is defined twice (the first is on line 16; give each case its own name)",
-        "access/main_test.yaml:28: case \"no reason\": error is empty (give part of the runtime error's message, like `error: division by zero`)",
+        "access/main_test.yaml:28: case \"no reason\": error is empty (give text the runtime error's message contains, like `error: host function owner failed`)",
     ];
     let result = run(&standard(), test);
     assert_eq!(result.policy, "access.main");

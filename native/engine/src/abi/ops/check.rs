@@ -1,10 +1,11 @@
 //! The `check` op (module-abi §4.2).
 
-use super::project::{load_project, refused};
+use super::project::{load_project, own_policies, refused, sort_by_name};
 use crate::abi::diagnostic_record::records;
 use crate::abi::error::EngineError;
 use crate::abi::op_request::CheckRequest;
 use crate::abi::response::Success;
+use crate::bundle::{Project, Scope};
 use crate::diag::Diagnostic;
 use crate::lint::Levels;
 use crate::require::{self, Requirement};
@@ -28,8 +29,17 @@ pub(super) fn check(request: &CheckRequest<'_>) -> Result<Success, EngineError> 
     let mut diagnostics = project.in_scope(&scope);
     if !diagnostics.iter().any(Diagnostic::is_error) {
         let narrow = (!patterns.is_empty()).then(|| project.matching(&patterns));
-        diagnostics
-            .extend(require::enforce(&project, &requirements, narrow.as_deref()).map_err(refused)?);
+        let violations =
+            require::enforce(&project, &requirements, narrow.as_deref()).map_err(refused)?;
+        // Every policy in scope compiles statically, as the reference's
+        // check does; a root is held to its requirements only once all
+        // of them compile. The lints run either way: they read what the
+        // checker learned.
+        let compiled = crate::compile::static_errors(&project, &policies_in(&project, &scope));
+        diagnostics.extend(match compiled.is_empty() {
+            true => violations,
+            false => compiled,
+        });
         let required: Vec<&str> = requirements.iter().map(|r| r.policy.as_str()).collect();
         diagnostics.extend(crate::lint::findings(&project, &scope, &levels, &required));
         crate::diag::sort(&mut diagnostics);
@@ -37,6 +47,17 @@ pub(super) fn check(request: &CheckRequest<'_>) -> Result<Success, EngineError> 
     Ok(Success::Check {
         diagnostics: records(&project, crate::diag::cap(diagnostics)),
     })
+}
+
+/// The policies outside the trusted files that `scope` holds, sorted by
+/// name, by number in [`Project::docs`]: what a check compiles.
+fn policies_in(project: &Project, scope: &Scope) -> Vec<usize> {
+    let mut policies: Vec<usize> = own_policies(project)
+        .into_iter()
+        .filter(|&i| scope.contains(i))
+        .collect();
+    sort_by_name(project, &mut policies);
+    policies
 }
 
 /// The request's `require`, as the requirement rules take it.

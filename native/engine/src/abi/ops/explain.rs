@@ -6,7 +6,8 @@
 use std::rc::Rc;
 
 use super::project::{
-    FIX_HELP, load_project, own_policies, unknown_handle, unless_broken, with_diagnostics,
+    FIX_HELP, load_project, own_policies, sort_by_name, unknown_handle, unless_broken,
+    with_diagnostics,
 };
 use crate::abi::error::EngineError;
 use crate::abi::instance::Instance;
@@ -86,10 +87,7 @@ fn roots(project: &Project, pattern: &str) -> Result<Vec<usize>, EngineError> {
         let matched = project.matching(&[pattern]);
         roots.retain(|i| matched.contains(i));
     }
-    roots.sort_by(|&a, &b| {
-        let name = |i: usize| project.docs.get(i).map(|d| d.name.as_str());
-        name(a).cmp(&name(b))
-    });
+    sort_by_name(project, &mut roots);
     match (roots.is_empty(), pattern) {
         (false, _) => Ok(roots),
         (true, "") => Err(EngineError::rejected(

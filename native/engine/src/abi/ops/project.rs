@@ -70,6 +70,15 @@ pub(super) fn own_policies(project: &Project) -> Vec<usize> {
         .collect()
 }
 
+/// `docs` (by number in [`Project::docs`]) sorted by their documents'
+/// names.
+pub(super) fn sort_by_name(project: &Project, docs: &mut [usize]) {
+    docs.sort_by(|&a, &b| {
+        let name = |i: usize| project.docs.get(i).map(|d| d.name.as_str());
+        name(a).cmp(&name(b))
+    });
+}
+
 /// `error`, the failure to pick roots, unless the bundle has problems: a
 /// policy may be missing because its document or kind doesn't check, so
 /// they are the failure then (`the bundle doesn't check, so nothing was
