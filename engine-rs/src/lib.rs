@@ -28,7 +28,7 @@ mod options;
 mod pool;
 mod quote;
 mod records;
-mod sys;
+use svc_engine_sys as sys;
 mod ticker;
 
 pub use durations::{format_duration, parse_duration};
@@ -46,7 +46,7 @@ pub use options::{
 };
 pub use records::{
     Diagnostic, EvalEntry, EvalFailure, EvalResult, ExplainEntry, Explanation, FailedAssert, FailureKind, FailurePhase,
-    TestCaseResult, TestResult, VersionInfo,
+    ResultShape, TestCaseResult, TestResult, VersionInfo,
 };
 
 /// Engines, policies and modules cross threads.
