@@ -1,39 +1,20 @@
-//! Links wasmtime's C API library and finds the module the `bundled` feature embeds.
+//! Gives this crate's binaries a RUNPATH to wasmtime's library, finds the module the `bundled`
+//! feature embeds, and with `precompiled` compiles it for the host.
 //!
-//! `_libwasmtime.so` 49.0.0 comes from the pinned wasmtime wheel that `scripts/setup` extracts
-//! into `build/deps/wasmtime-49.0.0`; `WASMTIME_DIR` names another directory. The library is
-//! linked by its file name (it has no `lib` prefix) with a RUNPATH to that directory, and with
-//! `-z now` so a library that lacks one of the declared functions fails at load, not mid-call.
+//! svc-engine-sys links `_libwasmtime.so` and names its directory (`DEP_WASMTIME_DIR`); the
+//! RUNPATH and `-z now` (a library that lacks one of the declared functions fails at load, not
+//! mid-call) are set here, for this crate's tests and examples. With `precompiled`, this script
+//! calls wasmtime through svc-engine-sys, in an engine of the settings the crate runs the module
+//! under by default, and writes the native code to `$OUT_DIR/engine.cwasm`.
 use std::env;
 use std::path::{Path, PathBuf};
 
 fn main() {
     let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
-    println!("cargo:rerun-if-env-changed=WASMTIME_DIR");
     println!("cargo:rerun-if-env-changed=ENGINE_WASM");
-    let wasmtime = env::var_os("WASMTIME_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let candidates = [
-                root.join("../build/deps/wasmtime-49.0.0"),
-                root.join("../native/jni/build"),
-            ];
-            candidates
-                .iter()
-                .find(|dir| dir.join("_libwasmtime.so").is_file())
-                .cloned()
-                .unwrap_or_else(|| candidates[0].clone())
-        });
-    if !wasmtime.join("_libwasmtime.so").is_file() {
-        println!(
-            "cargo:warning=no _libwasmtime.so in {}: run scripts/setup, or set WASMTIME_DIR",
-            wasmtime.display()
-        );
+    if let Some(dir) = env::var_os("DEP_WASMTIME_DIR") {
+        println!("cargo:rustc-link-arg=-Wl,-rpath,{}", PathBuf::from(dir).display());
     }
-    let wasmtime = wasmtime.canonicalize().unwrap_or(wasmtime);
-    println!("cargo:rustc-link-search=native={}", wasmtime.display());
-    println!("cargo:rustc-link-lib=dylib:+verbatim=_libwasmtime.so");
-    println!("cargo:rustc-link-arg=-Wl,-rpath,{}", wasmtime.display());
     println!("cargo:rustc-link-arg=-Wl,-z,now");
 
     let wasm = env::var_os("ENGINE_WASM")
@@ -48,4 +29,22 @@ fn main() {
             wasm.display()
         );
     }
+    if env::var_os("CARGO_FEATURE_PRECOMPILED").is_some() {
+        precompile(&wasm);
+    }
+}
+
+/// Writes `$OUT_DIR/engine.cwasm`; panics (fails the build) when it can't, saying why.
+fn precompile(wasm: &Path) {
+    let (host, target) = (env::var("HOST").unwrap_or_default(), env::var("TARGET").unwrap_or_default());
+    if host != target {
+        panic!("the precompiled feature compiles the module for the machine that builds it ({host}), not for {target}: build without it, or on a {target} machine");
+    }
+    let bytes = std::fs::read(wasm).unwrap_or_else(|e| {
+        panic!("the precompiled feature needs the bundled module {}: {e}; run native/engine/build-wasm, or set ENGINE_WASM", wasm.display())
+    });
+    let artifact = svc_engine_sys::precompile(&bytes, false)
+        .unwrap_or_else(|why| panic!("precompiling {} failed: {why}", wasm.display()));
+    let out = PathBuf::from(env::var("OUT_DIR").unwrap_or_default()).join("engine.cwasm");
+    std::fs::write(&out, artifact).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
 }

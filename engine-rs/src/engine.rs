@@ -13,7 +13,7 @@ use crate::instance::{decode, Instance};
 use crate::limits::Limits;
 use crate::module::Module;
 use crate::options::{request, CheckOptions, CompileOptions, EvalOptions, ExplainOptions, FormatOptions, SourceFile, TestOptions};
-use crate::records::{Diagnostic, EvalResult, Explanation, TestResult, VersionInfo};
+use crate::records::{Diagnostic, EvalResult, Explanation, ResultShape, TestResult, VersionInfo};
 
 /// One instance of the module, with one method per op. Send and Sync: concurrent calls on one
 /// engine wait for each other.
@@ -101,6 +101,7 @@ impl Engine {
             handle: compiled.handle,
             functions: Arc::new(options.functions),
             released: AtomicBool::new(false),
+            shape: None,
         })
     }
 
@@ -148,6 +149,7 @@ pub struct Policy {
     handle: u32,
     functions: Arc<HashMap<String, HostFunction>>,
     released: AtomicBool,
+    shape: Option<ResultShape>,
 }
 
 impl std::fmt::Debug for Policy {
@@ -179,7 +181,17 @@ impl Policy {
 
     /// The `eval` op with a timeout, a grace period and fuel.
     pub fn eval_with<I: Serialize + ?Sized>(&self, input: &I, options: &EvalOptions) -> Result<EvalResult> {
-        decode(&self.eval_json(input, options)?)
+        let result: EvalResult = decode(&self.eval_json(input, options)?)?;
+        Ok(EvalResult { shape: self.shape, ..result })
+    }
+
+    /// Stamps every later result of this policy with `shape` ([`EvalResult::shape`]), for the
+    /// decision helpers ([`crate::Decision::matches`], [`crate::Outcome::is`]). [`crate::Kind::compile`]
+    /// does it; do it for a policy of a Rust-defined kind compiled with [`Engine::compile`], with
+    /// the kind's [`crate::Kind::result_shape`].
+    pub fn stamp_results(mut self, shape: ResultShape) -> Policy {
+        self.shape = Some(shape);
+        self
     }
 
     /// The module's eval response as it wrote it.

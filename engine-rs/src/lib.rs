@@ -6,7 +6,7 @@
 //! [`Limits::max_memory`]. A failed evaluation is an [`EvalResult`] with `error` set; an [`Error`]
 //! is a failure of the machinery.
 //!
-//! Where things are: `sys` (the C API, declared by us and checked at start-up), `module`, `instance`
+//! Where things are: `sys` (crate svc-engine-sys: the C API, declared by us and checked at start-up, and the engine settings), `module`, `instance`
 //! (the ABI round trip, host calls, stopping), `engine` (ops and policies), `pool` (instances, rebuild, reinstall), `ticker` (the epoch
 //! thread), `host` (host functions), `kind` (the kind builder and decision helpers), `options`, `limits`, `records`, `durations`, `error`.
 //!
@@ -28,7 +28,7 @@ mod options;
 mod pool;
 mod quote;
 mod records;
-mod sys;
+use svc_engine_sys as sys;
 mod ticker;
 
 pub use durations::{format_duration, parse_duration};
@@ -46,7 +46,7 @@ pub use options::{
 };
 pub use records::{
     Diagnostic, EvalEntry, EvalFailure, EvalResult, ExplainEntry, Explanation, FailedAssert, FailureKind, FailurePhase,
-    TestCaseResult, TestResult, VersionInfo,
+    ResultShape, TestCaseResult, TestResult, VersionInfo,
 };
 
 /// Engines, policies and modules cross threads.

@@ -10,9 +10,6 @@ use crate::limits::ModuleConfig;
 use crate::sys;
 use crate::ticker::Ticker;
 
-/// wasmtime's default wasm stack, set explicitly: guest calls run on the caller's thread.
-const MAX_WASM_STACK: usize = 512 << 10;
-
 const REBUILD_HELP: &str = "build the module from the same svc revision as this crate (native/engine/build-wasm)";
 
 /// The WASI preview 1 functions the crate links; a module importing others is refused up front.
@@ -66,16 +63,30 @@ impl std::fmt::Debug for Module {
 #[cfg(feature = "bundled")]
 pub(crate) static BUNDLED_WASM: &[u8] = include_bytes!(env!("SVC_ENGINE_WASM"));
 
+/// The bundled module as the build script precompiled it, in an engine of `ModuleConfig::default()`
+/// (`svc_engine_sys::new_engine`, as `Module::load` makes it) for the machine that built it.
+#[cfg(feature = "precompiled")]
+static PRECOMPILED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/engine.cwasm"));
+
 impl Module {
-    /// Compiles the bundled module (seconds of CPU: do it once).
+    /// Compiles the bundled module (seconds of CPU: do it once); with the `precompiled` feature,
+    /// loads the native code the build made of it instead (milliseconds).
     #[cfg(feature = "bundled")]
     pub fn bundled() -> Result<Module> {
         Self::bundled_with(ModuleConfig::default())
     }
 
-    /// [`Module::bundled`] with a config.
+    /// [`Module::bundled`] with a config. The `precompiled` feature precompiles the default
+    /// config only: any other one compiles the module.
     #[cfg(feature = "bundled")]
     pub fn bundled_with(config: ModuleConfig) -> Result<Module> {
+        #[cfg(feature = "precompiled")]
+        if config == ModuleConfig::default() {
+            // SAFETY: the build script of this very crate wrote the artifact, with this crate's
+            // wasmtime and engine settings, for the machine that builds it; wasmtime refuses it
+            // when the program runs elsewhere, on another CPU or library version.
+            return unsafe { Self::from_precompiled(PRECOMPILED, config) };
+        }
         Self::from_bytes_with(BUNDLED_WASM, config)
     }
 
@@ -144,20 +155,10 @@ impl Module {
 
     /// Serializes the compiled module: native code for this machine, wasmtime version and config.
     pub fn precompile(&self) -> Result<Vec<u8>> {
-        let mut artifact = sys::wasm_byte_vec_t::empty();
-        // SAFETY: the module lives as long as `self`; the vector is owned and deleted here.
-        unsafe {
-            let error = sys::wasmtime_module_serialize(self.inner.module, &mut artifact);
-            if !error.is_null() {
-                return Err(Error::engine(
-                    format!("serializing the module failed: {}", sys::error_text(error)),
-                    "precompile on a machine with memory to spare",
-                ));
-            }
-            let bytes = std::slice::from_raw_parts(artifact.data, artifact.size).to_vec();
-            sys::wasm_byte_vec_delete(&mut artifact);
-            Ok(bytes)
-        }
+        // SAFETY: the module lives as long as `self`.
+        unsafe { sys::serialize(self.inner.module) }.map_err(|why| {
+            Error::engine(format!("serializing the module failed: {why}"), "precompile on a machine with memory to spare")
+        })
     }
 
     /// Whether loaded from a precompiled artifact.
@@ -180,7 +181,7 @@ impl Module {
         sys::check().map_err(|why| Error::engine(why, format!("link this program with wasmtime {}'s _libwasmtime.so (scripts/setup extracts it)", sys::WASMTIME_VERSION)))?;
         // SAFETY: every object made is owned by a guard or by ModuleInner, and freed once.
         unsafe {
-            let engine = new_engine(config);
+            let engine = sys::new_engine(config.fuel);
             if engine.is_null() {
                 return Err(load_failed("wasmtime refused the engine configuration".into()));
             }
@@ -223,20 +224,6 @@ fn refused(why: String) -> Error {
             sys::WASMTIME_VERSION
         ),
     )
-}
-
-unsafe fn new_engine(config: ModuleConfig) -> *mut sys::wasm_engine_t {
-    let wasm_config = sys::wasm_config_new();
-    if wasm_config.is_null() {
-        return std::ptr::null_mut();
-    }
-    sys::wasmtime_config_epoch_interruption_set(wasm_config, true);
-    sys::wasmtime_config_consume_fuel_set(wasm_config, config.fuel);
-    // The engine unwinds panics with wasm exception handling, so engine_call can answer ok:false.
-    sys::wasmtime_config_wasm_exceptions_set(wasm_config, true);
-    sys::wasmtime_config_wasm_threads_set(wasm_config, false);
-    sys::wasmtime_config_max_wasm_stack_set(wasm_config, MAX_WASM_STACK);
-    sys::wasm_engine_new_with_config(wasm_config)
 }
 
 /// One export the crate calls unchecked, with the type it must have.

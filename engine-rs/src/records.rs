@@ -77,6 +77,19 @@ impl Diagnostic {
     }
 }
 
+/// How the results of a kind's policies read: whether the kind collects every decision that
+/// fired, and whether a collecting kind ranks its decisions (`precedence`), which makes its outcome
+/// the top rank only. [`crate::Kind::compile`] stamps every result of the policies it compiles with
+/// the kind's shape ([`EvalResult::shape`]): the record says `collect` for a ranked collecting kind
+/// too, so without the shape the decision helpers can't tell its single outcome from a collection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ResultShape {
+    /// Whether the kind is `collect all`.
+    pub collect: bool,
+    /// Whether a collecting kind has a precedence over its decisions.
+    pub ranked: bool,
+}
+
 /// The record of one evaluation. A failed evaluation has `error` set; it is not an `Err`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalResult {
@@ -101,6 +114,10 @@ pub struct EvalResult {
     /// Whether the kind collects all decisions.
     #[serde(default, skip_serializing_if = "is_false")]
     pub collect: bool,
+    /// How the kind's results read, when the policy came from [`crate::Kind::compile`] or was
+    /// stamped with [`crate::Policy::stamp_results`]; not part of the eval record's JSON.
+    #[serde(skip)]
+    pub shape: Option<ResultShape>,
 }
 
 impl EvalResult {

@@ -354,3 +354,79 @@ fn two_types_of_one_name_clash() {
         ]
     );
 }
+
+/// Grants: read and admin, collected; ranked, admin over read, when `ranked`.
+fn grants(ranked: bool) -> (Kind, Decision, Decision) {
+    let read = Decision::new("read", ["member", "oncall"]).field_default("scope", Type::string(), json!("all"));
+    let admin = Decision::new("admin", ["oncall"]).field_default("ttl", Type::duration(), json!("8h"));
+    let user = Type::structure("User", [("groups", Type::list(Type::string())), ("oncall", Type::bool())]);
+    let builder = Kind::builder(if ranked { "RankedGrants" } else { "Grants" }).version(1).input("user", user).collect_all([&read, &admin]);
+    let kind = if ranked { builder.precedence([&admin, &read]) } else { builder }.build().unwrap();
+    (kind, read, admin)
+}
+
+fn grants_policy(kind: &Kind) -> SourceFile {
+    let rules = "\nwhen \"eng\" in user.groups {\n  read(reason: member)\n  admin(reason: oncall, ttl: 2h)\n}\n\n\
+                 when user.oncall {\n  read(reason: oncall, scope: \"prod\")\n  admin(reason: oncall, ttl: 1h)\n}\n";
+    SourceFile::new("grants/main.sigil", format!("policy grants.main: {}@1\n{rules}", kind.name()))
+}
+
+#[derive(serde::Deserialize, Debug, PartialEq)]
+struct Ttl {
+    ttl: String,
+}
+
+#[test]
+fn a_kind_knows_the_shape_of_its_results() {
+    assert_eq!(grants(true).0.result_shape(), ResultShape { collect: true, ranked: true });
+    assert_eq!(grants(false).0.result_shape(), ResultShape { collect: true, ranked: false });
+    assert_eq!(minimal().result_shape(), ResultShape { collect: false, ranked: false });
+}
+
+#[test]
+fn a_ranked_collecting_kinds_single_top_reads_with_matches() {
+    let (kind, read, admin) = grants(true);
+    let policy = kind.compile(&engine(), &[grants_policy(&kind)], KindCompileOptions::default()).unwrap();
+    let oncall = policy.eval(&json!({"user": {"groups": [], "oncall": true}})).unwrap();
+    assert!(oncall.collect);
+    assert_eq!(oncall.shape, Some(ResultShape { collect: true, ranked: true }));
+    assert_eq!(admin.matches::<Ttl>(&oncall).unwrap(), Some(Ttl { ttl: "1h".into() }));
+    assert!(admin.reason("oncall").is(&oncall).unwrap());
+    assert_eq!(read.matches::<serde_json::Value>(&oncall).unwrap(), None);
+}
+
+#[test]
+fn a_ranked_top_of_two_entries_has_no_single_outcome() {
+    let (kind, read, admin) = grants(true);
+    let policy = kind.compile(&engine(), &[grants_policy(&kind)], KindCompileOptions::default()).unwrap();
+    let both = policy.eval(&json!({"user": {"groups": ["eng"], "oncall": true}})).unwrap();
+    assert_eq!(admin.matches::<Ttl>(&both).unwrap(), None);
+    assert!(!admin.reason("oncall").is(&both).unwrap());
+    assert_eq!(admin.match_all::<Ttl>(&both).unwrap().len(), 2);
+    assert!(read.match_all::<serde_json::Value>(&both).unwrap().is_empty());
+}
+
+#[test]
+fn an_unranked_collecting_kinds_result_is_refused_a_single_outcome() {
+    let (kind, _, admin) = grants(false);
+    let policy = kind.compile(&engine(), &[grants_policy(&kind)], KindCompileOptions::default()).unwrap();
+    let oncall = policy.eval(&json!({"user": {"groups": [], "oncall": true}})).unwrap();
+    assert_eq!(oncall.shape, Some(ResultShape { collect: true, ranked: false }));
+    let error = admin.matches::<Ttl>(&oncall).unwrap_err();
+    assert_eq!(error.to_string(), "matches on a collecting kind's result, which has no single outcome; read it with match_all");
+    assert_eq!(error.help(), "a collecting kind applies every decision that fired; with precedence, the top rank reads with matches");
+    assert_eq!(admin.match_all::<Ttl>(&oncall).unwrap().len(), 1);
+}
+
+#[test]
+fn without_the_kinds_shape_a_ranked_collecting_result_is_refused_its_top() {
+    let (kind, _, admin) = grants(true);
+    let engine = engine();
+    let policy = engine.compile(&[kind.file(None), grants_policy(&kind)], CompileOptions::default()).unwrap();
+    let input = json!({"user": {"groups": [], "oncall": true}});
+    let unstamped = policy.eval(&input).unwrap();
+    assert_eq!(unstamped.shape, None);
+    assert!(admin.reason("oncall").is(&unstamped).unwrap_err().to_string().starts_with("is on a collecting kind's result"));
+    let stamped = policy.stamp_results(kind.result_shape()).eval(&input).unwrap();
+    assert_eq!(admin.matches::<Ttl>(&stamped).unwrap(), Some(Ttl { ttl: "1h".into() }));
+}

@@ -107,8 +107,10 @@ impl Decision {
         ))
     }
 
-    /// The typed payload when the outcome is exactly one entry of this decision; None otherwise.
-    /// An error on the result of a collecting kind.
+    /// The typed payload when the outcome is exactly one entry of this decision; None otherwise
+    /// (a ranked collecting kind's outcome of two entries of the top rank, say). An error on the
+    /// result of a collecting kind without precedence, and of any collecting kind when the result
+    /// doesn't carry its kind's [`EvalResult::shape`].
     pub fn matches<P: DeserializeOwned>(&self, result: &EvalResult) -> Result<Option<P>> {
         guard(result, "matches")?;
         match result.outcome.as_slice() {
@@ -162,17 +164,20 @@ impl Outcome {
         &self.reason
     }
 
-    /// Whether the outcome is exactly one entry of this decision with this reason. An error on
-    /// the result of a collecting kind.
+    /// Whether the outcome is exactly one entry of this decision with this reason. An error as
+    /// [`Decision::matches`] gives one.
     pub fn is(&self, result: &EvalResult) -> Result<bool> {
         guard(result, "is")?;
         Ok(matches!(result.outcome.as_slice(), [only] if only.decision == self.decision && only.reason == self.reason))
     }
 }
 
-/// Refuses the result of a collecting kind, which has no single outcome.
+/// Refuses the result of a collecting kind without precedence, whose outcome is every decision
+/// that fired rather than one. The result's shape says so; without one, the record's `collect`
+/// does, which also refuses a ranked collecting kind's result its kind didn't stamp.
 fn guard(result: &EvalResult, what: &str) -> Result<()> {
-    if !result.collect {
+    let unranked = result.shape.map_or(result.collect, |shape| shape.collect && !shape.ranked);
+    if !unranked {
         return Ok(());
     }
     Err(Error::engine(
@@ -316,6 +321,29 @@ mod tests {
             "matches on a collecting kind's result, which has no single outcome; read it with match_all"
         );
         assert!(notify().reason("routine").is(&collected).unwrap_err().to_string().starts_with("is on a collecting"));
+    }
+
+    #[test]
+    fn only_an_unranked_collecting_result_is_refused_its_single_outcome() {
+        let shape = |collect, ranked| Some(crate::records::ResultShape { collect, ranked });
+        // (shape, the record's collect, refused): the shape wins over the record when there is one.
+        let cases = [
+            (None, true, true),
+            (None, false, false),
+            (shape(true, false), false, true),
+            (shape(true, true), true, false),
+            (shape(false, false), true, false),
+        ];
+        for (shape, collect, refused) in cases {
+            let one = EvalResult { shape, ..result(json!([{"decision": "notify", "reason": "routine"}]), collect) };
+            assert_eq!(notify().matches::<Value>(&one).is_err(), refused, "{shape:?} {collect}");
+            assert_eq!(notify().reason("routine").is(&one).is_err(), refused, "{shape:?} {collect}");
+            if !refused {
+                assert_eq!(notify().matches::<Value>(&one).unwrap(), Some(json!({})));
+                assert!(notify().reason("routine").is(&one).unwrap());
+            }
+            assert_eq!(notify().match_all::<Value>(&one).unwrap().len(), 1);
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::engine::{Engine, Policy};
 use crate::error::{Error, Result};
 use crate::host::HostFunction;
 use crate::options::{CheckOptions, CompileOptions, SourceFile};
-use crate::records::Diagnostic;
+use crate::records::{Diagnostic, ResultShape};
 
 /// A kind, checked and written by [`KindBuilder::build`].
 #[derive(Debug, Clone)]
@@ -24,6 +24,7 @@ pub struct Kind {
     version: u32,
     schema: String,
     functions: HashMap<String, HostFunction>,
+    shape: ResultShape,
 }
 
 /// Options of [`Kind::compile`]: the compile options and the path of the kind document it adds.
@@ -110,7 +111,8 @@ impl Kind {
     }
 
     /// Compiles `files` with the kind document added when neither they nor the trusted files hold
-    /// it, and with the kind's implementations (the options' functions win). Fails when they hold
+    /// it, and with the kind's implementations (the options' functions win). The policy stamps its
+    /// results with [`Kind::result_shape`]. Fails when they hold
     /// a kind document of this name that is not [`Kind::schema`].
     pub fn compile(&self, engine: &Engine, files: &[SourceFile], options: KindCompileOptions) -> Result<Policy> {
         let mut compile = options.compile;
@@ -135,7 +137,12 @@ impl Kind {
         for (name, function) in &self.functions {
             compile.functions.entry(name.clone()).or_insert_with(|| function.clone());
         }
-        engine.compile(&all, compile)
+        Ok(engine.compile(&all, compile)?.stamp_results(self.shape))
+    }
+
+    /// How the results of the kind's policies read; [`Kind::compile`] stamps them with it.
+    pub fn result_shape(&self) -> ResultShape {
+        self.shape
     }
 }
 
@@ -257,7 +264,11 @@ impl KindBuilder {
             .into_iter()
             .filter_map(|(name, decl)| decl.implementation.map(|implementation| (name, implementation)))
             .collect();
-        Ok(Kind { name: self.name, version: self.version, schema, functions })
+        let shape = ResultShape {
+            collect: self.collect_all,
+            ranked: self.precedence.as_ref().is_some_and(|decisions| !decisions.is_empty()),
+        };
+        Ok(Kind { name: self.name, version: self.version, schema, functions, shape })
     }
 }
 
