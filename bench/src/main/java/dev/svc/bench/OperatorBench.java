@@ -60,7 +60,9 @@ import javax.management.ObjectName;
  * <p>Run from the repository root, after {@code mvn -q -o -pl bench -am package -DskipTests} and
  * {@code mvn -q -o -pl bench dependency:build-classpath -Dmdep.outputFile=target/cp.txt
  * -Dmdep.includeScope=runtime}: {@code java -cp "bench/target/classes:$(cat bench/target/cp.txt)"
- * dev.svc.bench.OperatorBench [conf dir [pending sign-ins [live sign-ins]]]}; 0 skips a measure.
+ * dev.svc.bench.OperatorBench [conf dir [pending sign-ins [live sign-ins [mocks]]]]}; 0 skips a measure;
+ * mocks is {@code stock}, {@code indexed} or {@code both} (the default), the APIs the provisioning rate is
+ * measured on.
  * Not a JMH benchmark: each measure is one long run, repeated by running it again.
  */
 public final class OperatorBench {
@@ -81,8 +83,11 @@ public final class OperatorBench {
     Path conf = Path.of(args.length > 0 ? args[0] : "conf");
     int pending = args.length > 1 ? Integer.parseInt(args[1]) : 1_000;
     int live = args.length > 2 ? Integer.parseInt(args[2]) : 10_000;
-    if (pending > 0) {
+    String mocks = args.length > 3 ? args[3] : "both";
+    if (pending > 0 && !mocks.equals("indexed")) {
       provisioning("stock CRUD mock", conf, new KubernetesCrudDispatcher(), pending);
+    }
+    if (pending > 0 && !mocks.equals("stock")) {
       provisioning("indexed CRUD mock", conf, new IndexedCrudDispatcher(), pending);
     }
     if (live > 0) {
@@ -165,7 +170,7 @@ public final class OperatorBench {
       long stopped = usedAfterGc(server);
       Map<String, Long> stoppedClasses = histogram();
       System.out.printf("heap: %d live sign-ins; with the operator running and idle %,d B, once it is closed %,d B:"
-          + " %,d B per live sign-in (goal <= 2048 B), of which meters %,d B; per sign-in by class:%n", count, running,
+          + " %,d B per live sign-in (goal <= 2048 B), of which Micrometer meters %,d B; per sign-in by class:%n", count, running,
           stopped, (running - stopped) / count, (running - withoutMeters) / count);
       runningClasses.entrySet().stream()
           .map(entry -> Map.entry(entry.getKey(), entry.getValue() - stoppedClasses.getOrDefault(entry.getKey(), 0L)))
