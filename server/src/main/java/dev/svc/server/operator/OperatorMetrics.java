@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  * The operator's meters (access-server spec §9), all named {@code svc_...} in Prometheus:
  *
  * <ul>
- *   <li>{@code svc_user_signins_total{cluster_role,username}}: each provisioning, extensions included;
+ *   <li>{@code svc_user_signins_total{cluster_role,username}}: each provisioning, extensions included, kept
+ *       by a {@link SigninCounter} (a count per user rather than a Micrometer counter per user);
  *   <li>{@code svc_active_user_sessions{cluster_role}}: Active sign-ins, counted from the informer's
  *       cache on every scrape, so it never drifts (D19);
  *   <li>{@code svc_reconciler_duration_seconds{reconciler,name,namespace}}: each reconcile, kept by a
@@ -30,8 +31,8 @@ import java.util.function.Supplier;
  *   <li>{@code svc_operator_leader}: 1 while this replica holds the lease and reconciles, else 0.
  * </ul>
  *
- * <p>One instance per registry: the reconcile timer is registered with the registry's Prometheus
- * registry, which refuses a second collector of the same names.
+ * <p>One instance per registry: the reconcile timer and the sign-in counter are registered with the
+ * registry's Prometheus registry, which refuses a second collector of the same names.
  *
  * <p><b>Thread safety:</b> thread-safe.
  */
@@ -42,13 +43,14 @@ public final class OperatorMetrics {
    * named by their family, without {@code _total}, as the registry's filter matches them.
    */
   public static final Set<String> PROMETHEUS_NAMES = Set.of(
-      "svc_user_signins", "svc_active_user_sessions", ReconcileTimer.NAME, ReconcileTimer.MAX_NAME,
+      SigninCounter.NAME, "svc_active_user_sessions", ReconcileTimer.NAME, ReconcileTimer.MAX_NAME,
       "svc_reconciler_errors", "svc_reconciler_queue_depth",
       "svc_operator_leader");
 
   private final PrometheusMeterRegistry registry;
   private final Clock clock;
   private final ReconcileTimer reconciles;
+  private final SigninCounter signins;
   private final Counter errors;
   private final Set<String> roles = ConcurrentHashMap.newKeySet();
   private volatile Supplier<Collection<SvcSignin>> cache = List::of;
@@ -65,7 +67,9 @@ public final class OperatorMetrics {
     this.registry = registry;
     this.clock = clock;
     this.reconciles = new ReconcileTimer(namespace, clock);
+    this.signins = new SigninCounter(clock);
     registry.getPrometheusRegistry().register(reconciles);
+    registry.getPrometheusRegistry().register(signins);
     this.errors = Counter.builder("svc.reconciler.errors").tag("reconciler", ReconcileTimer.RECONCILER)
         .description("Reconciles that failed and are retried with back-off").register(registry);
     Gauge.builder("svc.operator.leader", () -> leading ? 1 : 0)
@@ -74,8 +78,7 @@ public final class OperatorMetrics {
 
   /** Counts a provisioning of {@code username}'s session bound to {@code role}. */
   void signedIn(String role, String username) {
-    Counter.builder("svc.user.signins").tag("cluster_role", role).tag("username", username)
-        .description("Sign-ins provisioned, extensions included").register(registry).increment();
+    signins.increment(role, username);
     knowRole(role);
   }
 

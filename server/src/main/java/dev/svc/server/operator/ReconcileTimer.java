@@ -104,19 +104,19 @@ final class ReconcileTimer implements MultiCollector {
   }
 
   /**
-   * One name's numbers: count, total, and the longest reconcile of each of the last {@link #WINDOWS}
-   * windows. Guarded by its own monitor.
+   * One name's numbers: count, total, and the longest reconcile of each of the last three windows (fields,
+   * not an array: 16 bytes fewer per name). Guarded by its own monitor.
    */
   private static final class Series {
-
-    static final int WINDOWS = 3;
 
     final long created;
     long count;
     long sumNanos;
-    // The longest reconcile of window w is in maxNanos[w mod WINDOWS], for the windows lastWindow - 2 .. lastWindow.
-    final long[] maxNanos = new long[WINDOWS];
     long lastWindow;
+    // The longest reconcile of the windows lastWindow, lastWindow - 1 and lastWindow - 2.
+    long maxLast;
+    long maxOneBefore;
+    long maxTwoBefore;
 
     Series(long createdMillis, long window) {
       this.created = createdMillis;
@@ -124,29 +124,26 @@ final class ReconcileTimer implements MultiCollector {
     }
 
     synchronized void record(long nanos, long window) {
-      advance(window);
+      // A clock set back counts the reconcile in the latest window seen.
+      long passed = window - lastWindow;
+      if (passed > 0) {
+        maxTwoBefore = passed == 1 ? maxOneBefore : passed == 2 ? maxLast : 0;
+        maxOneBefore = passed == 1 ? maxLast : 0;
+        maxLast = 0;
+        lastWindow = window;
+      }
       count++;
       sumNanos += nanos;
-      // A clock set back counts the reconcile in the latest window seen.
-      int slot = Math.floorMod(lastWindow, WINDOWS);
-      maxNanos[slot] = Math.max(maxNanos[slot], nanos);
+      maxLast = Math.max(maxLast, nanos);
     }
 
-    /** The longest reconcile of the windows {@code window - 2 .. window}, as the current window sees it. */
+    /** The longest reconcile of the windows {@code window - 2 .. window}. */
     long max(long window) {
-      long longest = 0;
-      for (long w = Math.max(window - WINDOWS + 1, lastWindow - WINDOWS + 1); w <= Math.min(window, lastWindow); w++) {
-        longest = Math.max(longest, maxNanos[Math.floorMod(w, WINDOWS)]);
-      }
-      return longest;
-    }
-
-    // Clears the slots of the windows that passed since the last record, which now stand for new ones.
-    private void advance(long window) {
-      for (long w = lastWindow + 1; w <= Math.min(window, lastWindow + WINDOWS); w++) {
-        maxNanos[Math.floorMod(w, WINDOWS)] = 0;
-      }
-      lastWindow = Math.max(lastWindow, window);
+      long passed = Math.max(0, window - lastWindow);
+      return passed == 0 ? Math.max(maxLast, Math.max(maxOneBefore, maxTwoBefore))
+          : passed == 1 ? Math.max(maxLast, maxOneBefore)
+          : passed == 2 ? maxLast
+          : 0;
     }
   }
 }
