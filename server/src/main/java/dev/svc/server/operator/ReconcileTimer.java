@@ -74,7 +74,8 @@ final class ReconcileTimer implements MultiCollector {
   void record(String name, Duration took) {
     long nanos = took.toNanos();
     long now = clock.millis();
-    series.computeIfAbsent(name, absent -> new Series(now, now / WINDOW_MILLIS)).record(nanos, now / WINDOW_MILLIS);
+    long window = now / WINDOW_MILLIS;
+    series.computeIfAbsent(name, absent -> new Series(now, window)).record(nanos, window);
   }
 
   /** Drops the series of {@code name}. */
