@@ -16,6 +16,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -60,7 +61,10 @@ import javax.management.ObjectName;
  * <p>Run from the repository root, after {@code mvn -q -o -pl bench -am package -DskipTests} and
  * {@code mvn -q -o -pl bench dependency:build-classpath -Dmdep.outputFile=target/cp.txt
  * -Dmdep.includeScope=runtime}: {@code java -cp "bench/target/classes:$(cat bench/target/cp.txt)"
- * dev.svc.bench.OperatorBench [conf dir [pending sign-ins [live sign-ins]]]}; 0 skips a measure.
+ * dev.svc.bench.OperatorBench [conf dir [pending sign-ins [live sign-ins [mocks [workers]]]]]}; 0 skips a
+ * measure; mocks is {@code stock}, {@code indexed} or {@code both} (the default), the APIs the provisioning
+ * rate is measured on; workers is the operator's number of workers ({@link OperatorSettings#WORKERS} by
+ * default).
  * Not a JMH benchmark: each measure is one long run, repeated by running it again.
  */
 public final class OperatorBench {
@@ -81,12 +85,16 @@ public final class OperatorBench {
     Path conf = Path.of(args.length > 0 ? args[0] : "conf");
     int pending = args.length > 1 ? Integer.parseInt(args[1]) : 1_000;
     int live = args.length > 2 ? Integer.parseInt(args[2]) : 10_000;
-    if (pending > 0) {
-      provisioning("stock CRUD mock", conf, new KubernetesCrudDispatcher(), pending);
-      provisioning("indexed CRUD mock", conf, new IndexedCrudDispatcher(), pending);
+    String mocks = args.length > 3 ? args[3] : "both";
+    int workers = args.length > 4 ? Integer.parseInt(args[4]) : OperatorSettings.WORKERS;
+    if (pending > 0 && !mocks.equals("indexed")) {
+      provisioning("stock CRUD mock", conf, new KubernetesCrudDispatcher(), pending, workers);
+    }
+    if (pending > 0 && !mocks.equals("stock")) {
+      provisioning("indexed CRUD mock", conf, new IndexedCrudDispatcher(), pending, workers);
     }
     if (live > 0) {
-      heap(conf, live);
+      heap(conf, live, workers);
     }
     System.exit(0);
   }
@@ -103,8 +111,8 @@ public final class OperatorBench {
     return server;
   }
 
-  private static void provisioning(String api, Path conf, KubernetesCrudDispatcher dispatcher, int count)
-      throws Exception {
+  private static void provisioning(String api, Path conf, KubernetesCrudDispatcher dispatcher, int count,
+      int workers) throws Exception {
     KubernetesMockServer server = mock(conf, dispatcher);
     try (KubernetesClient client = server.createClient()) {
       Instant now = Instant.now();
@@ -114,7 +122,7 @@ public final class OperatorBench {
       System.out.printf("%s: %d creates from 8 threads in %.2f s: %.0f requests/s%n", api, count, wrote, count / wrote);
       ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      SigninController controller = controller(client, timers, registry);
+      SigninController controller = controller(client, timers, registry, workers);
       drain(server);
       Map<String, Long> cpuBefore = cpuByThread();
       long started = System.nanoTime();
@@ -129,10 +137,12 @@ public final class OperatorBench {
           + " %.0f sign-ins/s (goal >= 200/s)%n", api, count, seconds, (synced - started) / 1e9, count / seconds);
       long mock = cpu.getOrDefault(MOCK_THREADS, 0L);
       long operator = cpu.getOrDefault(OPERATOR_THREADS, 0L);
-      System.out.printf("%s: %s requests to the API meanwhile (%.1f per sign-in); CPU: mock API threads %.2f s,"
+      // The mock answers every request on its one event-loop thread, so its CPU time per sign-in bounds the rate.
+      System.out.printf("%s: %s requests to the API meanwhile (%.1f per sign-in); CPU: mock API threads %.2f s"
+          + " (%.2f ms per sign-in, all on one event loop: at most %.0f sign-ins/s whatever the operator does),"
           + " operator + client + informers %.2f s (%.2f ms per sign-in: at most %.0f sign-ins/s per core)%n", api,
           requests, requests.values().stream().mapToInt(Integer::intValue).sum() / (double) count, mock / 1e9,
-          operator / 1e9, operator / 1e6 / count, count / (operator / 1e9));
+          mock / 1e6 / count, count / (mock / 1e9), operator / 1e9, operator / 1e6 / count, count / (operator / 1e9));
       controller.close();
       registry.close();
       timers.shutdownNow();
@@ -141,14 +151,14 @@ public final class OperatorBench {
     }
   }
 
-  private static void heap(Path conf, int count) throws Exception {
+  private static void heap(Path conf, int count, int workers) throws Exception {
     KubernetesMockServer server = mock(conf, new IndexedCrudDispatcher());
     try (KubernetesClient client = server.createClient()) {
       Instant now = Instant.now();
       parallel(count, i -> client.resources(SvcSignin.class).inNamespace(NAMESPACE).resource(pending(i, now)).create());
       ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      SigninController controller = controller(client, timers, registry);
+      SigninController controller = controller(client, timers, registry, workers);
       controller.start();
       awaitProvisioned(registry, count);
       while (!controller.idle()) {
@@ -165,7 +175,7 @@ public final class OperatorBench {
       long stopped = usedAfterGc(server);
       Map<String, Long> stoppedClasses = histogram();
       System.out.printf("heap: %d live sign-ins; with the operator running and idle %,d B, once it is closed %,d B:"
-          + " %,d B per live sign-in (goal <= 2048 B), of which meters %,d B; per sign-in by class:%n", count, running,
+          + " %,d B per live sign-in (goal <= 2048 B), of which Micrometer meters %,d B; per sign-in by class:%n", count, running,
           stopped, (running - stopped) / count, (running - withoutMeters) / count);
       runningClasses.entrySet().stream()
           .map(entry -> Map.entry(entry.getKey(), entry.getValue() - stoppedClasses.getOrDefault(entry.getKey(), 0L)))
@@ -179,15 +189,25 @@ public final class OperatorBench {
   }
 
   private static void awaitProvisioned(PrometheusMeterRegistry registry, int count) throws InterruptedException {
-    while (registry.find("svc.user.signins").counters().stream().mapToDouble(c -> c.count()).sum() < count) {
+    while (provisioned(registry) < count) {
       Thread.sleep(100);
     }
   }
 
+  /** The sum of {@code svc_user_signins_total} over its series: provisionings so far. */
+  private static double provisioned(PrometheusMeterRegistry registry) {
+    return registry.getPrometheusRegistry().scrape("svc_user_signins"::equals).stream()
+        .flatMap(snapshot -> snapshot.getDataPoints().stream())
+        .mapToDouble(point -> ((CounterSnapshot.CounterDataPointSnapshot) point).getValue())
+        .sum();
+  }
+
   private static SigninController controller(KubernetesClient client, ScheduledExecutorService timers,
-      PrometheusMeterRegistry registry) {
+      PrometheusMeterRegistry registry, int workers) {
     Clock clock = Clock.systemUTC();
-    return new SigninController(client, OperatorSettings.of(NAMESPACE, Set.of()), clock, Scheduler.of(timers, clock),
+    OperatorSettings settings = new OperatorSettings(NAMESPACE, Set.of(), workers, OperatorSettings.RESYNC_EVERY,
+        OperatorSettings.SWEEP_EVERY, OperatorSettings.BACKOFF_BASE, OperatorSettings.BACKOFF_MAX);
+    return new SigninController(client, settings, clock, Scheduler.of(timers, clock),
         new OperatorMetrics(registry, NAMESPACE, clock), OpenTelemetry.noop().getTracer("bench"));
   }
 

@@ -4,8 +4,7 @@ import dev.svc.server.kube.Rfc3339;
 import dev.svc.server.kube.SvcSignin;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,16 +18,21 @@ import java.util.function.Supplier;
  * The operator's meters (access-server spec §9), all named {@code svc_...} in Prometheus:
  *
  * <ul>
- *   <li>{@code svc_user_signins_total{cluster_role,username}}: each provisioning, extensions included;
+ *   <li>{@code svc_user_signins_total{cluster_role,username}}: each provisioning, extensions included, kept
+ *       by a {@link SigninCounter} (a count per user rather than a Micrometer counter per user);
  *   <li>{@code svc_active_user_sessions{cluster_role}}: Active sign-ins, counted from the informer's
  *       cache on every scrape, so it never drifts (D19);
- *   <li>{@code svc_reconciler_duration_seconds{reconciler,name,namespace}}: each reconcile; a name's
+ *   <li>{@code svc_reconciler_duration_seconds{reconciler,name,namespace}}: each reconcile, kept by a
+ *       {@link ReconcileTimer} (a few numbers per name rather than a Micrometer timer per name); a name's
  *       series goes once its sign-in is gone ({@link #forget}), so sign-ins coming and going never grow
  *       the registry;
  *   <li>{@code svc_reconciler_errors_total{reconciler}}: reconciles that failed and are retried;
  *   <li>{@code svc_reconciler_queue_depth}: names waiting for a worker;
  *   <li>{@code svc_operator_leader}: 1 while this replica holds the lease and reconciles, else 0.
  * </ul>
+ *
+ * <p>One instance per registry: the reconcile timer and the sign-in counter are registered with the
+ * registry's Prometheus registry, which refuses a second collector of the same names.
  *
  * <p><b>Thread safety:</b> thread-safe.
  */
@@ -39,15 +43,14 @@ public final class OperatorMetrics {
    * named by their family, without {@code _total}, as the registry's filter matches them.
    */
   public static final Set<String> PROMETHEUS_NAMES = Set.of(
-      "svc_user_signins", "svc_active_user_sessions", "svc_reconciler_duration_seconds",
-      "svc_reconciler_duration_seconds_max", "svc_reconciler_errors", "svc_reconciler_queue_depth",
+      SigninCounter.NAME, "svc_active_user_sessions", ReconcileTimer.NAME, ReconcileTimer.MAX_NAME,
+      "svc_reconciler_errors", "svc_reconciler_queue_depth",
       "svc_operator_leader");
 
-  private static final String RECONCILER = "user";
-
-  private final MeterRegistry registry;
-  private final String namespace;
+  private final PrometheusMeterRegistry registry;
   private final Clock clock;
+  private final ReconcileTimer reconciles;
+  private final SigninCounter signins;
   private final Counter errors;
   private final Set<String> roles = ConcurrentHashMap.newKeySet();
   private volatile Supplier<Collection<SvcSignin>> cache = List::of;
@@ -60,11 +63,14 @@ public final class OperatorMetrics {
    * @param namespace {@code operator.namespace}, a label of the reconcile timer
    * @param clock what "Active" is measured against
    */
-  public OperatorMetrics(MeterRegistry registry, String namespace, Clock clock) {
+  public OperatorMetrics(PrometheusMeterRegistry registry, String namespace, Clock clock) {
     this.registry = registry;
-    this.namespace = namespace;
     this.clock = clock;
-    this.errors = Counter.builder("svc.reconciler.errors").tag("reconciler", RECONCILER)
+    this.reconciles = new ReconcileTimer(namespace, clock);
+    this.signins = new SigninCounter(clock);
+    registry.getPrometheusRegistry().register(reconciles);
+    registry.getPrometheusRegistry().register(signins);
+    this.errors = Counter.builder("svc.reconciler.errors").tag("reconciler", ReconcileTimer.RECONCILER)
         .description("Reconciles that failed and are retried with back-off").register(registry);
     Gauge.builder("svc.operator.leader", () -> leading ? 1 : 0)
         .description("1 while this replica leads and reconciles sign-ins, else 0").register(registry);
@@ -72,8 +78,7 @@ public final class OperatorMetrics {
 
   /** Counts a provisioning of {@code username}'s session bound to {@code role}. */
   void signedIn(String role, String username) {
-    Counter.builder("svc.user.signins").tag("cluster_role", role).tag("username", username)
-        .description("Sign-ins provisioned, extensions included").register(registry).increment();
+    signins.increment(role, username);
     knowRole(role);
   }
 
@@ -87,8 +92,7 @@ public final class OperatorMetrics {
 
   /** Records one reconcile of {@code name}. */
   void reconciled(String name, Duration took) {
-    Timer.builder("svc.reconciler.duration").tag("reconciler", RECONCILER).tag("name", name)
-        .tag("namespace", namespace).description("Time of one reconcile").register(registry).record(took);
+    reconciles.record(name, took);
   }
 
   /**
@@ -96,7 +100,7 @@ public final class OperatorMetrics {
    * would grow the heap and every scrape without end.
    */
   void forget(String name) {
-    registry.find("svc.reconciler.duration").tag("name", name).timers().forEach(registry::remove);
+    reconciles.forget(name);
   }
 
   /** Counts a failed reconcile. */

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
-import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.opentelemetry.api.trace.Tracer;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -61,7 +61,7 @@ public final class OperatorVerticle extends VerticleBase {
    * @param tracer makes the reconcile spans
    */
   public OperatorVerticle(KubernetesClient client, OperatorSettings settings, LeaseSettings lease,
-      MeterRegistry registry, Tracer tracer) {
+      PrometheusMeterRegistry registry, Tracer tracer) {
     this.client = client;
     this.settings = settings;
     this.lease = lease;

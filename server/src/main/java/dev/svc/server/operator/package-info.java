@@ -14,7 +14,9 @@
  *       {@code Observed} (the caches; the API before deleting).
  *   <li>{@code ProjectedStore} with {@code KeptSignin}, {@code KeptServiceAccount}, {@code KeptBinding}:
  *       what the informer caches keep of each object, a few hundred bytes instead of the whole object.
- *   <li>{@link dev.svc.server.operator.OperatorMetrics}: the operator's meters.
+ *   <li>{@link dev.svc.server.operator.OperatorMetrics}: the operator's meters; the series kept per sign-in
+ *       ({@code ReconcileTimer}, {@code SigninCounter}) are compact Prometheus collectors, not a Micrometer
+ *       meter per name.
  *   <li>{@link dev.svc.server.operator.Scheduler}: timed work, replaced in tests together with the clock.
  * </ul>
  *

@@ -15,7 +15,8 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,7 +65,7 @@ class OperatorK3sIT {
     timers = Executors.newSingleThreadScheduledExecutor();
     Clock clock = Clock.systemUTC();
     controller = new SigninController(admin, OperatorSettings.of(NAMESPACE, Set.of("view")), clock,
-        Scheduler.of(timers, clock), new OperatorMetrics(new SimpleMeterRegistry(), NAMESPACE, clock),
+        Scheduler.of(timers, clock), new OperatorMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), NAMESPACE, clock),
         OperatorFixture.NO_TRACES);
     controller.start();
   }

@@ -12,7 +12,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ class SigninReconcilerTest {
 
   private SigninReconciler reconciler(ManualTime time) {
     return new SigninReconciler(client, NAMESPACE, Set.of(), time, Observed.live(client, NAMESPACE),
-        new WarningEvents(client, NAMESPACE, time), new OperatorMetrics(new SimpleMeterRegistry(), NAMESPACE, time));
+        new WarningEvents(client, NAMESPACE, time), new OperatorMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), NAMESPACE, time));
   }
 
   private List<String> requests() throws InterruptedException {
