@@ -1,0 +1,62 @@
+package dev.svc.engine;
+
+import dev.svc.engine.internal.HostProcess;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** The engine host processes of this JVM, seen from outside, for the isolation tests. */
+final class HostProcesses {
+
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+  private HostProcesses() {}
+
+  /** The pids of this JVM's children that are engine hosts (zombies included), sorted. */
+  static List<Long> children() {
+    return ProcessHandle.current().children()
+        .filter(HostProcesses::isHost)
+        .map(ProcessHandle::pid)
+        .sorted()
+        .toList();
+  }
+
+  /** Whether {@code process} runs the engine host executable. */
+  static boolean isHost(ProcessHandle process) {
+    return process.info().command().map(command -> command.endsWith("/" + HostProcess.EXECUTABLE)).orElse(false);
+  }
+
+  /** Sends SIGKILL to {@code engine}'s host. */
+  static void kill(Engine engine) {
+    ProcessHandle.of(pid(engine)).ifPresent(ProcessHandle::destroyForcibly);
+  }
+
+  /** The pid of {@code engine}'s host. */
+  static long pid(Engine engine) {
+    return ((ProcessGuest) engine.instance().guest()).pid();
+  }
+
+  /**
+   * Waits until process {@code pid} has ended and been reaped (its /proc entry, which a zombie
+   * keeps, is gone); fails after 30 s.
+   */
+  static void awaitGone(long pid) {
+    long end = System.nanoTime() + PATIENCE.toNanos();
+    ProcessHandle.of(pid).ifPresent(process -> {
+      try {
+        process.onExit().get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException | ExecutionException | TimeoutException e) {
+        throw new AssertionError("process " + pid + " did not end within " + PATIENCE, e);
+      }
+    });
+    // onExit completes when the process exits; the JVM's reaper collects it right after.
+    while (ProcessHandle.of(pid).isPresent()) {
+      if (System.nanoTime() > end) {
+        throw new AssertionError("process " + pid + " ended but was not reaped within " + PATIENCE);
+      }
+      Thread.onSpinWait();
+    }
+  }
+}
