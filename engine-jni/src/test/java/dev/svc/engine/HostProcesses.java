@@ -1,6 +1,9 @@
 package dev.svc.engine;
 
 import dev.svc.engine.internal.HostProcess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -11,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 final class HostProcesses {
 
   private static final Duration PATIENCE = Duration.ofSeconds(30);
+  private static final int PAUSE = 34; // pause(2) on x86_64, the only platform the natives ship for
 
   private HostProcesses() {}
 
@@ -36,6 +40,53 @@ final class HostProcesses {
   /** The pid of {@code engine}'s host. */
   static long pid(Engine engine) {
     return ((ProcessGuest) engine.instance().guest()).pid();
+  }
+
+  /**
+   * Waits until process {@code pid}, which needn't be this JVM's child, has ended: it is gone, or a
+   * zombie waiting for a parent that isn't this JVM to reap it; fails after 30 s.
+   */
+  static void awaitEnded(long pid) {
+    long end = System.nanoTime() + PATIENCE.toNanos();
+    while (running(pid)) {
+      if (System.nanoTime() > end) {
+        throw new AssertionError("process " + pid + " still runs after " + PATIENCE);
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  /**
+   * Waits until the main thread of host {@code pid} sits in {@code pause()}, where the crash
+   * trigger {@code CRASH_HANG} parks it; fails after 30 s.
+   */
+  static void awaitPaused(long pid) {
+    long end = System.nanoTime() + PATIENCE.toNanos();
+    while (!syscall(pid).startsWith(PAUSE + " ")) {
+      if (System.nanoTime() > end) {
+        throw new AssertionError("host " + pid + " is not paused after " + PATIENCE + ": " + syscall(pid));
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  // The system call a process's main thread is blocked in, number first (x86_64 numbering).
+  private static String syscall(long pid) {
+    try {
+      return Files.readString(Path.of("/proc", Long.toString(pid), "syscall")).strip();
+    } catch (IOException e) {
+      return "unreadable: " + e.getMessage();
+    }
+  }
+
+  private static boolean running(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      // The state follows the command, which is in parentheses and may hold any character.
+      return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+    } catch (IOException gone) {
+      return false;
+    }
   }
 
   /**
