@@ -170,7 +170,7 @@ final class ProcessGuest implements Guest {
 
   // Answers the module's host calls until the host answers the request.
   private byte[] converse() throws IOException {
-    RuntimeException handlerFailure = null;
+    Throwable handlerFailure = null;
     while (true) {
       Frame frame = channel.receive();
       if (frame.type() != HostChannel.HOST_CALL) {
@@ -178,8 +178,9 @@ final class ProcessGuest implements Guest {
       }
       try {
         channel.send(HostChannel.REPLY, hostCalls.hostCall(frame.payload()));
-      } catch (RuntimeException e) {
-        // As in the bridge: the handler's own exception reaches the caller, the guest is stopped.
+      } catch (RuntimeException | Error e) {
+        // As in the bridge: the handler's own exception reaches the caller, the guest is stopped;
+        // the host hears of it first, so the channel stays in step.
         handlerFailure = e;
         String message = e.getMessage();
         channel.send(HostChannel.REPLY_FAILED,
@@ -188,7 +189,7 @@ final class ProcessGuest implements Guest {
     }
   }
 
-  private byte[] answer(Frame frame, RuntimeException handlerFailure) {
+  private byte[] answer(Frame frame, Throwable handlerFailure) {
     switch (frame.type()) {
       case HostChannel.DONE:
         return frame.payload();
@@ -198,8 +199,11 @@ final class ProcessGuest implements Guest {
         throw new WasmError(frame.text(0));
       case HostChannel.TRAP:
         stopped = GuestTrap.of(frame.int32(0), frame.int32(4), frame.text(8));
-        if (handlerFailure != null) {
-          throw handlerFailure;
+        if (handlerFailure instanceof RuntimeException e) {
+          throw e;
+        }
+        if (handlerFailure instanceof Error e) {
+          throw e;
         }
         throw stopped;
       default:
