@@ -3,6 +3,7 @@ package dev.svc.server.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.engine.Isolation;
 import dev.svc.engine.Limits;
 import dev.svc.server.config.SvcConfig;
 import dev.svc.server.http.ApiError;
@@ -24,7 +25,8 @@ class SupervisedEnginesTest {
 
   private SupervisedEngines oneInstance() {
     return SupervisedEngines.start(
-        new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofMillis(100), 256L << 20, Duration.ofSeconds(5)),
+        new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofMillis(100), 256L << 20,
+            Duration.ofSeconds(5), Isolation.IN_PROCESS),
         registry);
   }
 
@@ -80,7 +82,8 @@ class SupervisedEnginesTest {
   @Test
   void each_kind_of_operation_has_its_own_deadline_and_memory_is_capped() {
     Limits limits = SupervisedEngines.limits(
-        new SvcConfig.Engine(2, Duration.ofSeconds(1), Duration.ofSeconds(1), 64L << 20, Duration.ofSeconds(3)));
+        new SvcConfig.Engine(2, Duration.ofSeconds(1), Duration.ofSeconds(1), 64L << 20,
+            Duration.ofSeconds(3), Isolation.IN_PROCESS));
 
     assertThat(limits.maxMemory()).hasValue(64L << 20);
     assertThat(limits.opDeadline("compile")).hasValue(Duration.ofSeconds(30));
