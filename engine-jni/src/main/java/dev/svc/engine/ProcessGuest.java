@@ -121,7 +121,7 @@ final class ProcessGuest implements Guest {
 
   /** Test-only: makes the host crash one way ({@code HostChannel.CRASH_*}); always throws. */
   void crash(byte how, Optional<Duration> deadline) {
-    exchange(HostChannel.CRASH, deadline, new byte[] {how});
+    exchange(deadline, () -> channel.send(HostChannel.CRASH, new byte[] {how}));
     throw new IllegalStateException("the engine host survived its crash trigger " + how);
   }
 
@@ -138,11 +138,17 @@ final class ProcessGuest implements Guest {
   }
 
   private byte[] exchange(byte type, Optional<Duration> deadline, long fuel, byte[] body) {
-    throwIfStopped();
     long ticks = deadline.map(EpochTicker::ticksFor).orElse(Native.NO_DEADLINE);
+    return exchange(deadline, () -> channel.send(type, ticks, fuel, body));
+  }
+
+  // Sends a request that may enter guest code and reads the answer, killing the host if it hasn't
+  // answered by the deadline and a grace.
+  private byte[] exchange(Optional<Duration> deadline, Request request) {
+    throwIfStopped();
     ScheduledFuture<?> kill = deadline.map(d -> process.killAfter(d.plus(KILL_GRACE))).orElse(null);
     try {
-      channel.send(type, ticks, fuel, body);
+      request.send();
       return converse();
     } catch (IOException e) {
       throw died();
@@ -153,19 +159,9 @@ final class ProcessGuest implements Guest {
     }
   }
 
-  private byte[] exchange(byte type, Optional<Duration> deadline, byte[] payload) {
-    throwIfStopped();
-    ScheduledFuture<?> kill = deadline.map(d -> process.killAfter(d.plus(KILL_GRACE))).orElse(null);
-    try {
-      channel.send(type, payload);
-      return converse();
-    } catch (IOException e) {
-      throw died();
-    } finally {
-      if (kill != null) {
-        kill.cancel(false);
-      }
-    }
+  @FunctionalInterface
+  private interface Request {
+    void send() throws IOException;
   }
 
   // Answers the module's host calls until the host answers the request.

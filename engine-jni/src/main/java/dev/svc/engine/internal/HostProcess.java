@@ -93,7 +93,7 @@ public final class HostProcess implements AutoCloseable {
     if (cpuSeconds != null) {
       command.add("--cpu-seconds=" + cpuSeconds);
     }
-    Path stderr = StderrDirectory.PATH.resolve("host-" + NEXT_ID.incrementAndGet() + ".stderr");
+    Path stderr = WorkDirectory.PATH.resolve("host-" + NEXT_ID.incrementAndGet() + ".stderr");
     ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
     Map<String, String> environment = builder.environment();
     environment.remove(TEST_TRIGGERS_ENV);
@@ -245,8 +245,15 @@ public final class HostProcess implements AutoCloseable {
     return executor;
   }
 
-  /** The private directory of the hosts' stderr files, made on first use. */
-  private static final class StderrDirectory {
+  /**
+   * A private (owner-only) directory for the files engine hosts use, made on first use and removed
+   * when the JVM exits: their stderr files, and the serialized modules they load.
+   */
+  public static Path workDirectory() {
+    return WorkDirectory.PATH;
+  }
+
+  private static final class WorkDirectory {
     static final Path PATH = create();
 
     private static Path create() {
@@ -256,7 +263,7 @@ public final class HostProcess implements AutoCloseable {
         dir.toFile().deleteOnExit();
         return dir;
       } catch (IOException e) {
-        throw new UncheckedIOException("no private directory for engine hosts' stderr", e);
+        throw new UncheckedIOException("no private directory for engine hosts' files", e);
       }
     }
   }
