@@ -1,4 +1,4 @@
-/* Failure classification and exception throwing; see svc_errors.h. */
+/* Exception throwing; see svc_errors.h. */
 #include "svc_errors.h"
 
 #include <stdio.h>

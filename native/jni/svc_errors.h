@@ -1,9 +1,9 @@
 /*
- * Failure classification and the only place that throws Java exceptions.
+ * The only place that throws Java exceptions.
  *
- * Internal functions describe what went wrong in an svc_failure (a kind, an exit code and
- * wasmtime's text); the JNI entry points turn it into GuestTrap, WasmError or a standard Java
- * exception. Kind numbers are the ordinals of dev.svc.engine.internal.GuestTrap.Kind.
+ * Internal functions describe what went wrong in an svc_failure (svc_failure.h: a kind, an exit
+ * code and wasmtime's text); the JNI entry points turn it into GuestTrap, WasmError or a standard
+ * Java exception.
  */
 #ifndef SVC_ERRORS_H
 #define SVC_ERRORS_H

@@ -16,7 +16,7 @@ public final class GuestTrap extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   /**
-   * Why the guest stopped. The ordinals are part of the bridge's contract: {@code svc_errors.h}
+   * Why the guest stopped. The ordinals are part of the bridge's contract: {@code svc_failure.h}
    * numbers them the same way.
    */
   public enum Kind {
