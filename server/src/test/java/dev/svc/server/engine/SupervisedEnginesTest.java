@@ -30,6 +30,21 @@ class SupervisedEnginesTest {
         registry);
   }
 
+  @Test
+  void with_engine_isolation_process_each_instance_runs_in_an_engine_host_process() throws Exception {
+    try (SupervisedEngines engines = SupervisedEngines.start(
+        new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofMillis(100), 256L << 20,
+            Duration.ofSeconds(5), Isolation.PROCESS),
+        registry)) {
+      String platform = result(engines.submit(pool -> pool.withEngine(engine -> engine.version().platform())));
+
+      assertThat(platform).isEqualTo("wasip1/wasm");
+      assertThat(ProcessHandle.current().children()
+          .filter(p -> p.info().command().map(c -> c.endsWith("/svc-engine-host")).orElse(false)))
+          .hasSize(1);
+    }
+  }
+
   private static <T> T result(CompletionStage<T> call) throws Exception {
     return call.toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
