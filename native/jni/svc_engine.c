@@ -7,11 +7,6 @@
 #include "svc_errors.h"
 #include "svc_jni.h"
 
-#define SVC_MAX_WASM_STACK ((jlong)1 << 30)
-#define SVC_WASMTIME_DEFAULT_WASM_STACK ((size_t)512 << 10)
-#define SVC_MAX_POOLING_SLOTS 1000
-#define SVC_MAX_POOLING_MEMORY ((jlong)4 << 30)
-
 static _Atomic uint64_t next_serial = 1;
 
 svc_engine *svc_engine_acquire(JNIEnv *env, jlong handle, svc_handle_slot **slot) {
@@ -32,60 +27,28 @@ jlong svc_engine_new(JNIEnv *env, jclass cls, jboolean epoch, jboolean fuel, jbo
         svc_throw_illegal_state(env, problem);
         return 0;
     }
-    /* wasm_engine_new_with_config aborts the process on a config wasmtime rejects, so every
-     * value is checked here first. */
-    if (max_wasm_stack < 0 || max_wasm_stack > SVC_MAX_WASM_STACK) {
-        svc_throw_illegal_argument(env, "maxWasmStack must be between 0 (wasmtime's default) and 1 GiB");
-        return 0;
-    }
-    if (pooling_slots < 0 || pooling_slots > SVC_MAX_POOLING_SLOTS) {
-        svc_throw_illegal_argument(env, "poolingSlots must be between 0 (no pooling) and 1000");
-        return 0;
-    }
-    if (pooling_max_memory < 0 || pooling_max_memory > SVC_MAX_POOLING_MEMORY) {
-        svc_throw_illegal_argument(env, "poolingMaxMemory must be between 0 (wasmtime's default) and 4 GiB");
-        return 0;
-    }
+    svc_engine_options options = {epoch == JNI_TRUE, fuel == JNI_TRUE, exceptions == JNI_TRUE,
+                                   max_wasm_stack, pooling_slots, pooling_max_memory};
     svc_engine *engine = calloc(1, sizeof *engine);
-    wasm_config_t *config = engine ? wasm_config_new() : NULL;
-    if (!config) {
-        free(engine);
+    if (!engine) {
         svc_throw_out_of_memory(env, "no native memory for a wasmtime engine");
         return 0;
     }
-    wasmtime_config_epoch_interruption_set(config, epoch == JNI_TRUE);
-    wasmtime_config_consume_fuel_set(config, fuel == JNI_TRUE);
-    wasmtime_config_wasm_exceptions_set(config, exceptions == JNI_TRUE);
-    wasmtime_config_wasm_threads_set(config, false);
-    if (max_wasm_stack > 0) wasmtime_config_max_wasm_stack_set(config, (size_t)max_wasm_stack);
-    if (pooling_slots > 0) {
-        wasmtime_pooling_allocation_config_t *pooling = wasmtime_pooling_allocation_config_new();
-        if (!pooling) {
-            wasm_config_delete(config);
-            free(engine);
-            svc_throw_out_of_memory(env, "no native memory for a pooling allocator config");
-            return 0;
-        }
-        wasmtime_pooling_allocation_config_total_core_instances_set(pooling, (uint32_t)pooling_slots);
-        wasmtime_pooling_allocation_config_total_memories_set(pooling, (uint32_t)pooling_slots);
-        wasmtime_pooling_allocation_config_total_tables_set(pooling, (uint32_t)pooling_slots);
-        if (pooling_max_memory > 0) {
-            wasmtime_pooling_allocation_config_max_memory_size_set(pooling, (size_t)pooling_max_memory);
-        }
-        wasmtime_pooling_allocation_strategy_set(config, pooling);
-        wasmtime_pooling_allocation_config_delete(pooling);
-    }
-    engine->engine = wasm_engine_new_with_config(config); /* consumes config */
+    svc_engine_refusal why;
+    engine->engine = svc_runtime_engine_new(&options, &why, &problem);
     if (!engine->engine) {
         free(engine);
-        svc_throw_wasm_error_text(env, "wasmtime refused the engine configuration");
+        if (why == SVC_ENGINE_BAD_OPTION) {
+            svc_throw_illegal_argument(env, problem);
+        } else if (why == SVC_ENGINE_NO_MEMORY) {
+            svc_throw_out_of_memory(env, problem);
+        } else {
+            svc_throw_wasm_error_text(env, problem);
+        }
         return 0;
     }
     engine->serial = atomic_fetch_add(&next_serial, 1);
-    engine->epoch = epoch == JNI_TRUE;
-    engine->fuel = fuel == JNI_TRUE;
-    engine->pooling_max_memory = pooling_slots > 0 ? (uint64_t)pooling_max_memory : 0;
-    engine->max_wasm_stack = max_wasm_stack > 0 ? (size_t)max_wasm_stack : SVC_WASMTIME_DEFAULT_WASM_STACK;
+    engine->options = options;
     int64_t handle;
     svc_handle_status status = svc_handle_new(SVC_HANDLE_ENGINE, engine, &handle);
     if (status != SVC_HANDLE_OK) {

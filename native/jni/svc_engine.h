@@ -12,15 +12,13 @@
 #include <stdint.h>
 
 #include "svc_handle.h"
+#include "svc_runtime.h"
 #include "wasmtime_decls.h"
 
 typedef struct svc_engine {
     wasm_engine_t *engine; /* owned */
     uint64_t serial;       /* identifies the engine for module/pre consistency checks */
-    bool epoch;
-    bool fuel;
-    uint64_t pooling_max_memory; /* 0 = no pooling cap of its own */
-    size_t max_wasm_stack;       /* bytes of native stack guest code may use */
+    svc_engine_options options; /* as given; svc_runtime_pre_init derives the rest */
 } svc_engine;
 
 /* Acquires a shared engine handle or throws; release with svc_handle_release_shared(*slot). */

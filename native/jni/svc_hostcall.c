@@ -2,7 +2,7 @@
 #include "svc_hostcall.h"
 
 #include <stdint.h>
-#include <string.h>
+#include <stdlib.h>
 
 #include "svc_errors.h"
 #include "svc_instance.h"
@@ -30,81 +30,42 @@ void svc_hostcall_unload(JNIEnv *env) {
     host_call_method = NULL;
 }
 
-/* Records a failure (first cause wins) and hands wasmtime a trap that unwinds the guest. */
-static wasm_trap_t *fail(svc_instance *instance, svc_trap_kind kind, const char *message) {
-    svc_failure_set(&instance->host_failure, kind, message);
-    const svc_failure *failure = &instance->host_failure;
-    const char *text = failure->message ? failure->message : message;
-    return wasmtime_trap_new(text, strlen(text));
-}
-
-wasm_trap_t *svc_hostcall_callback(void *data, wasmtime_caller_t *caller, wasmtime_val_raw_t *args_and_results,
-                                   size_t count) {
-    (void)data;
-    (void)count; /* the linker declared (i32, i32) -> i64: two slots */
-    wasmtime_context_t *context = wasmtime_caller_context(caller);
-    svc_instance *instance = wasmtime_context_get_data(context);
+uint8_t *svc_hostcall_answer(void *data, const uint8_t *bytes, size_t len, size_t *reply_len, svc_failure *failure) {
+    svc_instance *instance = data;
     JNIEnv *env = instance->env;
-    uint32_t request_ptr = (uint32_t)args_and_results[0].i32;
-    uint32_t request_len = (uint32_t)args_and_results[1].i32;
-    if (!env || !instance->handler) {
-        return fail(instance, SVC_KIND_HOST_EXCEPTION,
-                    "the module called engine.host_call, but the instance has no host call handler");
+    if (!env) {
+        svc_failure_set(failure, SVC_KIND_HOST_EXCEPTION, "the module called engine.host_call outside a call");
+        return NULL;
     }
-    if (!instance->has_memory || !instance->has_alloc) {
-        return fail(instance, SVC_KIND_OTHER,
-                    "the module called engine.host_call without exporting memory and engine_alloc");
-    }
-    size_t size = wasmtime_memory_data_size(context, &instance->memory);
-    if ((uint64_t)request_ptr + request_len > size) {
-        return fail(instance, SVC_KIND_OTHER, "the module sent a host call outside its memory");
-    }
-    if (request_len > (uint32_t)INT32_MAX - 8) {
-        return fail(instance, SVC_KIND_OTHER, "the module sent a host call larger than a Java array can hold");
-    }
-    jbyteArray request = (*env)->NewByteArray(env, (jsize)request_len);
+    jbyteArray request = (*env)->NewByteArray(env, (jsize)len);
     if (!request) {
-        instance->host_failure.java_pending = true;
-        return fail(instance, SVC_KIND_HOST_EXCEPTION, "no Java heap for a host call's request");
+        failure->java_pending = true;
+        svc_failure_set(failure, SVC_KIND_HOST_EXCEPTION, "no Java heap for a host call's request");
+        return NULL;
     }
-    (*env)->SetByteArrayRegion(env, request, 0, (jsize)request_len,
-                               (const jbyte *)(wasmtime_memory_data(context, &instance->memory) + request_ptr));
+    (*env)->SetByteArrayRegion(env, request, 0, (jsize)len, (const jbyte *)bytes);
     jbyteArray reply = (*env)->CallObjectMethod(env, instance->handler, host_call_method, request);
     (*env)->DeleteLocalRef(env, request);
     /* INVARIANT: no JNI call but DeleteLocalRef while the handler's exception is pending. */
     if ((*env)->ExceptionCheck(env)) {
         if (reply) (*env)->DeleteLocalRef(env, reply);
-        instance->host_failure.java_pending = true;
-        return fail(instance, SVC_KIND_HOST_EXCEPTION, "the host call handler threw an exception");
+        failure->java_pending = true;
+        svc_failure_set(failure, SVC_KIND_HOST_EXCEPTION, "the host call handler threw an exception");
+        return NULL;
     }
-    if (!reply) return fail(instance, SVC_KIND_HOST_EXCEPTION, "the host call handler returned null");
-    jsize reply_len = (*env)->GetArrayLength(env, reply);
-    wasmtime_val_raw_t alloc_args[1];
-    alloc_args[0].i32 = reply_len;
-    wasm_trap_t *trap = NULL;
-    /* Re-entrant: the guest is suspended inside engine_call, in this same store. */
-    wasmtime_error_t *error = wasmtime_func_call_unchecked(context, &instance->fn_alloc, alloc_args, 1, &trap);
-    if (error || trap) {
+    if (!reply) {
+        svc_failure_set(failure, SVC_KIND_HOST_EXCEPTION, "the host call handler returned null");
+        return NULL;
+    }
+    jsize n = (*env)->GetArrayLength(env, reply);
+    uint8_t *copy = malloc(n > 0 ? (size_t)n : 1u);
+    if (!copy) {
         (*env)->DeleteLocalRef(env, reply);
-        svc_failure_from_wasmtime(&instance->host_failure, trap, error);
-        const svc_failure *failure = &instance->host_failure;
-        const char *text = failure->message ? failure->message : "engine_alloc failed inside a host call";
-        return wasmtime_trap_new(text, strlen(text));
+        svc_failure_set(failure, SVC_KIND_MEMORY, "no native memory for a host function's response");
+        return NULL;
     }
-    uint32_t reply_ptr = (uint32_t)alloc_args[0].i32;
-    if (reply_ptr == 0 && reply_len > 0) {
-        (*env)->DeleteLocalRef(env, reply);
-        return fail(instance, SVC_KIND_MEMORY, "the module couldn't allocate memory for a host function's response");
-    }
-    /* The allocation may have grown (and moved) memory: read size and base again. */
-    size = wasmtime_memory_data_size(context, &instance->memory);
-    if ((uint64_t)reply_ptr + (uint64_t)reply_len > size) {
-        (*env)->DeleteLocalRef(env, reply);
-        return fail(instance, SVC_KIND_BAD_RESPONSE, "engine_alloc returned memory outside the module's memory");
-    }
-    (*env)->GetByteArrayRegion(env, reply, 0, reply_len,
-                               (jbyte *)(wasmtime_memory_data(context, &instance->memory) + reply_ptr));
+    (*env)->GetByteArrayRegion(env, reply, 0, n, (jbyte *)copy);
     (*env)->DeleteLocalRef(env, reply);
-    args_and_results[0].i64 = (int64_t)(((uint64_t)reply_ptr << 32) | (uint64_t)(uint32_t)reply_len);
-    return NULL;
+    *reply_len = (size_t)n;
+    return copy;
 }

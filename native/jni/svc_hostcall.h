@@ -1,12 +1,8 @@
 /*
- * engine.host_call(ptr, len) -> i64: the module asks the host for something.
- *
- * Runs on the thread that called into the guest, with that call's JNIEnv from the store
- * data. Reads the request (bounds-checked), calls HostCallHandler.hostCall(byte[]), allocates
- * the reply inside the guest with engine_alloc (re-entrantly, in the caller's store context),
- * re-reads the memory base (the allocation may have grown memory), writes the reply and
- * returns (ptr << 32) | len. Any failure is recorded in the instance's host_failure and turned
- * into a trap; a Java exception from the handler stays pending and reaches the caller.
+ * The bridge's answer to engine.host_call (svc_runtime.c reads the request and writes the reply
+ * into the guest): HostCallHandler.hostCall(byte[]) on the thread running the guest, with that
+ * call's JNIEnv from the instance. A Java exception from the handler stays pending and reaches
+ * the caller.
  */
 #ifndef SVC_HOSTCALL_H
 #define SVC_HOSTCALL_H
@@ -14,12 +10,14 @@
 #include <jni.h>
 #include <stddef.h>
 
-#include "wasmtime_decls.h"
+#include <stdint.h>
+
+#include "svc_failure.h"
 
 int svc_hostcall_load(JNIEnv *env);
 void svc_hostcall_unload(JNIEnv *env);
 
-wasm_trap_t *svc_hostcall_callback(void *data, wasmtime_caller_t *caller, wasmtime_val_raw_t *args_and_results,
-                                   size_t count);
+/* svc_host_answer for an svc_instance (data). */
+uint8_t *svc_hostcall_answer(void *data, const uint8_t *request, size_t len, size_t *reply_len, svc_failure *failure);
 
 #endif /* SVC_HOSTCALL_H */

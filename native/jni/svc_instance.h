@@ -14,52 +14,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "svc_buffer.h"
 #include "svc_errors.h"
 #include "svc_handle.h"
+#include "svc_runtime.h"
 #include "svc_stack.h"
 #include "wasmtime_decls.h"
 
-/* Deadline for calls without one: far in the future, yet far from overflowing epoch + delta. */
-#define SVC_EPOCH_FOREVER (UINT64_MAX / 4)
-
-typedef struct svc_pre {
-    wasmtime_instance_pre_t *pre; /* owned */
-    wasm_engine_t *engine;        /* owned clone: stores are made from it */
-    bool epoch;
-    bool fuel;
-    bool has_memory, has_alloc, has_free, has_call, has_abi, has_init;
-    uint64_t pooling_max_memory;
-    size_t stack_needed; /* native stack a guest entry needs on the calling thread */
-} svc_pre;
-
+/* A guest (svc_runtime.h) used from Java: the core first, so the store's data pointer is both. */
 typedef struct svc_instance {
-    wasmtime_store_t *store; /* owned; its data pointer is this struct */
-    wasmtime_context_t *context;
-    wasmtime_instance_t instance;
-    wasmtime_memory_t memory;
-    wasmtime_func_t fn_alloc, fn_free, fn_call, fn_abi, fn_init;
-    bool has_memory, has_alloc, has_free, has_call, has_abi, has_init;
-    bool epoch;
-    bool fuel;
-    uint64_t memory_limit; /* bytes memory can reach: store limit, pool cap or 4 GiB */
-    size_t stack_needed;   /* native stack a guest entry needs on the calling thread */
+    svc_guest guest;
+    size_t stack_needed;            /* native stack a guest entry needs on the calling thread */
     svc_stack_helper *stack_helper; /* owned; started by the first entry from a short stack */
-    jobject handler;       /* global ref to the HostCallHandler, or NULL */
+    jobject handler;                /* global ref to the HostCallHandler, or NULL */
     /* Per call: the JNIEnv of the thread running the guest (the caller's, or the stack helper's;
-     * host calls run on it), and a failure the host-call path recorded before it made wasmtime
-     * unwind (first cause wins). */
+     * host calls run on it). */
     JNIEnv *env;
-    svc_failure host_failure;
-    svc_buffer out;
-    svc_buffer err;
 } svc_instance;
 
 /* Acquires an instance exclusively or throws; release with svc_handle_release_exclusive. */
 svc_instance *svc_instance_acquire(JNIEnv *env, jlong handle, svc_handle_slot **slot);
-
-/* True when memory cannot grow by another 64 KiB page: a trap now is an allocation failure. */
-bool svc_instance_memory_at_limit(const svc_instance *instance);
 
 jlong svc_instance_pre_new(JNIEnv *env, jclass cls, jlong engine, jlong module);
 void svc_instance_pre_free(JNIEnv *env, jclass cls, jlong pre);

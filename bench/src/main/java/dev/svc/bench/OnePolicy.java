@@ -6,6 +6,8 @@ import dev.svc.engine.CompileOptions;
 import dev.svc.engine.Engine;
 import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalResult;
+import dev.svc.engine.Isolation;
+import dev.svc.engine.Limits;
 import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
 import java.util.List;
@@ -17,6 +19,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
@@ -26,7 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * A benchmark of {@code policy.eval} from Java through JNI on one compiled policy: each subclass
  * compiles its policy in its own {@code @Setup} with {@link #start} and checks that it evaluates as
  * the benchmark means, so a broken policy fails the run instead of timing an error. The evaluation
- * is sampled: JMH reports its p0.50 and p0.99.
+ * is sampled: JMH reports its p0.50 and p0.99. Each runs with the instance in the JVM and in an
+ * engine host process ({@link Isolation}), so the price of isolation is measured beside it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -35,6 +39,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public abstract class OnePolicy {
+
+  /** Where the instance runs. */
+  @Param({"IN_PROCESS", "PROCESS"})
+  public Isolation isolation;
 
   /** The module of the engine. */
   protected EngineModule module;
@@ -55,7 +63,7 @@ public abstract class OnePolicy {
   protected EvalResult start(List<SourceFile> files, CompileOptions options, String inputJson)
       throws Exception {
     module = EngineModule.bundled();
-    engine = Engine.create(module);
+    engine = Engine.create(module, Limits.defaults(), isolation);
     this.files = files;
     policy = engine.compile(files, options);
     input = new ObjectMapper().readTree(inputJson);

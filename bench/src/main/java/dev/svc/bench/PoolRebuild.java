@@ -6,10 +6,12 @@ import dev.svc.engine.CompileOptions;
 import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.EvalResult;
+import dev.svc.engine.Isolation;
 import dev.svc.engine.ModuleConfig;
 import dev.svc.engine.OutOfFuelException;
 import dev.svc.engine.SourceFile;
 import dev.svc.supervisor.Pool;
+import dev.svc.supervisor.PoolOptions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -44,6 +46,10 @@ public class PoolRebuild {
   @Param({"1", "50"})
   public int policies;
 
+  /** Where the instances run; out of process, a rebuild starts a new host process too. */
+  @Param({"IN_PROCESS", "PROCESS"})
+  public Isolation isolation;
+
   private EngineModule module;
   private Pool pool;
   private JsonNode input;
@@ -52,7 +58,7 @@ public class PoolRebuild {
   @Setup(Level.Trial)
   public void start() throws Exception {
     module = EngineModule.bundled(ModuleConfig.defaults().withFuel(true));
-    pool = Pool.create(module, 1);
+    pool = Pool.create(module, PoolOptions.builder().size(1).isolation(isolation).build());
     List<SourceFile> files =
         List.of(
             SourceFile.of("kind.sigil", EvalRoundTrip.KIND),

@@ -6,8 +6,10 @@ import dev.svc.engine.CompileOptions;
 import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.EvalResult;
+import dev.svc.engine.Isolation;
 import dev.svc.engine.SourceFile;
 import dev.svc.supervisor.Pool;
+import dev.svc.supervisor.PoolOptions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -17,6 +19,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -39,6 +42,10 @@ public class PoolThroughput {
 
   private static final String NAME = "refund.desk";
 
+  /** Where the instances run. */
+  @Param({"IN_PROCESS", "PROCESS"})
+  public Isolation isolation;
+
   private EngineModule module;
   private Pool pool;
   private JsonNode input;
@@ -46,7 +53,7 @@ public class PoolThroughput {
   @Setup(Level.Trial)
   public void start() throws Exception {
     module = EngineModule.bundled();
-    pool = Pool.create(module, 2);
+    pool = Pool.create(module, PoolOptions.builder().size(2).isolation(isolation).build());
     List<SourceFile> files =
         List.of(
             SourceFile.of("kind.sigil", EvalRoundTrip.KIND),

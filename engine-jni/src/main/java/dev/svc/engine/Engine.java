@@ -94,9 +94,30 @@ public final class Engine implements AutoCloseable {
    * @throws IllegalStateException if {@code module} is closed
    */
   public static Engine create(EngineModule module, Limits limits) {
+    return create(module, limits, Isolation.IN_PROCESS);
+  }
+
+  /**
+   * Starts an instance of {@code module} as {@link #create(EngineModule, Limits)} does, where
+   * {@code isolation} says: in this JVM, or in an engine host process of its own, where a native
+   * crash, a call blocked past its hard deadline or native memory past its cap stops only this
+   * instance (a {@link StoppedException} saying how the process died). Same operations, same errors.
+   *
+   * @param module the compiled engine module; it stays alive until this instance is closed
+   * @param limits the bounds of every call on the instance; with {@link Isolation#PROCESS},
+   *     {@link Limits#maxMemory()} also bounds the host's native memory (plus a headroom)
+   * @param isolation where the instance runs
+   * @return the running instance; the caller closes it
+   * @throws StoppedException if the module trapped or exited while starting (with its stderr), or
+   *     its host process could not be started or died while starting
+   * @throws EngineException if the module speaks another ABI version than {@link EngineModule#ABI_VERSION}
+   * @throws IllegalStateException if {@code module} is closed
+   */
+  public static Engine create(EngineModule module, Limits limits, Isolation isolation) {
     Objects.requireNonNull(module, "module");
     Objects.requireNonNull(limits, "limits");
-    return new Engine(Instance.start(module, limits));
+    Objects.requireNonNull(isolation, "isolation");
+    return new Engine(Instance.start(module, limits, isolation));
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.svc.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.engine.internal.AbiCodec;
-import dev.svc.engine.internal.EpochTicker;
 import dev.svc.engine.internal.GuestTrap;
 import dev.svc.engine.internal.Native;
 import dev.svc.engine.internal.WasmError;
@@ -43,7 +42,7 @@ final class Instance {
   private final EngineModule module;
   private final Limits limits;
   private final HostCalls hostCalls;
-  private final long handle;
+  private final Guest guest;
   private final ReentrantLock lock = new ReentrantLock();
   // Handles of policies collected without close; released at the start of the next call.
   private final Queue<Long> abandoned = new ConcurrentLinkedQueue<>();
@@ -54,23 +53,26 @@ final class Instance {
   private boolean closed; // guarded by lock: the engine's own operations are over
   private boolean freed; // guarded by lock: the instance is gone
 
-  private Instance(EngineModule module, Limits limits, HostCalls hostCalls, long handle) {
+  private Instance(EngineModule module, Limits limits, HostCalls hostCalls, Guest guest) {
     this.module = module;
     this.limits = limits;
     this.hostCalls = hostCalls;
-    this.handle = handle;
+    this.guest = guest;
   }
 
   /**
    * Instantiates {@code module}, runs its start function and checks its ABI version; see {@link
-   * Engine#create(EngineModule, Limits)} for what it throws. The engine is its first holder.
+   * Engine#create(EngineModule, Limits, Isolation)} for what it throws. The engine is its first
+   * holder.
    */
-  static Instance start(EngineModule module, Limits limits) {
+  static Instance start(EngineModule module, Limits limits, Isolation isolation) {
     long pre = module.acquire();
     HostCalls hostCalls = new HostCalls();
-    long handle;
+    Guest guest;
     try {
-      handle = Native.instanceNew(pre, limits.maxMemory().orElse(-1), hostCalls);
+      guest = isolation == Isolation.PROCESS
+          ? ProcessGuest.start(module, limits, hostCalls)
+          : NativeGuest.start(module, pre, limits, hostCalls);
     } catch (WasmError e) {
       module.release();
       throw new StoppedException("starting the Sigil module failed: " + e.getMessage(), START_HELP, e);
@@ -78,11 +80,11 @@ final class Instance {
       module.release();
       throw e;
     }
-    Instance instance = new Instance(module, limits, hostCalls, handle);
+    Instance instance = new Instance(module, limits, hostCalls, guest);
     try {
       instance.initialize();
     } catch (RuntimeException | Error e) {
-      Native.instanceFree(handle);
+      guest.free();
       module.release();
       throw e;
     }
@@ -181,7 +183,7 @@ final class Instance {
         return;
       }
       freed = true;
-      Native.instanceFree(handle);
+      guest.free();
     } finally {
       lock.unlock();
     }
@@ -215,7 +217,28 @@ final class Instance {
   long memorySize() {
     lockOpen(Caller.ENGINE);
     try {
-      return Native.instanceMemorySize(handle);
+      return guest.memorySize();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The running module below this instance, for tests. */
+  Guest guest() {
+    return guest;
+  }
+
+  /**
+   * Test-only: makes the host of an {@link Isolation#PROCESS} instance crash one way ({@code
+   * HostChannel.CRASH_*}), under the instance's deadline for other ops, and throws the error the
+   * crash stopped the instance with.
+   */
+  void crashHost(byte how) {
+    lockOpen(Caller.ENGINE);
+    try {
+      ((ProcessGuest) guest).crash(how, limits.opDeadline());
+    } catch (GuestTrap trap) {
+      throw stoppedBy(trap, limits.opDeadline());
     } finally {
       lock.unlock();
     }
@@ -289,12 +312,12 @@ final class Instance {
   private byte[] callModule(byte[] request, Optional<Duration> deadline, long fuel) {
     byte[] response;
     try {
-      response = underDeadline(deadline, ticks -> Native.call(handle, request, ticks, fuel));
+      response = guest.call(request, deadline, fuel);
     } catch (GuestTrap trap) {
       throw stoppedBy(trap, deadline);
     } catch (RuntimeException | Error e) {
       // A host function that threw past its own handler stopped the module mid-call.
-      if (Native.isStopped(handle)) {
+      if (guest.isStopped()) {
         throw latch(new StoppedException(
             "the Sigil module stopped: a host function failed: " + e, StoppedException.HELP_REBUILD, e));
       }
@@ -315,25 +338,6 @@ final class Instance {
     }
   }
 
-  /** Runs one guest entry with the epoch deadline {@code deadline} allows (none when empty). */
-  private <T> T underDeadline(Optional<Duration> deadline, GuestEntry<T> entry) {
-    if (deadline.isEmpty()) {
-      return entry.run(Native.NO_DEADLINE);
-    }
-    EpochTicker ticker = module.ticker();
-    ticker.watch();
-    try {
-      return entry.run(EpochTicker.ticksFor(deadline.get()));
-    } finally {
-      ticker.unwatch();
-    }
-  }
-
-  @FunctionalInterface
-  private interface GuestEntry<T> {
-    T run(long deadlineTicks);
-  }
-
   // The first cause wins; later calls get this same error without entering the module.
   private StoppedException latch(StoppedException cause) {
     return latch(cause, cause);
@@ -348,7 +352,7 @@ final class Instance {
 
   // A killed call reports its deadline; the calls after it report that the instance died earlier.
   private StoppedException stoppedBy(GuestTrap trap, Optional<Duration> deadline) {
-    String stderr = stderr(handle);
+    String stderr = stderr();
     if (trap.kind() == GuestTrap.Kind.INTERRUPT && deadline.isPresent()) {
       return latch(
           new TimeoutException(deadline.get(), stderr),
@@ -369,20 +373,17 @@ final class Instance {
   private void initialize() {
     Optional<Duration> deadline = limits.opDeadline();
     try {
-      underDeadline(deadline, ticks -> {
-        Native.initialize(handle, ticks, Native.UNLIMITED_FUEL);
-        return null;
-      });
+      guest.initialize(deadline);
     } catch (GuestTrap trap) {
       throw new StoppedException(
-          "starting the Sigil module failed: " + why(trap) + stderr(handle), START_HELP, trap);
+          "starting the Sigil module failed: " + why(trap) + stderr(), START_HELP, trap);
     }
     int version;
     try {
-      version = underDeadline(deadline, ticks -> Native.abiVersion(handle, ticks, Native.UNLIMITED_FUEL));
+      version = guest.abiVersion(deadline);
     } catch (GuestTrap trap) {
       throw new StoppedException(
-          "the Sigil module trapped while reporting its ABI version: " + why(trap) + stderr(handle),
+          "the Sigil module trapped while reporting its ABI version: " + why(trap) + stderr(),
           StoppedException.HELP_REBUILD, trap);
     }
     if (version != EngineModule.ABI_VERSION) {
@@ -406,14 +407,14 @@ final class Instance {
   private static String why(GuestTrap trap) {
     return switch (trap.kind()) {
       case EXIT -> "it exited with code " + trap.exitCode();
-      case BAD_RESPONSE -> trap.getMessage();
+      case BAD_RESPONSE, PROCESS_DIED -> trap.getMessage();
       default -> "it trapped: " + trap.getMessage();
     };
   }
 
   // The module writes the reason for a fatal error to stderr; quote its first and last lines.
-  private static String stderr(long instance) {
-    String text = new String(Native.instanceStderr(instance), StandardCharsets.UTF_8).strip();
+  private String stderr() {
+    String text = new String(guest.stderr(), StandardCharsets.UTF_8).strip();
     return text.isEmpty() ? "" : "\n" + text;
   }
 }

@@ -29,6 +29,9 @@
  *       stubs. Both go to {@link dev.svc.engine.CompileOptions}.
  *   <li>{@link dev.svc.engine.ModuleConfig} and {@link dev.svc.engine.Limits}: how a module is
  *       compiled and what bounds an instance's calls (hard deadlines, memory).
+ *   <li>{@link dev.svc.engine.Isolation}: where an instance runs, in this JVM or in an engine host
+ *       process of its own ({@code svc-engine-host}), where a native crash stops that instance only
+ *       ({@link dev.svc.engine.Engine#create(EngineModule, Limits, Isolation)}).
  *   <li>Records mirroring the engine's JSON field for field, which Jackson reads and writes back as
  *       the engine wrote them: {@link dev.svc.engine.EvalResult} with {@link
  *       dev.svc.engine.EvalEntry}, {@link dev.svc.engine.EvalFailure} and {@link

@@ -9,9 +9,22 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** {@link EvalOptions#fuel()}: an evaluation bounded by a budget of WebAssembly instructions. */
+/**
+ * {@link EvalOptions#fuel()}: an evaluation bounded by a budget of WebAssembly instructions.
+ *
+ * <p>Runs once per {@link Isolation}: an instance in a host process must behave exactly alike.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(Isolation.class)
 class FuelTest {
+
+  /** Where the test's instances run. */
+  @Parameter
+  Isolation isolation;
 
   private static final List<SourceFile> FILES =
       List.of(
@@ -59,7 +72,7 @@ class FuelTest {
 
   @Test
   void aCallThatUsesUpItsFuelIsStoppedAndSoIsItsInstance() {
-    try (Engine engine = Engine.create(metered);
+    try (Engine engine = Engine.create(metered, Limits.defaults(), isolation);
         Policy policy = engine.compile(FILES, CompileOptions.defaults())) {
       OutOfFuelException outOfFuel =
           catchThrowableOfType(
@@ -81,7 +94,7 @@ class FuelTest {
 
   @Test
   void aCallWithEnoughFuelDecidesAndTheNextCallHasItsOwnBudget() {
-    try (Engine engine = Engine.create(metered);
+    try (Engine engine = Engine.create(metered, Limits.defaults(), isolation);
         Policy policy = engine.compile(FILES, CompileOptions.defaults())) {
       EvalOptions budget = EvalOptions.defaults().withFuel(50_000_000);
 
@@ -93,7 +106,7 @@ class FuelTest {
 
   @Test
   void aFuelLimitOnAModuleWithoutMeteringIsRefusedAndTheInstanceWorksOn() {
-    try (Engine engine = Engine.create(TestModules.engine());
+    try (Engine engine = Engine.create(TestModules.engine(), Limits.defaults(), isolation);
         Policy policy = engine.compile(FILES, CompileOptions.defaults())) {
       assertThatThrownBy(() -> policy.evalWith(Map.of("floor", 3), EvalOptions.defaults().withFuel(100)))
           .isInstanceOf(EngineException.class)

@@ -6,11 +6,23 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.svc.engine.internal.CallingThread;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** A call that runs past its hard deadline is killed by wasmtime and stops its instance. */
+/**
+ * A call that runs past its hard deadline is killed by wasmtime and stops its instance.
+ *
+ * <p>Runs once per {@link Isolation}: an instance in a host process must behave exactly alike.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(Isolation.class)
 class HardDeadlineTest {
+
+  /** Where the test's instances run. */
+  @Parameter
+  Isolation isolation;
 
   @ParameterizedTest
   @EnumSource(CallingThread.class)
@@ -18,7 +30,7 @@ class HardDeadlineTest {
     thread.run(() -> {
       try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_loops"));
           // Long enough for the start, which runs under it too, on a busy machine.
-          Engine engine = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(200)))) {
+          Engine engine = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(200)), isolation)) {
         TimeoutException timeout = catchThrowableOfType(TimeoutException.class, engine::version);
 
         assertThat(timeout.deadline()).isEqualTo(Duration.ofMillis(200));
@@ -35,7 +47,7 @@ class HardDeadlineTest {
   @Test
   void laterCallsSayTheInstanceWasKilledEarlier() {
     try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_loops"));
-        Engine engine = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(100)))) {
+        Engine engine = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(100)), isolation)) {
       catchThrowableOfType(TimeoutException.class, engine::version);
 
       StoppedException later = catchThrowableOfType(StoppedException.class, engine::version);
@@ -50,8 +62,8 @@ class HardDeadlineTest {
   @Test
   void anInstanceOfTheSameModuleIsUnaffectedByAnothersTimeout() {
     try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_loops"));
-        Engine killed = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(100)));
-        Engine other = Engine.create(module)) {
+        Engine killed = Engine.create(module, Limits.defaults().withOpDeadline(Duration.ofMillis(100)), isolation);
+        Engine other = Engine.create(module, Limits.defaults(), isolation)) {
       catchThrowableOfType(TimeoutException.class, killed::version);
 
       assertThat(other.stopped()).isEmpty();
@@ -60,7 +72,7 @@ class HardDeadlineTest {
 
   @Test
   void theRealEngineAnswersWellInsideTheDefaultDeadline() {
-    try (Engine engine = Engine.create(TestModules.engine(), Limits.defaults())) {
+    try (Engine engine = Engine.create(TestModules.engine(), Limits.defaults(), isolation)) {
       assertThat(engine.version().platform()).isEqualTo("wasip1/wasm");
     }
   }

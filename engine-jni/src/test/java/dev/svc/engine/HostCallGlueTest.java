@@ -16,14 +16,25 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The glue between the library and a module (bindings.md §2, §3), with a fake module in place of the
  * engine ({@code src/test/wat/bridge_abi.wat}): its {@code H} request passes the rest of the request
  * to {@code engine.host_call} and answers {@code !} and the host's answer, so a test sees exactly
  * what the module would get back from a host function.
+ *
+ * <p>Runs once per {@link Isolation}: an instance in a host process must behave exactly alike.
  */
+@ParameterizedClass(name = "{0}")
+@EnumSource(Isolation.class)
 class HostCallGlueTest {
+
+  /** Where the test's instances run. */
+  @Parameter
+  Isolation isolation;
 
   private EngineModule module;
   private Engine engine;
@@ -31,7 +42,7 @@ class HostCallGlueTest {
   @BeforeEach
   void start() {
     module = EngineModule.fromBytes(TestModules.wat("bridge_abi"));
-    engine = Engine.create(module);
+    engine = Engine.create(module, Limits.defaults(), isolation);
   }
 
   @AfterEach
@@ -194,7 +205,7 @@ class HostCallGlueTest {
 
   @Test
   void aRequestTheModuleCantAllocateIsRefusedAndTheInstanceWorksOn() {
-    try (Engine capped = Engine.create(module, Limits.defaults().withMaxMemory(2 * 64 * 1024))) {
+    try (Engine capped = Engine.create(module, Limits.defaults().withMaxMemory(2 * 64 * 1024), isolation)) {
       String big = "E" + "x".repeat(200_000);
 
       assertThatThrownBy(() -> capped.call(big))

@@ -6,18 +6,30 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.svc.engine.internal.CallingThread;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** A module that traps or exits stops its instance for good, and the error quotes its stderr. */
+/**
+ * A module that traps or exits stops its instance for good, and the error quotes its stderr.
+ *
+ * <p>Runs once per {@link Isolation}: an instance in a host process must behave exactly alike.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(Isolation.class)
 class StoppedInstanceTest {
+
+  /** Where the test's instances run. */
+  @Parameter
+  Isolation isolation;
 
   @ParameterizedTest
   @EnumSource(CallingThread.class)
   void aTrapStopsTheInstanceAndQuotesTheModulesStderr(CallingThread thread) throws Exception {
     thread.run(() -> {
       try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_traps"));
-          Engine engine = Engine.create(module)) {
+          Engine engine = Engine.create(module, Limits.defaults(), isolation)) {
         StoppedException stopped = catchThrowableOfType(StoppedException.class, engine::version);
 
         assertThat(stopped.message())
@@ -33,7 +45,7 @@ class StoppedInstanceTest {
   @Test
   void everyLaterCallRepeatsTheSameErrorWithoutEnteringTheModule() {
     try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_traps"));
-        Engine engine = Engine.create(module)) {
+        Engine engine = Engine.create(module, Limits.defaults(), isolation)) {
       StoppedException first = catchThrowableOfType(StoppedException.class, engine::version);
 
       assertThatThrownBy(engine::version).isSameAs(first);
@@ -44,7 +56,7 @@ class StoppedInstanceTest {
   @Test
   void aStoppedInstanceStillReportsItsMemorySize() {
     try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_traps"));
-        Engine engine = Engine.create(module)) {
+        Engine engine = Engine.create(module, Limits.defaults(), isolation)) {
       long before = engine.memorySize();
       catchThrowableOfType(StoppedException.class, engine::version);
 
@@ -55,7 +67,7 @@ class StoppedInstanceTest {
   @Test
   void anExitWhileStartingIsAStoppedStartWithTheExitCodeAndStderr() {
     try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_start_exits"))) {
-      assertThatThrownBy(() -> Engine.create(module))
+      assertThatThrownBy(() -> Engine.create(module, Limits.defaults(), isolation))
           .isInstanceOf(StoppedException.class)
           .extracting(e -> ((StoppedException) e).message())
           .isEqualTo("starting the Sigil module failed: it exited with code 3\ncannot start: no memory?!");
@@ -65,7 +77,7 @@ class StoppedInstanceTest {
   @Test
   void aPanicInsideTheEngineIsAnAnswerAndTheInstanceKeepsWorking() {
     try (EngineModule module = EngineModule.fromBytes(TestModules.panicProbeEngine());
-        Engine engine = Engine.create(module)) {
+        Engine engine = Engine.create(module, Limits.defaults(), isolation)) {
       String answer = engine.call("{\"id\":9,\"op\":\"panic-probe\"}");
 
       assertThat(answer)
@@ -81,7 +93,7 @@ class StoppedInstanceTest {
 
   @Test
   void theReleaseEngineHasNoPanicProbe() {
-    try (Engine engine = Engine.create(TestModules.engine())) {
+    try (Engine engine = Engine.create(TestModules.engine(), Limits.defaults(), isolation)) {
       assertThat(engine.call("{\"op\":\"panic-probe\"}")).contains("unknown op \\\"panic-probe\\\"");
     }
   }
@@ -89,7 +101,7 @@ class StoppedInstanceTest {
   @Test
   void aModuleOfAnotherAbiVersionIsRefused() {
     try (EngineModule module = EngineModule.fromBytes(TestModules.wat("engine_abi2"))) {
-      assertThatThrownBy(() -> Engine.create(module))
+      assertThatThrownBy(() -> Engine.create(module, Limits.defaults(), isolation))
           .isInstanceOf(EngineException.class)
           .hasMessageStartingWith("the module speaks ABI version 2, and this library version 1\n  help: ");
     }

@@ -1,5 +1,6 @@
 package dev.svc.server;
 
+import dev.svc.engine.Isolation;
 import dev.svc.server.config.ConfigKey;
 import dev.svc.server.config.ConfigLoader;
 import dev.svc.server.config.ConfigSources;
@@ -47,7 +48,8 @@ final class TestServers {
   /** The supervised engines of a pool of one instance, reporting to {@code registry}. */
   static EnginePool oneEngine(MeterRegistry registry) {
     return SupervisedEngines.start(
-        new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofSeconds(1), 256L << 20, Duration.ofSeconds(5)),
+        new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofSeconds(1), 256L << 20, Duration.ofSeconds(5),
+            Isolation.IN_PROCESS),
         registry);
   }
 

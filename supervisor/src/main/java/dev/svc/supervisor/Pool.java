@@ -96,7 +96,7 @@ public final class Pool implements AutoCloseable {
     this.options = options;
     this.listener = new GuardedListener(options.listener());
     this.slots = new Slots(all);
-    this.rebuilder = new Rebuilder(module, options.limits(), recipes, slots, listener);
+    this.rebuilder = new Rebuilder(module, options.limits(), options.isolation(), recipes, slots, listener);
     lines.put(Lane.EVALUATIONS, line(options.size()));
     lines.put(Lane.OPERATIONS, line(options.operationInstances()));
   }
@@ -135,7 +135,7 @@ public final class Pool implements AutoCloseable {
     List<Slot> all = new ArrayList<>(options.size());
     try {
       for (int id = 0; id < options.size(); id++) {
-        all.add(new Slot(id, Engine.create(module, options.limits())));
+        all.add(new Slot(id, Engine.create(module, options.limits(), options.isolation())));
       }
     } catch (RuntimeException | Error e) {
       all.forEach(Slot::retire);

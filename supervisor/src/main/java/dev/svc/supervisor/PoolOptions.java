@@ -1,5 +1,6 @@
 package dev.svc.supervisor;
 
+import dev.svc.engine.Isolation;
 import dev.svc.engine.Limits;
 import java.time.Duration;
 import java.util.Objects;
@@ -21,9 +22,16 @@ import java.util.Optional;
  * @param listener what the pool reports to
  * @param operationInstances the most instances calls of {@link Lane#OPERATIONS} hold at once (the
  *     threads of that lane); from 1 to {@code size}. The rest are left to evaluations
+ * @param isolation where the instances run: in this JVM, or each in an engine host process of its
+ *     own, where a native crash costs that instance only (the pool rebuilds it like any stopped one)
  */
 public record PoolOptions(
-    int size, Limits limits, Optional<Duration> acquireTimeout, PoolListener listener, int operationInstances) {
+    int size,
+    Limits limits,
+    Optional<Duration> acquireTimeout,
+    PoolListener listener,
+    int operationInstances,
+    Isolation isolation) {
 
   /**
    * Checks the options.
@@ -33,6 +41,7 @@ public record PoolOptions(
    * @param acquireTimeout how long a call waits for a free instance; empty for as long as it takes
    * @param listener what the pool reports to
    * @param operationInstances the most instances slow calls hold at once
+   * @param isolation where the instances run
    * @throws IllegalArgumentException if {@code size} is below 1, {@code acquireTimeout} is negative, or
    *     {@code operationInstances} isn't from 1 to {@code size}
    */
@@ -44,6 +53,7 @@ public record PoolOptions(
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(acquireTimeout, "acquireTimeout");
     Objects.requireNonNull(listener, "listener");
+    Objects.requireNonNull(isolation, "isolation");
     acquireTimeout.ifPresent(
         t -> {
           if (t.isNegative()) {
@@ -69,7 +79,7 @@ public record PoolOptions(
 
   /**
    * The defaults: one instance per available processor, default {@link Limits}, callers wait as long
-   * as it takes, no listener, half the instances at most for slow operations.
+   * as it takes, no listener, half the instances at most for slow operations, instances in this JVM.
    *
    * @return the defaults
    */
@@ -98,6 +108,7 @@ public record PoolOptions(
     private Optional<Duration> acquireTimeout = Optional.empty();
     private PoolListener listener = PoolListener.none();
     private int operationInstances; // 0: the default for the size
+    private Isolation isolation = Isolation.IN_PROCESS;
 
     private Builder() {}
 
@@ -160,6 +171,17 @@ public record PoolOptions(
     }
 
     /**
+     * Where the instances run (default: {@link Isolation#IN_PROCESS}).
+     *
+     * @param isolation in this JVM, or each in an engine host process
+     * @return this builder
+     */
+    public Builder isolation(Isolation isolation) {
+      this.isolation = Objects.requireNonNull(isolation, "isolation");
+      return this;
+    }
+
+    /**
      * The options.
      *
      * @return the options set so far
@@ -168,7 +190,7 @@ public record PoolOptions(
      */
     public PoolOptions build() {
       return new PoolOptions(size, limits, acquireTimeout, listener,
-          operationInstances == 0 ? defaultOperationInstances(size) : operationInstances);
+          operationInstances == 0 ? defaultOperationInstances(size) : operationInstances, isolation);
     }
   }
 }

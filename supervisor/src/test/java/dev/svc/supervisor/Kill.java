@@ -2,6 +2,7 @@ package dev.svc.supervisor;
 
 import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalOptions;
+import dev.svc.engine.Isolation;
 import dev.svc.engine.Limits;
 import dev.svc.engine.OutOfFuelException;
 import dev.svc.engine.StoppedException;
@@ -73,9 +74,9 @@ enum Kill {
     return PoolOptions.builder();
   }
 
-  /** Creates a pool of {@code size} instances these kills work on. */
-  Pool pool(int size) {
-    return Pool.create(module(), options().size(size).build());
+  /** Creates a pool of {@code size} instances these kills work on, running where {@code isolation} says. */
+  Pool pool(int size, Isolation isolation) {
+    return Pool.create(module(), options().size(size).isolation(isolation).build());
   }
 
   /**

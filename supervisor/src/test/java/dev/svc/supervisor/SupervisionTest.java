@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 import dev.svc.engine.CompileOptions;
 import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalOptions;
+import dev.svc.engine.Isolation;
 import dev.svc.engine.Limits;
 import dev.svc.engine.ModuleConfig;
 import dev.svc.engine.NoPolicyException;
@@ -30,16 +31,28 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The supervisor: a stopped instance fails its caller at once and is rebuilt in the background. */
+/**
+ * The supervisor: a stopped instance fails its caller at once and is rebuilt in the background.
+ *
+ * <p>Runs once per {@link Isolation}: a pool of instances in host processes supervises alike.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(Isolation.class)
 class SupervisionTest {
+
+  /** Where the pool's instances run. */
+  @Parameter
+  Isolation isolation;
 
   @ParameterizedTest
   @EnumSource(Kill.class)
   void aStoppedInstanceIsRebuiltWithEveryPolicyWhileTheOthersServe(Kill kill) {
-    try (Pool pool = kill.pool(2)) {
+    try (Pool pool = kill.pool(2, isolation)) {
       TestRecipe desk = TestRecipe.refund("refund.desk", 100);
       TestRecipe other = TestRecipe.refund("refund.other", 50);
       pool.install("refund.desk", desk);
@@ -72,7 +85,7 @@ class SupervisionTest {
 
   @Test
   void aStoppedInstanceKeepsItsErrorWhenTheInputRanOutOfMemory() {
-    try (Pool pool = Kill.MEMORY.pool(1)) {
+    try (Pool pool = Kill.MEMORY.pool(1, isolation)) {
       installRefund(pool, "refund.desk");
 
       StoppedException stopped = Kill.MEMORY.poison(pool, "refund.desk");
@@ -87,7 +100,7 @@ class SupervisionTest {
 
   @Test
   void installsAndRemovalsDuringARebuildReachTheRebuiltInstanceBeforeItServes() {
-    try (Pool pool = Kill.FUEL.pool(2)) {
+    try (Pool pool = Kill.FUEL.pool(2, isolation)) {
       TestRecipe desk = TestRecipe.refund("refund.desk", 100);
       pool.install("refund.desk", desk);
       installRefund(pool, "refund.gone");
@@ -118,7 +131,7 @@ class SupervisionTest {
 
   @Test
   void aRollOutStopsWaitingForAnInstanceThatStartsRebuilding() throws Exception {
-    try (Pool pool = Kill.FUEL.pool(2)) {
+    try (Pool pool = Kill.FUEL.pool(2, isolation)) {
       TestRecipe desk = TestRecipe.refund("refund.desk", 100);
       pool.install("refund.desk", desk);
       HeldInstance held =
@@ -160,7 +173,8 @@ class SupervisionTest {
         failedTries.add(cause);
       }
     };
-    try (Pool pool = Pool.create(Fixtures.fueled(), PoolOptions.builder().size(2).listener(listener).build())) {
+    PoolOptions options = PoolOptions.builder().size(2).listener(listener).isolation(isolation).build();
+    try (Pool pool = Pool.create(Fixtures.fueled(), options)) {
       installRefund(pool, "refund.desk");
       TestRecipe killer = TestRecipe.refund("refund.killer", 100);
       pool.install("refund.killer", killer);
@@ -203,7 +217,7 @@ class SupervisionTest {
     };
     List<Thread> before = poolThreads();
     EngineModule module = EngineModule.bundled(ModuleConfig.defaults().withFuel(true));
-    Pool pool = Pool.create(module, PoolOptions.builder().size(2).listener(listener).build());
+    Pool pool = Pool.create(module, PoolOptions.builder().size(2).listener(listener).isolation(isolation).build());
     installRefund(pool, "refund.desk");
     module.close();
 
@@ -219,7 +233,7 @@ class SupervisionTest {
 
   @Test
   void anExceptionFromOutsideTheEngineReplacesTheInstance() {
-    try (Pool pool = Pool.create(Fixtures.engine(), 2)) {
+    try (Pool pool = Pool.create(Fixtures.engine(), PoolOptions.builder().size(2).isolation(isolation).build())) {
       installRefund(pool, "refund.desk");
 
       assertThatThrownBy(() -> pool.withPolicy("refund.desk", p -> {
@@ -235,7 +249,7 @@ class SupervisionTest {
 
   @Test
   void aStoppedInstanceCaughtInsideWithPolicyIsStillReplaced() {
-    try (Pool pool = Kill.FUEL.pool(1)) {
+    try (Pool pool = Kill.FUEL.pool(1, isolation)) {
       installRefund(pool, "refund.desk");
 
       String answer = pool.withPolicy("refund.desk", p -> {
@@ -256,7 +270,7 @@ class SupervisionTest {
   @Test
   void closingDuringARebuildEndsItAndLeavesNoThreadsBehind() throws Exception {
     List<Thread> before = poolThreads();
-    Pool pool = Kill.FUEL.pool(2);
+    Pool pool = Kill.FUEL.pool(2, isolation);
     TestRecipe desk = TestRecipe.refund("refund.desk", 100);
     pool.install("refund.desk", desk);
     pool.evaluateAsync("refund.desk", refund(40, "web"), EvalOptions.defaults()).get(30, TimeUnit.SECONDS);
@@ -279,7 +293,8 @@ class SupervisionTest {
 
   @Test
   void everyEvaluationThatWasntPoisonedSucceedsWhileAKillerStopsInstances() throws Exception {
-    PoolOptions options = PoolOptions.builder().size(3).limits(Limits.defaults().withGrace(Duration.ZERO)).build();
+    PoolOptions options = PoolOptions.builder().size(3).limits(Limits.defaults().withGrace(Duration.ZERO)).isolation(isolation)
+        .build();
     int kills = 24;
     try (Pool pool = Pool.create(Fixtures.fueled(), options)) {
       installRefund(pool, "refund.desk");

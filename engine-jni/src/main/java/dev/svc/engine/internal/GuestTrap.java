@@ -16,7 +16,7 @@ public final class GuestTrap extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   /**
-   * Why the guest stopped. The ordinals are part of the bridge's contract: {@code svc_errors.h}
+   * Why the guest stopped. The ordinals are part of the bridge's contract: {@code svc_failure.h}
    * numbers them the same way.
    */
   public enum Kind {
@@ -43,7 +43,12 @@ public final class GuestTrap extends RuntimeException {
      */
     HOST_EXCEPTION,
     /** The guest handed back a pointer and length outside its own memory. */
-    BAD_RESPONSE
+    BAD_RESPONSE,
+    /**
+     * The engine host process that ran the guest died (a signal, an exit); the message says how.
+     * Never produced by the bridge.
+     */
+    PROCESS_DIED
   }
 
   private static final Kind[] KINDS = Kind.values();
@@ -62,6 +67,14 @@ public final class GuestTrap extends RuntimeException {
     super(message);
     this.kind = java.util.Objects.requireNonNull(kind, "kind");
     this.exitCode = exitCode;
+  }
+
+  /**
+   * A trap an engine host reported, which knows kinds by the bridge's ordinals (an unknown one is
+   * {@link Kind#OTHER}).
+   */
+  public static GuestTrap of(int kindOrdinal, int exitCode, String message) {
+    return new GuestTrap(kindOrdinal, exitCode, message);
   }
 
   /** Called by the bridge, which knows kinds by ordinal. */

@@ -110,6 +110,18 @@ public final class NativeLibrary {
     }
   }
 
+  /**
+   * The directory the bridge was loaded from, which also holds {@code svc-engine-host}.
+   *
+   * @throws LoadFailure when the natives can't be loaded
+   */
+  public static Path directory() {
+    ensureLoaded();
+    return directory;
+  }
+
+  private static volatile Path directory;
+
   private static final class Holder {
     static final LoadFailure FAILURE = load();
   }
@@ -119,6 +131,7 @@ public final class NativeLibrary {
     try {
       Path bridge = locate(platform);
       System.load(bridge.toAbsolutePath().toString());
+      directory = bridge.toAbsolutePath().getParent();
       return check(platform);
     } catch (Failed f) {
       return f.failure;

@@ -219,10 +219,11 @@ class NativeTrapTest {
 
   @Test
   void kinds_keep_their_ordinals() {
-    // svc_errors.h numbers the kinds the same way; reordering the enum would misclassify traps.
+    // svc_failure.h numbers the kinds the same way (the engine host sends them as numbers too);
+    // reordering the enum would misclassify traps. PROCESS_DIED comes last: only Java makes it.
     assertThat(GuestTrap.Kind.values()).containsExactly(
         GuestTrap.Kind.OTHER, GuestTrap.Kind.INTERRUPT, GuestTrap.Kind.OUT_OF_FUEL, GuestTrap.Kind.MEMORY,
         GuestTrap.Kind.EXIT, GuestTrap.Kind.STACK_OVERFLOW, GuestTrap.Kind.UNREACHABLE,
-        GuestTrap.Kind.HOST_EXCEPTION, GuestTrap.Kind.BAD_RESPONSE);
+        GuestTrap.Kind.HOST_EXCEPTION, GuestTrap.Kind.BAD_RESPONSE, GuestTrap.Kind.PROCESS_DIED);
   }
 }

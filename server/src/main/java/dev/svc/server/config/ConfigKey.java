@@ -93,6 +93,8 @@ public enum ConfigKey {
       new ServeOption("<duration>", "Wait for a free engine instance before answering 503", "--acquire-timeout")),
   /** The most linear memory one engine instance of the server may grow to. */
   ENGINE_MAX_MEMORY("engine.maxMemory", ConfigType.BYTE_SIZE, "256MiB"),
+  /** Where each engine instance runs: in the server's JVM, or in an engine host process of its own. */
+  ENGINE_ISOLATION("engine.isolation", "in-process", List.of("in-process", "process")),
   /** The largest {@code timeout_ms} an evaluation may ask for. */
   ENGINE_MAX_EVAL_TIMEOUT("engine.maxEvalTimeout", ConfigType.DURATION, "5s"),
   /** The directory of {@code .sigil} files the configured policies compile from; empty means none. */

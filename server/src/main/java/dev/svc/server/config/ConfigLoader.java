@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.svc.engine.Isolation;
 import dev.svc.engine.Limits;
 import dev.svc.engine.Nearest;
 import dev.svc.server.config.ConfigKey.ConfigType;
@@ -196,7 +197,8 @@ public final class ConfigLoader {
             duration(ConfigKey.ENGINE_EVAL_TIMEOUT),
             duration(ConfigKey.ENGINE_ACQUIRE_TIMEOUT),
             byteSize(ConfigKey.ENGINE_MAX_MEMORY),
-            duration(ConfigKey.ENGINE_MAX_EVAL_TIMEOUT)),
+            duration(ConfigKey.ENGINE_MAX_EVAL_TIMEOUT),
+            Isolation.valueOf(string(ConfigKey.ENGINE_ISOLATION).replace('-', '_').toUpperCase(Locale.ROOT))),
         new SvcConfig.Policies(
             Optional.of(string(ConfigKey.POLICIES_DIR)).filter(dir -> !dir.isEmpty()).map(Path::of),
             installs(ConfigKey.POLICIES_INSTALL),

@@ -1,5 +1,6 @@
 package dev.svc.server.config;
 
+import dev.svc.engine.Isolation;
 import dev.svc.server.mesh.GrantRule;
 import java.net.URI;
 import java.nio.file.Path;
@@ -189,9 +190,11 @@ public record SvcConfig(
    * @param acquireTimeout how long a request waits for a free instance before it is answered 503
    * @param maxMemory the most linear memory, in bytes, one instance may grow to
    * @param maxEvalTimeout the largest {@code timeout_ms} an evaluation may ask for; positive
+   * @param isolation where each instance runs ({@code engine.isolation}: {@code in-process} or
+   *     {@code process})
    */
   public record Engine(int poolSize, Duration evalTimeout, Duration acquireTimeout, long maxMemory,
-      Duration maxEvalTimeout) {
+      Duration maxEvalTimeout, Isolation isolation) {
 
     /**
      * The number of instances the pool keeps.

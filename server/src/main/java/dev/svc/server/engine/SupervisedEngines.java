@@ -91,6 +91,7 @@ public final class SupervisedEngines implements EnginePool {
           .limits(limits(engine))
           .acquireTimeout(engine.acquireTimeout())
           .listener(new MicrometerPoolListener(registry))
+          .isolation(engine.isolation())
           .build();
       return new SupervisedEngines(module, Pool.create(module, options), options);
     } catch (RuntimeException | Error e) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.svc.engine.Isolation;
 import dev.svc.server.mesh.GrantRule;
 import java.io.IOException;
 import java.net.URI;
@@ -99,7 +100,8 @@ class ConfigLoaderTest {
     assertThat(config.clusterInfo().configMapRef()).isEqualTo(new SvcConfig.ConfigMapRef(false, "cluster-info",
         "kube-public", new SvcConfig.ConfigMapKeys("apiEndpoint", "caData", "insecure", "kubeconfig")));
     assertThat(config.engine()).isEqualTo(new SvcConfig.Engine(
-        0, Duration.ofSeconds(1), Duration.ofSeconds(1), 256L << 20, Duration.ofSeconds(5)));
+        0, Duration.ofSeconds(1), Duration.ofSeconds(1), 256L << 20, Duration.ofSeconds(5),
+        Isolation.IN_PROCESS));
   }
 
   @Test
@@ -275,6 +277,8 @@ class ConfigLoaderTest {
             "mesh.mode: unknown value `devv`\n  help: did you mean `dev`? the values are managed, external, dev"),
         arguments("SVC_KUBERNETES_MODE", "embeded", "kubernetes.mode: unknown value `embeded`\n"
             + "  help: did you mean `embedded`? the values are cluster, embedded"),
+        arguments("SVC_ENGINE_ISOLATION", "proces", "engine.isolation: unknown value `proces`\n"
+            + "  help: did you mean `process`? the values are in-process, process"),
         arguments("SVC_OPERATOR_ALLOWEDROLES", "view,,edit",
             "operator.allowedRoles: entry 2 of 3 is empty" + ROLES_HELP),
         arguments("SVC_OPERATOR_ALLOWEDROLES", "[\"view\", \"view\"]",
@@ -348,6 +352,15 @@ class ConfigLoaderTest {
 
     env.put("SVC_OPERATOR_ALLOWEDROLES", " admin , view");
     assertThat(load().operator().allowedRoles()).containsExactly("admin", "view");
+  }
+
+  @Test
+  void engine_instances_run_in_the_jvm_unless_each_is_to_run_in_a_host_process() {
+    assertThat(load().engine().isolation()).isEqualTo(Isolation.IN_PROCESS);
+
+    env.put("SVC_ENGINE_ISOLATION", "process");
+
+    assertThat(load().engine().isolation()).isEqualTo(Isolation.PROCESS);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.svc.server.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.engine.Isolation;
 import dev.svc.engine.Limits;
 import dev.svc.server.config.SvcConfig;
 import dev.svc.server.http.ApiError;
@@ -24,8 +25,24 @@ class SupervisedEnginesTest {
 
   private SupervisedEngines oneInstance() {
     return SupervisedEngines.start(
-        new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofMillis(100), 256L << 20, Duration.ofSeconds(5)),
+        new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofMillis(100), 256L << 20,
+            Duration.ofSeconds(5), Isolation.IN_PROCESS),
         registry);
+  }
+
+  @Test
+  void with_engine_isolation_process_each_instance_runs_in_an_engine_host_process() throws Exception {
+    try (SupervisedEngines engines = SupervisedEngines.start(
+        new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofMillis(100), 256L << 20,
+            Duration.ofSeconds(5), Isolation.PROCESS),
+        registry)) {
+      String platform = result(engines.submit(pool -> pool.withEngine(engine -> engine.version().platform())));
+
+      assertThat(platform).isEqualTo("wasip1/wasm");
+      assertThat(ProcessHandle.current().children()
+          .filter(p -> p.info().command().map(c -> c.endsWith("/svc-engine-host")).orElse(false)))
+          .hasSize(1);
+    }
   }
 
   private static <T> T result(CompletionStage<T> call) throws Exception {
@@ -80,7 +97,8 @@ class SupervisedEnginesTest {
   @Test
   void each_kind_of_operation_has_its_own_deadline_and_memory_is_capped() {
     Limits limits = SupervisedEngines.limits(
-        new SvcConfig.Engine(2, Duration.ofSeconds(1), Duration.ofSeconds(1), 64L << 20, Duration.ofSeconds(3)));
+        new SvcConfig.Engine(2, Duration.ofSeconds(1), Duration.ofSeconds(1), 64L << 20,
+            Duration.ofSeconds(3), Isolation.IN_PROCESS));
 
     assertThat(limits.maxMemory()).hasValue(64L << 20);
     assertThat(limits.opDeadline("compile")).hasValue(Duration.ofSeconds(30));

@@ -2,6 +2,7 @@ package dev.svc.supervisor.internal;
 
 import dev.svc.engine.Engine;
 import dev.svc.engine.EngineModule;
+import dev.svc.engine.Isolation;
 import dev.svc.engine.Limits;
 import dev.svc.supervisor.PoolListener;
 import java.time.Duration;
@@ -33,6 +34,7 @@ public final class Rebuilder {
 
   private final EngineModule module;
   private final Limits limits;
+  private final Isolation isolation;
   private final Recipes recipes;
   private final Slots slots;
   private final PoolListener listener;
@@ -44,13 +46,16 @@ public final class Rebuilder {
    *
    * @param module what fresh instances start from
    * @param limits their limits
+   * @param isolation where they run
    * @param recipes what to install in them
    * @param slots where rebuilt slots go back to
    * @param listener told of every rebuild and failed try
    */
-  public Rebuilder(EngineModule module, Limits limits, Recipes recipes, Slots slots, PoolListener listener) {
+  public Rebuilder(
+      EngineModule module, Limits limits, Isolation isolation, Recipes recipes, Slots slots, PoolListener listener) {
     this.module = module;
     this.limits = limits;
+    this.isolation = isolation;
     this.recipes = recipes;
     this.slots = slots;
     this.listener = listener;
@@ -114,7 +119,7 @@ public final class Rebuilder {
   // One try: true if the slot holds a working instance with the current recipes.
   private boolean attempt(Slot slot, Map<Long, Integer> stops, Map<String, Slot.Stop> leftOut) {
     try {
-      slot.restart(Engine.create(module, limits));
+      slot.restart(Engine.create(module, limits, isolation));
       while (true) {
         Recipes.Snapshot snapshot = recipes.snapshot();
         Optional<Slot.Stop> stop = slot.sync(snapshot, leftOut);
