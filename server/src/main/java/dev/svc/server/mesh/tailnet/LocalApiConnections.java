@@ -120,7 +120,7 @@ final class LocalApiConnections {
    */
   Future<HttpAnswer> get(String uri) {
     ContextInternal caller = vertx.getOrCreateContext();
-    Call call = new Call(uri, caller);
+    Call call = new Call(caller);
     StringBuilder request = new StringBuilder(uri.length() + 128).append("GET ").append(uri)
         .append(" HTTP/1.1\r\nHost: ").append(LocalApiClient.HOST).append("\r\n");
     VertxTracer<Object, Object> tracer = tracer(caller);
@@ -167,7 +167,6 @@ final class LocalApiConnections {
 
   /** One call: its request, its deadline and who waits for its answer. */
   private final class Call {
-    private final String uri;
     private final ContextInternal caller;
     private final Promise<HttpAnswer> answered = Promise.promise();
     private Buffer bytes;
@@ -178,8 +177,7 @@ final class LocalApiConnections {
     private boolean retried;
     private boolean done;
 
-    Call(String uri, ContextInternal caller) {
-      this.uri = uri;
+    Call(ContextInternal caller) {
       this.caller = caller;
     }
 
@@ -361,12 +359,13 @@ final class LocalApiConnections {
       }
       call = null;
       reused = true;
-      current.end(answer, null);
+      // Free first: the caller's continuation runs within end(), and its next who-is may take this connection.
       if (answer.reusable() && !closed) {
         loop.release(this);
       } else {
         socket.close();
       }
+      current.end(answer, null);
     }
 
     private void onClose() {
