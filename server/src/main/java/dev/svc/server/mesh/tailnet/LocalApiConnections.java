@@ -32,7 +32,8 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Each event loop keeps its own connections, so a call never leaves the thread of the request it
  * serves: idle ones are reused (the most recent first), at most {@link #MAX_PER_LOOP} are open, and
- * calls beyond that wait for one to come free. A reused connection the daemon closed while it was
+ * calls beyond that wait for one to come free, up to {@link #MAX_WAITING_PER_LOOP}; more fail at once, so
+ * a daemon that stopped answering costs bounded memory however many requests arrive. A reused connection the daemon closed while it was
  * idle gets the call again on a fresh one (a {@code GET} is safe to repeat); any other failure ends
  * the call. Every call has a deadline ({@link CallDeadlines}); a call that passes it closes its
  * connection, so a late answer is never read as the answer of the next call.
@@ -47,6 +48,8 @@ final class LocalApiConnections {
 
   /** The most connections one event loop opens to the daemon. */
   static final int MAX_PER_LOOP = 32;
+  /** The most calls that wait for a connection on one event loop. */
+  static final int MAX_WAITING_PER_LOOP = 4096;
 
   private static final String URL_BASE = "http://" + LocalApiClient.HOST;
   private static final TagExtractor<String> REQUEST_TAGS = new TagExtractor<>() {
@@ -239,8 +242,11 @@ final class LocalApiConnections {
       } else if (count < MAX_PER_LOOP) {
         count++;
         connect(call);
-      } else {
+      } else if (waiting.size() < MAX_WAITING_PER_LOOP) {
         waiting.addLast(call);
+      } else {
+        call.fail(new IllegalStateException(MAX_WAITING_PER_LOOP + " calls already wait for one of the "
+            + MAX_PER_LOOP + " connections of this event loop"));
       }
     }
 

@@ -191,6 +191,26 @@ class LocalApiConnectionsTest {
   }
 
   @Test
+  void a_call_beyond_the_waiting_limit_fails_at_once(Vertx vertx) throws Exception {
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
+      // Never answers: every connection stays busy.
+    }), Duration.ofSeconds(20));
+    int busy = LocalApiConnections.MAX_PER_LOOP + LocalApiConnections.MAX_WAITING_PER_LOOP;
+
+    Context loop = vertx.getOrCreateContext();
+    Promise<Future<HttpAnswer>> started = Promise.promise();
+    loop.runOnContext(v -> {
+      for (int i = 0; i < busy; i++) {
+        client.get(URI);
+      }
+      started.complete(client.get(URI));
+    });
+
+    assertThat(catchThrowable(() -> await(await(started.future()))))
+        .hasMessage("4096 calls already wait for one of the 32 connections of this event loop");
+  }
+
+  @Test
   void closing_the_client_fails_the_calls_in_flight(Vertx vertx) throws Exception {
     LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
       // Never answers.
