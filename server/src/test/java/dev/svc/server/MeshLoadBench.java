@@ -8,7 +8,9 @@ import dev.svc.server.config.SvcConfig;
 import dev.svc.server.engine.SupervisedEngines;
 import dev.svc.server.mesh.tailnet.LocalApiClient;
 import dev.svc.server.mesh.tailnet.NodeLogin;
+import dev.svc.server.mesh.tailnet.WhoIsPathBench;
 import dev.svc.server.testkit.FakeTailscaledMain;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
@@ -26,14 +28,16 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A measurement, not a test (its name keeps it out of the test run): what admission through a
  * tailnet costs. It prints the latency of one who-is against the fake daemon, which runs in a JVM of
- * its own (p50/p99, one call at a time and 16 at a time) with the server's CPU per who-is, and the
- * requests per second of the eval route under wrk
+ * its own (p50/p99, one call at a time and 16 at a time) with the server's CPU per who-is
+ * ({@link WhoIsPathBench} compares that path with Vert.x's HTTP client), and the requests per second
+ * of the eval route under wrk
  * (16 and 64 connections) with admission through the fake versus mesh mode dev, alternating the two in the same
  * run, with the CPU time per request of the server and of the fake daemon.
  *
@@ -89,38 +93,32 @@ class MeshLoadBench {
     return daemon;
   }
 
+  /**
+   * Who-is calls as the API makes them, from an event loop, {@code inFlight} at a time: each call's
+   * latency, and the CPU per call of this JVM and of its event loops (the fake runs elsewhere, so
+   * this is the server's side of a who-is; the process figure adds GC and JIT).
+   */
   private static void whoIsLatency(Vertx vertx, Path socket) {
     LocalApiClient client = new LocalApiClient(vertx, socket, new ObjectMapper(), Clock.systemUTC());
+    Context loop = vertx.getOrCreateContext();
     try {
       for (int inFlight : new int[] {1, 16}) {
-        run(client, inFlight, 5000); // warm-up
+        int[] port = {0};
+        Supplier<Future<?>> whoIs = () -> client.whoIs("127.0.0.1:" + (20000 + port[0]++ % 1000));
+        WhoIsPathBench.calls(loop, whoIs, 5000, inFlight); // warm-up
         long cpu = serverCpuNanos();
-        long[] nanos = run(client, inFlight, 20000);
+        long loopCpu = WhoIsPathBench.eventLoopCpuNanos();
+        long[] nanos = WhoIsPathBench.calls(loop, whoIs, 20000, inFlight);
+        loopCpu = WhoIsPathBench.eventLoopCpuNanos() - loopCpu;
         cpu = serverCpuNanos() - cpu;
         Arrays.sort(nanos);
-        // The fake runs in a process of its own: this JVM's CPU is the client's side of each who-is.
-        System.out.printf("who-is against the fake, %d in flight: p50 %.3f ms, p99 %.3f ms (%d calls),"
-            + " server CPU %.1f us per who-is%n", inFlight, nanos[nanos.length / 2] / 1e6,
-            nanos[nanos.length * 99 / 100] / 1e6, nanos.length, cpu / 1e3 / nanos.length);
+        System.out.printf("who-is against the fake, %d in flight: p50 %.3f ms, p99 %.3f ms (%d calls); server CPU"
+            + " per who-is %.1f us, of it on event loops %.1f us%n", inFlight, nanos[nanos.length / 2] / 1e6,
+            nanos[nanos.length * 99 / 100] / 1e6, nanos.length, cpu / 1e3 / nanos.length, loopCpu / 1e3 / nanos.length);
       }
     } finally {
       await(client.close());
     }
-  }
-
-  /** {@code calls} who-is calls, {@code inFlight} at a time; each call's latency. */
-  private static long[] run(LocalApiClient client, int inFlight, int calls) {
-    long[] nanos = new long[calls];
-    for (int batch = 0; batch < calls; batch += inFlight) {
-      List<Future<?>> pending = new ArrayList<>();
-      for (int i = batch; i < Math.min(calls, batch + inFlight); i++) {
-        int slot = i;
-        long start = System.nanoTime();
-        pending.add(client.whoIs("127.0.0.1:" + (20000 + i % 1000)).onSuccess(c -> nanos[slot] = System.nanoTime() - start));
-      }
-      await(Future.all(pending));
-    }
-    return nanos;
   }
 
   private static void throughput(Path socket, Process daemon) throws Exception {
