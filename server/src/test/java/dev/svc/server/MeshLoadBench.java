@@ -8,7 +8,9 @@ import dev.svc.server.config.SvcConfig;
 import dev.svc.server.engine.SupervisedEngines;
 import dev.svc.server.mesh.tailnet.LocalApiClient;
 import dev.svc.server.mesh.tailnet.NodeLogin;
+import dev.svc.server.mesh.tailnet.WhoIsPathBench;
 import dev.svc.server.testkit.FakeTailscaledMain;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
@@ -26,17 +28,23 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A measurement, not a test (its name keeps it out of the test run): what admission through a
  * tailnet costs. It prints the latency of one who-is against the fake daemon, which runs in a JVM of
- * its own (p50/p99, one call at a time and 16 at a time), and the requests per second of the eval route under wrk
+ * its own (p50/p99, one call at a time and 16 at a time) with the server's CPU per who-is
+ * ({@link WhoIsPathBench} compares that path with Vert.x's HTTP client), and the requests per second
+ * of the eval route under wrk
  * (16 and 64 connections) with admission through the fake versus mesh mode dev, alternating the two in the same
  * run, with the CPU time per request of the server and of the fake daemon.
  *
  * <pre>mvn -q -o -pl server -am test -Dtest=MeshLoadBench -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ *
+ * <p>{@code -Dbench.daemonCpus=2} runs the fake daemon under {@code taskset -c 2}: on a machine with
+ * cores to spare, a core of its own keeps the daemon's CPU out of the server's, as a sidecar's would be.
  */
 @ExtendWith(VertxExtension.class)
 class MeshLoadBench {
@@ -66,10 +74,16 @@ class MeshLoadBench {
    */
   private static Process startDaemon(Path socket) throws IOException {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process daemon = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+    List<String> command = new ArrayList<>();
+    String cpus = System.getProperty("bench.daemonCpus", "");
+    if (!cpus.isEmpty()) {
+      command.addAll(List.of("taskset", "-c", cpus));
+      System.out.println("the fake daemon runs on CPUs " + cpus);
+    }
+    command.addAll(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
         FakeTailscaledMain.class.getName(), socket.toString(), PEER, "ann@corp.example",
-        "{\"svc.dev/cap/svc\":[{\"role\":\"view\",\"period\":\"1h\"}]}")
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        "{\"svc.dev/cap/svc\":[{\"role\":\"view\",\"period\":\"1h\"}]}"));
+    Process daemon = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     BufferedReader lines = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
     String line = lines.readLine();
     if (!FakeTailscaledMain.READY.equals(line)) {
@@ -79,34 +93,32 @@ class MeshLoadBench {
     return daemon;
   }
 
+  /**
+   * Who-is calls as the API makes them, from an event loop, {@code inFlight} at a time: each call's
+   * latency, and the CPU per call of this JVM and of its event loops (the fake runs elsewhere, so
+   * this is the server's side of a who-is; the process figure adds GC and JIT).
+   */
   private static void whoIsLatency(Vertx vertx, Path socket) {
     LocalApiClient client = new LocalApiClient(vertx, socket, new ObjectMapper(), Clock.systemUTC());
+    Context loop = vertx.getOrCreateContext();
     try {
       for (int inFlight : new int[] {1, 16}) {
-        run(client, inFlight, 2000); // warm-up
-        long[] nanos = run(client, inFlight, 5000);
+        int[] port = {0};
+        Supplier<Future<?>> whoIs = () -> client.whoIs("127.0.0.1:" + (20000 + port[0]++ % 1000));
+        WhoIsPathBench.calls(loop, whoIs, 5000, inFlight); // warm-up
+        long cpu = serverCpuNanos();
+        long loopCpu = WhoIsPathBench.eventLoopCpuNanos();
+        long[] nanos = WhoIsPathBench.calls(loop, whoIs, 20000, inFlight);
+        loopCpu = WhoIsPathBench.eventLoopCpuNanos() - loopCpu;
+        cpu = serverCpuNanos() - cpu;
         Arrays.sort(nanos);
-        System.out.printf("who-is against the fake, %d in flight: p50 %.3f ms, p99 %.3f ms (%d calls)%n", inFlight,
-            nanos[nanos.length / 2] / 1e6, nanos[nanos.length * 99 / 100] / 1e6, nanos.length);
+        System.out.printf("who-is against the fake, %d in flight: p50 %.3f ms, p99 %.3f ms (%d calls); server CPU"
+            + " per who-is %.1f us, of it on event loops %.1f us%n", inFlight, nanos[nanos.length / 2] / 1e6,
+            nanos[nanos.length * 99 / 100] / 1e6, nanos.length, cpu / 1e3 / nanos.length, loopCpu / 1e3 / nanos.length);
       }
     } finally {
       await(client.close());
     }
-  }
-
-  /** {@code calls} who-is calls, {@code inFlight} at a time; each call's latency. */
-  private static long[] run(LocalApiClient client, int inFlight, int calls) {
-    long[] nanos = new long[calls];
-    for (int batch = 0; batch < calls; batch += inFlight) {
-      List<Future<?>> pending = new ArrayList<>();
-      for (int i = batch; i < Math.min(calls, batch + inFlight); i++) {
-        int slot = i;
-        long start = System.nanoTime();
-        pending.add(client.whoIs("127.0.0.1:" + (20000 + i % 1000)).onSuccess(c -> nanos[slot] = System.nanoTime() - start));
-      }
-      await(Future.all(pending));
-    }
-    return nanos;
   }
 
   private static void throughput(Path socket, Process daemon) throws Exception {

@@ -45,7 +45,8 @@ import java.util.concurrent.TimeoutException;
  * refusing them, so a call without a deadline could wait forever. One periodic sweep ends the calls
  * whose deadline passed ({@link CallDeadlines}). The IPN bus watch has no deadline
  * once its stream began, and gets a connection of its own so who-is calls never queue behind it.
- * Answers are read up to {@link #MAX_ANSWER_BYTES}.
+ * Who-is, the call made for every API request, takes a lean path of its own
+ * ({@link LocalApiConnections}). Answers are read up to {@link #MAX_ANSWER_BYTES}.
  *
  * <p>A failed call is a failed future with a {@link LocalApiException}: the daemon's status and its
  * message, read from a JSON {@code error}/{@code Error} member or the plain text body.
@@ -75,6 +76,7 @@ public final class LocalApiClient {
   private final Duration callTimeout;
   private final HttpClient calls;
   private final HttpClient watches;
+  private final LocalApiConnections whoIsCalls;
   private final WhoIsAnswer.Reader whoIsAnswers;
   private final CallDeadlines deadlines;
 
@@ -99,10 +101,11 @@ public final class LocalApiClient {
     this.clock = clock;
     this.whoIsAnswers = new WhoIsAnswer.Reader(json);
     this.deadlines = new CallDeadlines(vertx, callTimeout);
-    // A call made while an API request is handled (who-is) is a client span of that request's trace.
+    // Who-is is a client span of the API request it serves; the other calls are made outside of any.
+    this.whoIsCalls = new LocalApiConnections(vertx, this.socket, deadlines, callTimeout, MAX_ANSWER_BYTES);
     HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setDefaultHost(HOST).setDefaultPort(80)
         .setTracingPolicy(TracingPolicy.PROPAGATE);
-    this.calls = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(16));
+    this.calls = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(4));
     // Each watch holds its connection for as long as the daemon runs, and is no span.
     this.watches = vertx.createHttpClient(new HttpClientOptions(options).setKeepAlive(false)
         .setTracingPolicy(TracingPolicy.IGNORE), new PoolOptions().setHttp1MaxSize(4));
@@ -150,9 +153,15 @@ public final class LocalApiClient {
    * @return the caller; fails with status 404 when the address is no tailnet peer's
    */
   public Future<Caller> whoIs(String address) {
-    String uri = "whois?addr=" + URLEncoder.encode(address, StandardCharsets.UTF_8);
-    return call(HttpMethod.GET, uri, null, Map.of(), callTimeout, "whois")
-        .map(answer -> decode(answer, "whois", whoIsAnswers::read));
+    return whoIsCalls.get(API + "whois?addr=" + URLEncoder.encode(address, StandardCharsets.UTF_8))
+        .recover(failure -> Future.failedFuture(failure instanceof TimeoutException ? timedOut("whois")
+            : unreachable("whois", failure)))
+        .map(answer -> {
+          if (answer.status() / 100 != 2) {
+            throw refused("whois", answer.status(), answer.retryAfter(), answer.body());
+          }
+          return decode(answer.body(), "whois", whoIsAnswers::read);
+        });
   }
 
   /**
@@ -263,8 +272,8 @@ public final class LocalApiClient {
               .onFailure(failure -> opened.tryFail(unreachable("watch-ipn-bus", failure)))
               .onSuccess(response -> {
                 if (response.statusCode() != 200) {
-                  readAll(response, request).onComplete(body ->
-                      opened.tryFail(refused("watch-ipn-bus", response, body.succeeded() ? body.result() : null)));
+                  readAll(response, request).onComplete(body -> opened.tryFail(refused("watch-ipn-bus",
+                      response.statusCode(), response.getHeader("Retry-After"), body.succeeded() ? body.result() : null)));
                   return;
                 }
                 stream(response, watch, ended, lines);
@@ -321,7 +330,7 @@ public final class LocalApiClient {
    */
   public Future<Void> close() {
     deadlines.close();
-    return Future.join(calls.close(), watches.close()).mapEmpty();
+    return Future.join(whoIsCalls.close(), calls.close(), watches.close()).mapEmpty();
   }
 
   /** An answer of the daemon with a 2xx status. */
@@ -338,7 +347,7 @@ public final class LocalApiClient {
           (body == null ? request.send() : request.send(body))
               .compose(response -> readAll(response, request).map(bytes -> {
                 if (response.statusCode() / 100 != 2) {
-                  throw refused(what, response, bytes);
+                  throw refused(what, response.statusCode(), response.getHeader("Retry-After"), bytes);
                 }
                 return new Answer(response.statusCode(), response.headers(), bytes);
               }))
@@ -391,12 +400,12 @@ public final class LocalApiClient {
   }
 
   private <T> T read(Answer answer, String what, java.util.function.Function<JsonNode, T> parse) {
-    return decode(answer, what, bytes -> parse.apply(json.readTree(bytes)));
+    return decode(answer.body(), what, bytes -> parse.apply(json.readTree(bytes)));
   }
 
-  private static <T> T decode(Answer answer, String what, Decoder<T> decoder) {
+  private static <T> T decode(Buffer body, String what, Decoder<T> decoder) {
     try {
-      return decoder.decode(answer.body().getBytes());
+      return decoder.decode(body.getBytes());
     } catch (java.io.IOException | IllegalArgumentException e) {
       throw unreadable(what, e);
     }
@@ -410,11 +419,11 @@ public final class LocalApiClient {
     }
   }
 
-  private LocalApiException refused(String what, HttpClientResponse response, Buffer body) {
+  private LocalApiException refused(String what, int status, String retryAfter, Buffer body) {
     String text = body == null ? "" : errorText(body);
-    return new LocalApiException(response.statusCode(),
-        "tailscaled refused " + what + " (" + response.statusCode() + ")" + (text.isEmpty() ? "" : ": " + text),
-        retryAfter(response.getHeader("Retry-After")), null);
+    return new LocalApiException(status,
+        "tailscaled refused " + what + " (" + status + ")" + (text.isEmpty() ? "" : ": " + text),
+        retryAfter(retryAfter), null);
   }
 
   /** The daemon's error text: a JSON object's {@code error} member in any case, else the trimmed text. */

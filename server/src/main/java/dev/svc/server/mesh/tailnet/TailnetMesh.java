@@ -46,7 +46,10 @@ import java.util.Optional;
  * <p>The API listens where the daemon delivers tailnet connections: on {@code 127.0.0.1:<mesh.port>}
  * with userspace networking, which forwards every inbound connection there and records the peer in
  * its proxy map; on the node's tailnet IPv4 address with a TUN device. Who-is asks the daemon about
- * the connection's remote address on every request: no cache, never a header.
+ * the connection's remote address on every request: no cache, never a header. A cache could not be
+ * kept sound: a revoked grant reaches the daemon as a new packet filter, which tailscaled (1.103)
+ * applies on its own, without a line on the IPN bus ({@code LocalBackend.UpdatePacketFilter}), so
+ * nothing would tell the server that a cached answer now admits a caller the daemon refuses.
  *
  * <p><b>Thread safety:</b> thread-safe; the bus is handled on one Vert.x context.
  */

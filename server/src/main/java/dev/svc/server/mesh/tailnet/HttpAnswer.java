@@ -1,0 +1,311 @@
+package dev.svc.server.mesh.tailnet;
+
+import io.vertx.core.buffer.Buffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One HTTP/1.1 answer of the daemon, as {@link LocalApiConnections} reads it off the socket.
+ *
+ * <p><b>Thread safety:</b> immutable once read.
+ *
+ * @param status the status code
+ * @param retryAfter the {@code Retry-After} header, or null
+ * @param body the body, after any chunked encoding is undone
+ * @param reusable whether the connection may carry another request: HTTP/1.1 without
+ *     {@code Connection: close}, and the answer ended where the daemon said it would
+ */
+record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) {
+
+  /**
+   * Reads one answer from the bytes of a connection, chunk by chunk: the status line, the headers
+   * this client needs ({@code Content-Length}, {@code Transfer-Encoding}, {@code Connection},
+   * {@code Retry-After}), then a body delimited by its length, by chunks, or by the end of the
+   * connection. Only what Go's {@code net/http} server sends is understood; anything else is a
+   * protocol error. The head is bounded by {@link #MAX_HEAD_BYTES} and the body by
+   * {@code maxBody}, so a misbehaving daemon costs bounded memory.
+   *
+   * <p><b>Thread safety:</b> not thread-safe; one reader per connection and answer.
+   */
+  static final class Reader {
+
+    /** The most bytes of a status line and headers. */
+    static final int MAX_HEAD_BYTES = 16 << 10;
+
+    private enum Part { HEAD, SIZED_BODY, CHUNK_SIZE, CHUNK_DATA, CHUNK_END, TRAILERS, BODY_TO_CLOSE, DONE }
+
+    private final int maxBody;
+    private Buffer pending = Buffer.buffer();
+    private int at;
+    private Part part = Part.HEAD;
+    private int status;
+    private String retryAfter;
+    private boolean keepAlive;
+    private long remaining;
+    private Buffer body;
+
+    /**
+     * A reader of one answer.
+     *
+     * @param maxBody the most bytes of the body
+     */
+    Reader(int maxBody) {
+      this.maxBody = maxBody;
+    }
+
+    /**
+     * Takes the next bytes of the connection.
+     *
+     * @param chunk bytes as they arrived; not modified
+     * @return the answer once it is complete, else null
+     * @throws IllegalStateException when the bytes are no HTTP/1.1 answer this reader understands,
+     *     or longer than its bounds
+     */
+    HttpAnswer feed(Buffer chunk) {
+      if (part == Part.DONE) {
+        throw new IllegalStateException("bytes after the end of the answer");
+      }
+      if (at == pending.length()) {
+        pending = chunk;
+        at = 0;
+      } else {
+        pending = pending.getBuffer(at, pending.length()).appendBuffer(chunk);
+        at = 0;
+      }
+      boolean progress = true;
+      while (progress && part != Part.DONE) {
+        progress = step();
+      }
+      if (part != Part.DONE) {
+        return null;
+      }
+      return new HttpAnswer(status, retryAfter, body, keepAlive && at == pending.length());
+    }
+
+    /**
+     * The connection ended.
+     *
+     * @return the answer when its body ran to the end of the connection
+     * @throws IllegalStateException when the answer was cut short
+     */
+    HttpAnswer end() {
+      if (part == Part.BODY_TO_CLOSE) {
+        part = Part.DONE;
+        return new HttpAnswer(status, retryAfter, body, false);
+      }
+      throw new IllegalStateException(part == Part.HEAD && pending.length() == 0
+          ? "the connection closed before an answer"
+          : "the connection closed in the middle of the answer");
+    }
+
+    /** Reads one part if its bytes are there; false when it needs more. */
+    private boolean step() {
+      return switch (part) {
+        case HEAD -> head();
+        case SIZED_BODY -> sized();
+        case CHUNK_SIZE -> chunkSize();
+        case CHUNK_DATA -> chunkData();
+        case CHUNK_END -> chunkEnd();
+        case TRAILERS -> trailers();
+        case BODY_TO_CLOSE -> toClose();
+        case DONE -> false;
+      };
+    }
+
+    private boolean head() {
+      int end = indexOf("\r\n\r\n", MAX_HEAD_BYTES, "the head (status line and headers)");
+      if (end < 0) {
+        return false;
+      }
+      String head = pending.getString(at, end, StandardCharsets.ISO_8859_1.name());
+      at = end + 4;
+      int line = head.indexOf("\r\n");
+      statusLine(line < 0 ? head : head.substring(0, line));
+      long length = -1;
+      boolean chunked = false;
+      while (line >= 0) {
+        int next = head.indexOf("\r\n", line + 2);
+        String header = head.substring(line + 2, next < 0 ? head.length() : next);
+        line = next;
+        int colon = header.indexOf(':');
+        if (colon <= 0) {
+          throw new IllegalStateException("a header line without a name: " + quote(header));
+        }
+        String name = header.substring(0, colon);
+        String value = header.substring(colon + 1).trim();
+        if (name.equalsIgnoreCase("Content-Length")) {
+          length = contentLength(value, length);
+        } else if (name.equalsIgnoreCase("Transfer-Encoding")) {
+          if (!value.equalsIgnoreCase("chunked")) {
+            throw new IllegalStateException("the transfer encoding " + quote(value) + " is not chunked");
+          }
+          chunked = true;
+        } else if (name.equalsIgnoreCase("Connection") && value.equalsIgnoreCase("close")) {
+          keepAlive = false;
+        } else if (name.equalsIgnoreCase("Retry-After")) {
+          retryAfter = value;
+        }
+      }
+      body = Buffer.buffer();
+      if (status == 204 || status == 304) {
+        part = Part.DONE;
+      } else if (chunked) {
+        part = Part.CHUNK_SIZE;
+      } else if (length >= 0) {
+        bound(length);
+        remaining = length;
+        part = Part.SIZED_BODY;
+      } else {
+        keepAlive = false;
+        part = Part.BODY_TO_CLOSE;
+      }
+      return true;
+    }
+
+    private void statusLine(String line) {
+      // HTTP/1.1 200 OK
+      if (line.length() < 12 || !line.startsWith("HTTP/1.") || line.charAt(8) != ' '
+          || (line.length() > 12 && line.charAt(12) != ' ')) {
+        throw new IllegalStateException("not an HTTP/1.x status line: " + quote(line));
+      }
+      keepAlive = line.charAt(7) == '1';
+      try {
+        status = Integer.parseInt(line.substring(9, 12));
+      } catch (NumberFormatException e) {
+        throw new IllegalStateException("not an HTTP/1.x status line: " + quote(line), e);
+      }
+      if (status < 200 || status > 599) {
+        throw new IllegalStateException("the status " + status + " is no final answer");
+      }
+    }
+
+    private static long contentLength(String value, long before) {
+      long length;
+      try {
+        length = Long.parseLong(value);
+      } catch (NumberFormatException e) {
+        throw new IllegalStateException("the content length " + quote(value) + " is no number", e);
+      }
+      if (length < 0 || (before >= 0 && before != length)) {
+        throw new IllegalStateException("the content length " + quote(value) + " is invalid");
+      }
+      return length;
+    }
+
+    private boolean sized() {
+      int take = (int) Math.min(remaining, pending.length() - at);
+      body.appendBuffer(pending, at, take);
+      at += take;
+      remaining -= take;
+      if (remaining == 0) {
+        part = Part.DONE;
+        return true;
+      }
+      return false;
+    }
+
+    private boolean chunkSize() {
+      int end = indexOf("\r\n", 1024, "a chunk size line");
+      if (end < 0) {
+        return false;
+      }
+      String line = pending.getString(at, end, StandardCharsets.ISO_8859_1.name());
+      at = end + 2;
+      int extension = line.indexOf(';');
+      String hex = (extension < 0 ? line : line.substring(0, extension)).trim();
+      long size;
+      try {
+        size = Long.parseLong(hex, 16);
+      } catch (NumberFormatException e) {
+        throw new IllegalStateException("the chunk size " + quote(line) + " is no hex number", e);
+      }
+      if (size < 0) {
+        throw new IllegalStateException("the chunk size " + quote(line) + " is negative");
+      }
+      if (size == 0) {
+        part = Part.TRAILERS;
+        return true;
+      }
+      bound(body.length() + size);
+      remaining = size;
+      part = Part.CHUNK_DATA;
+      return true;
+    }
+
+    private boolean chunkData() {
+      if (sized()) {
+        part = Part.CHUNK_END;
+        return true;
+      }
+      return false;
+    }
+
+    private boolean chunkEnd() {
+      if (pending.length() - at < 2) {
+        return false;
+      }
+      if (pending.getByte(at) != '\r' || pending.getByte(at + 1) != '\n') {
+        throw new IllegalStateException("a chunk doesn't end with CRLF");
+      }
+      at += 2;
+      part = Part.CHUNK_SIZE;
+      return true;
+    }
+
+    /** Trailer lines up to the empty line; none of them matters here. */
+    private boolean trailers() {
+      int end = indexOf("\r\n", MAX_HEAD_BYTES, "a trailer line");
+      if (end < 0) {
+        return false;
+      }
+      boolean last = end == at;
+      at = end + 2;
+      if (last) {
+        part = Part.DONE;
+      }
+      return true;
+    }
+
+    private boolean toClose() {
+      bound(body.length() + pending.length() - at);
+      body.appendBuffer(pending, at, pending.length() - at);
+      at = pending.length();
+      return false;
+    }
+
+    private void bound(long length) {
+      if (length > maxBody) {
+        throw new IllegalStateException("the answer is longer than " + maxBody + " bytes");
+      }
+    }
+
+    /** Where {@code marker} starts from {@link #at}; -1 when not there yet; fails past {@code limit} bytes. */
+    private int indexOf(String marker, int limit, String what) {
+      int last = pending.length() - marker.length();
+      for (int i = at; i <= last; i++) {
+        if (matches(i, marker)) {
+          return i;
+        }
+        if (i - at > limit) {
+          break;
+        }
+      }
+      if (pending.length() - at > limit) {
+        throw new IllegalStateException(what + " is longer than " + limit + " bytes");
+      }
+      return -1;
+    }
+
+    private boolean matches(int from, String marker) {
+      for (int j = 0; j < marker.length(); j++) {
+        if (pending.getByte(from + j) != marker.charAt(j)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private static String quote(String text) {
+      return "`" + (text.length() > 80 ? text.substring(0, 80) + "…" : text) + "`";
+    }
+  }
+}

@@ -1,0 +1,238 @@
+package dev.svc.server.mesh.tailnet;
+
+import static dev.svc.server.mesh.tailnet.LocalApiClientTest.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetSocket;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.core.parsetools.RecordParser;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The lean who-is path against a scripted daemon on a real unix socket, where each test decides
+ * what the daemon does with each request of each connection: answer, hold, close, or send garbage.
+ */
+@ExtendWith(VertxExtension.class)
+class LocalApiConnectionsTest {
+
+  private static final String URI = "/localapi/v0/whois?addr=127.0.0.1%3A40001";
+  private static final String OK = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+
+  /** What the daemon does with request number {@code index} (from 0) of a connection. */
+  @FunctionalInterface
+  private interface Script {
+    void answer(NetSocket connection, int index);
+  }
+
+  private final List<String> requests = new CopyOnWriteArrayList<>();
+  private final AtomicInteger connections = new AtomicInteger();
+  private final AtomicInteger closed = new AtomicInteger();
+  private NetServer server;
+  private LocalApiConnections client;
+  private CallDeadlines deadlines;
+
+  private Path daemon(Vertx vertx, Script script) throws Exception {
+    Path socket = Files.createTempDirectory("lean-ts").resolve("s.sock");
+    server = vertx.createNetServer().connectHandler(connection -> {
+      connections.incrementAndGet();
+      connection.closeHandler(v -> closed.incrementAndGet());
+      AtomicInteger index = new AtomicInteger();
+      connection.handler(RecordParser.newDelimited("\r\n\r\n", request -> {
+        requests.add(request.toString() + "\r\n\r\n");
+        script.answer(connection, index.getAndIncrement());
+      }));
+    });
+    await(server.listen(SocketAddress.domainSocketAddress(socket.toString())));
+    return socket;
+  }
+
+  private LocalApiConnections client(Vertx vertx, Path socket, Duration timeout) {
+    deadlines = new CallDeadlines(vertx, timeout);
+    client = new LocalApiConnections(vertx, SocketAddress.domainSocketAddress(socket.toString()), deadlines, timeout,
+        1024);
+    return client;
+  }
+
+  @AfterEach
+  void stop() {
+    if (client != null) {
+      await(client.close());
+      deadlines.close();
+    }
+    if (server != null) {
+      await(server.close());
+    }
+  }
+
+  @Test
+  void calls_in_turn_share_one_connection_and_send_the_daemons_host_only(Vertx vertx) throws Exception {
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
+      // Chunked, in two writes, as Go sends an answer longer than its buffer.
+      connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"a");
+      connection.write("\"\r\n2\r\n:" + index + "\r\n1\r\n}\r\n0\r\n\r\n");
+    }), Duration.ofSeconds(10));
+
+    for (int i = 0; i < 3; i++) {
+      HttpAnswer answer = await(client.get(URI));
+      assertThat(answer.status()).isEqualTo(200);
+      assertThat(answer.body().toString()).isEqualTo("{\"a\":" + i + "}");
+    }
+
+    assertThat(connections).hasValue(1);
+    assertThat(requests).hasSize(3)
+        .allSatisfy(request -> assertThat(request).isEqualTo("GET " + URI + " HTTP/1.1\r\nHost: local-tailscaled.sock\r\n\r\n"));
+  }
+
+  @Test
+  void a_connection_the_daemon_closed_while_idle_is_replaced_and_the_call_answered(Vertx vertx) throws Exception {
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
+      if (index == 0) {
+        connection.write(OK);
+      } else {
+        connection.close(); // as if it had timed the idle connection out just then
+      }
+    }), Duration.ofSeconds(10));
+
+    await(client.get(URI));
+    HttpAnswer second = await(client.get(URI));
+
+    assertThat(second.body().toString()).isEqualTo("{}");
+    assertThat(connections).hasValue(2);
+  }
+
+  @Test
+  void a_fresh_connection_closed_without_an_answer_fails_the_call(Vertx vertx) throws Exception {
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> connection.close()),
+        Duration.ofSeconds(10));
+
+    assertThat(catchThrowable(() -> await(client.get(URI)))).hasMessage("the connection closed before an answer");
+    assertThat(connections).hasValue(1);
+  }
+
+  @Test
+  void a_held_call_ends_at_its_deadline_and_its_connection_is_closed(Vertx vertx) throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
+      if (calls.getAndIncrement() > 0) {
+        connection.write(OK);
+      }
+    }), Duration.ofMillis(300));
+
+    assertThat(catchThrowable(() -> await(client.get(URI)))).cause().isInstanceOf(TimeoutException.class)
+        .hasMessage("no answer within 300 ms");
+    assertThat(await(client.get(URI)).status()).isEqualTo(200);
+
+    assertThat(connections).hasValue(2);
+    Awaitility.await().untilAsserted(() -> assertThat(closed).hasValue(1));
+  }
+
+  @Test
+  void garbage_from_the_daemon_fails_the_call_and_closes_the_connection(Vertx vertx) throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) ->
+        connection.write(calls.getAndIncrement() == 0 ? "SSH-2.0-OpenSSH_9.6\r\n\r\n" : OK)), Duration.ofSeconds(10));
+
+    assertThat(catchThrowable(() -> await(client.get(URI)))).hasMessage("not an HTTP/1.x status line: `SSH-2.0-OpenSSH_9.6`");
+    assertThat(await(client.get(URI)).status()).isEqualTo(200);
+
+    assertThat(connections).hasValue(2);
+  }
+
+  @Test
+  void calls_beyond_the_connection_limit_wait_for_a_connection_to_come_free(Vertx vertx) throws Exception {
+    int limit = LocalApiConnections.MAX_PER_LOOP;
+    List<NetSocket> held = new ArrayList<>();
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
+      // Holds the first requests until as many connections as the client may open carry one each.
+      synchronized (held) {
+        if (held.size() < limit) {
+          held.add(connection);
+          if (held.size() == limit) {
+            held.forEach(waiting -> waiting.write(OK));
+          }
+          return;
+        }
+      }
+      connection.write(OK);
+    }), Duration.ofSeconds(20));
+
+    Context loop = vertx.getOrCreateContext();
+    Promise<List<Future<HttpAnswer>>> started = Promise.promise();
+    loop.runOnContext(v -> {
+      List<Future<HttpAnswer>> calls = new ArrayList<>();
+      for (int i = 0; i < limit + 8; i++) {
+        calls.add(client.get(URI));
+      }
+      started.complete(calls);
+    });
+    List<Future<HttpAnswer>> calls = await(started.future());
+    await(Future.all(calls));
+
+    assertThat(connections).hasValue(limit);
+    assertThat(requests).hasSize(limit + 8);
+  }
+
+  @Test
+  void a_call_beyond_the_waiting_limit_fails_at_once(Vertx vertx) throws Exception {
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
+      // Never answers: every connection stays busy.
+    }), Duration.ofSeconds(20));
+    int busy = LocalApiConnections.MAX_PER_LOOP + LocalApiConnections.MAX_WAITING_PER_LOOP;
+
+    Context loop = vertx.getOrCreateContext();
+    Promise<Future<HttpAnswer>> started = Promise.promise();
+    loop.runOnContext(v -> {
+      for (int i = 0; i < busy; i++) {
+        client.get(URI);
+      }
+      started.complete(client.get(URI));
+    });
+
+    assertThat(catchThrowable(() -> await(await(started.future()))))
+        .hasMessage("4096 calls already wait for one of the 32 connections of this event loop");
+  }
+
+  @Test
+  void closing_the_client_fails_the_calls_in_flight(Vertx vertx) throws Exception {
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
+      // Never answers.
+    }), Duration.ofSeconds(10));
+    Future<HttpAnswer> call = client.get(URI);
+    Awaitility.await().until(() -> requests.size() == 1);
+
+    await(client.close());
+
+    assertThat(catchThrowable(() -> await(call))).hasMessage("the connection closed before an answer");
+    assertThat(catchThrowable(() -> await(client.get(URI)))).hasMessage("the client is closed");
+  }
+
+  @Test
+  void the_answer_reaches_the_callers_context(Vertx vertx) throws Exception {
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> connection.write(OK)),
+        Duration.ofSeconds(10));
+    Context caller = vertx.getOrCreateContext();
+    Promise<Boolean> same = Promise.promise();
+
+    caller.runOnContext(v -> client.get(URI).onComplete(done -> same.complete(Vertx.currentContext() == caller)));
+
+    assertThat(await(same.future())).isTrue();
+  }
+}
