@@ -127,6 +127,7 @@ fn time(rules: usize, per_round: u32) {
     let evaluated = Ok(response::Success::Eval(EvalRecord::new(
         Rc::new(program),
         evaluation,
+        true,
     )));
     let record = ns_per_op(per_round, || {
         black_box(response::encode(None, black_box(&evaluated)));
