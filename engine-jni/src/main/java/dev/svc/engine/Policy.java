@@ -159,7 +159,7 @@ public final class Policy implements AutoCloseable {
     Objects.requireNonNull(options, "options");
     requireOpen();
     try {
-      return AbiCodec.evalRequest(handle, input, options.timeoutMillis());
+      return AbiCodec.evalRequest(handle, input, options.timeoutMillis(), options.trace());
     } catch (IllegalArgumentException e) {
       // An input Jackson can't write is the request's fault, refused before the module is asked.
       throw new EngineException(
