@@ -48,6 +48,8 @@ public final class Policy implements AutoCloseable {
   private final Cleaner.Cleanable cleanable;
   private volatile Optional<ResultShape> resultShape = Optional.empty();
 
+  private static final EvalOptions DECIDE = EvalOptions.defaults().withoutTrace();
+
   // The safety net for a policy nobody closes (bindings.md §7): one daemon thread for the library.
   private static final Cleaner CLEANER = Cleaner.create();
 
@@ -117,6 +119,21 @@ public final class Policy implements AutoCloseable {
    */
   public EvalResult eval(Object input) {
     return evalWith(input, EvalOptions.defaults());
+  }
+
+  /**
+   * Evaluates one input for what it decides: {@link #eval(Object)} without the trace ({@link
+   * EvalOptions#withoutTrace()}), so the engine writes, and this library reads, about half the
+   * record. For hosts that act on the decision, reason, payload or outcome alone, such as the
+   * helpers of {@link dev.svc.engine.kind.Outcome} and {@link dev.svc.engine.kind.Decision}.
+   *
+   * @param input one key per input the kind declares, as for {@link #eval(Object)}
+   * @return the eval record, its {@link EvalResult#trace()} empty
+   * @throws EngineException as {@link #eval(Object)} does
+   * @throws StoppedException as {@link #eval(Object)} does
+   */
+  public EvalResult decide(Object input) {
+    return evalWith(input, DECIDE);
   }
 
   /**
