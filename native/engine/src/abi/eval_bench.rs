@@ -106,6 +106,10 @@ fn time(rules: usize, per_round: u32) {
     let whole = ns_per_op(per_round, || {
         black_box(handle(black_box(eval.as_bytes())));
     });
+    let light = format!(r#"{{"op":"eval","handle":{id},"input":{INPUT},"trace":false}}"#);
+    let without_trace = ns_per_op(per_round, || {
+        black_box(handle(black_box(light.as_bytes())));
+    });
     let decode = ns_per_op(per_round, || {
         let checked = request::check(black_box(eval.as_bytes()));
         black_box(request::decode(&checked).is_ok());
@@ -127,6 +131,7 @@ fn time(rules: usize, per_round: u32) {
     let evaluated = Ok(response::Success::Eval(EvalRecord::new(
         Rc::new(program),
         evaluation,
+        true,
     )));
     let record = ns_per_op(per_round, || {
         black_box(response::encode(None, black_box(&evaluated)));
@@ -144,7 +149,7 @@ fn time(rules: usize, per_round: u32) {
         ));
     });
     println!(
-        "eval, {rules} rules: {whole} ns/op; request {decode}, input {input}, evaluate {evaluate}, record {record}; compile and release {compile_and_release} ns/op"
+        "eval, {rules} rules: {whole} ns/op, without the trace {without_trace}; request {decode}, input {input}, evaluate {evaluate}, record {record}; compile and release {compile_and_release} ns/op"
     );
 }
 
@@ -180,6 +185,10 @@ fn bench_eval_of_access_main() {
     let whole = ns_per_op(per_round, || {
         black_box(handle(black_box(eval.as_bytes())));
     });
+    let light = format!(r#"{{"op":"eval","handle":{id},"input":{ACCESS_INPUT},"trace":false}}"#);
+    let without_trace = ns_per_op(per_round, || {
+        black_box(handle(black_box(light.as_bytes())));
+    });
     let straight = ns_per_op(per_round, || {
         black_box(crate::input::decode_json_input(
             black_box(ACCESS_INPUT.as_bytes()),
@@ -191,6 +200,6 @@ fn bench_eval_of_access_main() {
         black_box(crate::input::decode_input(&data, Syntax::Json, kind).is_ok());
     });
     println!(
-        "eval, access.main (nested input): {whole} ns/op; input read straight {straight}, through the tree {tree} ns/op"
+        "eval, access.main (nested input): {whole} ns/op, without the trace {without_trace}; input read straight {straight}, through the tree {tree} ns/op"
     );
 }

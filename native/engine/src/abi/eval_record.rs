@@ -25,6 +25,9 @@ type Single<'a> = (&'a [(Rc<str>, Value)], &'a str, &'a str);
 pub(crate) struct EvalRecord {
     program: Rc<Program>,
     evaluation: Evaluation,
+    /// Whether the record has its `trace` member: an eval request's
+    /// `"trace":false` (our extension) leaves it out.
+    trace: bool,
 }
 
 /// What an entry shows besides its payload, decision and reason.
@@ -36,11 +39,13 @@ struct Shown {
 }
 
 impl EvalRecord {
-    /// The record of `evaluation` of `program`.
-    pub(crate) fn new(program: Rc<Program>, evaluation: Evaluation) -> Self {
+    /// The record of `evaluation` of `program`, with its trace when
+    /// `trace` is set.
+    pub(crate) fn new(program: Rc<Program>, evaluation: Evaluation, trace: bool) -> Self {
         Self {
             program,
             evaluation,
+            trace,
         }
     }
 
@@ -72,6 +77,17 @@ impl EvalRecord {
         }
         json.member("outcome");
         self.outcome(json);
+        if self.trace {
+            self.write_trace(json);
+        }
+        if !collect_one {
+            json.member("collect");
+            json.raw("true");
+        }
+    }
+
+    /// The `trace` member: every candidate, in the order rules produced them.
+    fn write_trace(&self, json: &mut Json) {
         json.member("trace");
         json.raw("[");
         for (i, c) in self.evaluation.trace.iter().enumerate() {
@@ -91,10 +107,6 @@ impl EvalRecord {
             self.entry(json, c, shown);
         }
         json.raw("]");
-        if !collect_one {
-            json.member("collect");
-            json.raw("true");
-        }
     }
 
     /// The one outcome entry's payload, decision and reason, when the

@@ -299,3 +299,65 @@ fn a_missing_enum_reads_as_no_value_and_fails_where_it_is_read() {
     );
     assert!(given.contains(r#""decision":"allow""#), "{given}");
 }
+
+/// `record` without its top-level `trace` member.
+fn without_trace(record: &str) -> String {
+    let at = record.rfind(r#","trace":"#).unwrap_or_else(|| panic!("no trace: {record}"));
+    let value_at = at + r#","trace":"#.len();
+    let value = crate::wire::Cursor::new(record.get(value_at..).unwrap().as_bytes())
+        .raw_value()
+        .len();
+    format!(
+        "{}{}",
+        record.get(..at).unwrap(),
+        record.get(value_at + value..).unwrap()
+    )
+}
+
+/// Our extension (engine README, "ABI extensions"): `"trace":false` leaves
+/// the trace member out and nothing else; `true`, `null` or no `trace` at
+/// all answer the reference's record byte for byte.
+#[test]
+fn trace_false_leaves_the_trace_out_and_nothing_else() {
+    let mut checked = 0;
+    for name in SCENARIOS {
+        let Some(dir) = scenario_dir(name) else {
+            continue;
+        };
+        let files = crate::testing::spec_scenario(name);
+        for input in json_files(&dir.join("inputs")) {
+            let expected = crate::testing::read(
+                &dir.join("expected")
+                    .join(input.file_name().unwrap().to_string_lossy().as_ref()),
+            );
+            let root = expected
+                .split(r#""policy": ""#)
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .unwrap()
+                .to_owned();
+            let handle = compiled_handle(&answer(&format!(
+                r#"{{"op":"compile",{},"policy":{}}}"#,
+                files_member(&files),
+                json(&root)
+            )));
+            let input_text = crate::testing::read(&input);
+            let eval = |extra: &str| {
+                answer(&format!(
+                    r#"{{"op":"eval","handle":{handle},"input":{input_text}{extra}}}"#
+                ))
+            };
+            let reference = eval("");
+            assert_eq!(eval(r#","trace":true"#), reference);
+            assert_eq!(eval(r#","trace":null"#), reference);
+            let light = eval(r#","trace":false"#);
+            assert!(!light.contains(r#""trace":"#), "{light}");
+            assert_eq!(light, without_trace(&reference));
+            checked += 1;
+        }
+    }
+    if checked > 0 {
+        assert_eq!(checked, 17);
+    }
+}
+

@@ -80,6 +80,9 @@ pub(crate) struct EvalRequest<'a> {
     pub(crate) input: Option<RawJson<'a>>,
     /// No deadline when ≤ 0.
     pub(crate) timeout_ms: i64,
+    /// Whether the record has its trace: yes unless the request said
+    /// `"trace":false`, our extension (engine README, "ABI extensions").
+    pub(crate) trace: bool,
 }
 
 /// §4.5: by `handle` (non-zero), or by `files` and a `policy` pattern.
@@ -131,6 +134,7 @@ impl<'a> From<Fields<'a>> for Envelope<'a> {
                 handle: fields.handle,
                 input: fields.input,
                 timeout_ms: fields.timeout_ms,
+                trace: fields.trace != Some(false),
             }),
             "explain" => OpRequest::Explain(ExplainRequest {
                 handle: fields.handle,

@@ -95,6 +95,9 @@ pub(crate) struct Fields<'a> {
     pub(crate) source: Option<Cow<'a, str>>,
     pub(crate) path: Cow<'a, str>,
     pub(crate) run: Cow<'a, str>,
+    /// Our extension of eval (engine README, "ABI extensions"): `Some(false)`
+    /// leaves the record's trace out; `None` when absent or `null`.
+    pub(crate) trace: Option<bool>,
 }
 
 /// A virtual file (§3).
@@ -203,10 +206,11 @@ enum Field {
     Source,
     Path,
     Run,
+    Trace,
 }
 
 impl Field {
-    const ALL: [(&'static str, Field); 18] = [
+    const ALL: [(&'static str, Field); 19] = [
         ("op", Field::Op),
         ("id", Field::Id),
         ("files", Field::Files),
@@ -225,6 +229,7 @@ impl Field {
         ("source", Field::Source),
         ("path", Field::Path),
         ("run", Field::Run),
+        ("trace", Field::Trace),
     ];
 
     fn named(key: &str) -> Option<(Field, &'static str)> {
@@ -358,6 +363,7 @@ impl Decoder {
                 self.integer(cursor, place, "int64"),
             ),
             Field::Handle => set(&mut request.handle, self.integer(cursor, place, "uint32")),
+            Field::Trace => set_some(&mut request.trace, self.boolean(cursor, place)),
         }
         Ok(())
     }
@@ -546,6 +552,21 @@ impl Decoder {
         );
     }
 
+    /// A boolean; `None` for `null` or a wrong kind.
+    fn boolean(&mut self, cursor: &mut Cursor<'_>, place: Place) -> Option<bool> {
+        match cursor.kind() {
+            Kind::Bool => Some(cursor.raw_value() == b"true"),
+            Kind::Null => {
+                cursor.raw_value();
+                None
+            }
+            _ => {
+                self.wrong_kind(cursor, place, "bool");
+                None
+            }
+        }
+    }
+
     /// An integer of Go type `go_type` (`int64` or `uint32`), written as
     /// an integer that fits it.
     fn integer<T: std::str::FromStr>(
@@ -625,7 +646,8 @@ mod tests {
             "test_files":[{"path":"a_test.yaml","source":"x"}],"data_files":[{"path":"d.yaml","source":"d"}],
             "policies":["a.*"],"policy":"a.b","require":[{"policy":"p","trusted":["t"],"roots":["r.*"]}],
             "lints":{"unused-let":"off"},"stubs":{"f":{"returns":1}},"functions":["f"],
-            "input":{"n":1.50},"timeout_ms":-5,"handle":4294967295,"source":"","path":"p.sigil","run":"^a$"}"#;
+            "input":{"n":1.50},"timeout_ms":-5,"handle":4294967295,"source":"","path":"p.sigil","run":"^a$",
+            "trace":false}"#;
         let request = decoded(text).unwrap();
         let file = |path: &'static str, source: &'static str| File {
             path: path.into(),
@@ -654,6 +676,7 @@ mod tests {
             source: Some("".into()),
             path: "p.sigil".into(),
             run: "^a$".into(),
+            trace: Some(false),
         };
         assert_eq!(request, want);
     }
@@ -703,6 +726,10 @@ mod tests {
             (
                 r#"{"op":"eval","timeout_ms":1.5}"#,
                 "json: cannot unmarshal number 1.5 into Go struct field request.timeout_ms of type int64",
+            ),
+            (
+                r#"{"op":"eval","trace":"no"}"#,
+                "json: cannot unmarshal string into Go struct field request.trace of type bool",
             ),
             (
                 r#"{"op":"eval","timeout_ms":1e3}"#,

@@ -278,7 +278,7 @@ pub(super) fn eval(instance: &Instance, request: &EvalRequest<'_>) -> Result<Suc
         };
         let mut host = StubHost::new(&compiled.stubs, &mut module_host);
         let evaluation = crate::eval::evaluate(program, &inputs, &mut host, deadline);
-        Ok(EvalRecord::new(Rc::clone(program), evaluation))
+        Ok(EvalRecord::new(Rc::clone(program), evaluation, request.trace))
     });
     Ok(Success::Eval(
         evaluated.ok_or_else(|| unknown_handle(handle))??,

@@ -1,6 +1,7 @@
 package dev.svc.bench;
 
 import dev.svc.engine.CompileOptions;
+import dev.svc.engine.EvalOptions;
 import dev.svc.engine.EvalResult;
 import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
@@ -10,7 +11,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 
@@ -27,6 +30,8 @@ public class EvalRoundTrip extends OnePolicy {
    */
   static final String KIND = resource("refund-kind.sigil");
 
+  private static final EvalOptions WITHOUT_TRACE = EvalOptions.defaults().withoutTrace();
+
   @Param({"1", "64"})
   public int rules;
 
@@ -38,6 +43,13 @@ public class EvalRoundTrip extends OnePolicy {
     if (!result.decision().orElse("").equals("approve")) {
       throw new IllegalStateException("the benchmark policy doesn't approve: " + result);
     }
+  }
+
+  /** The record without its trace ({@link EvalOptions#withoutTrace()}), sampled as {@link #eval()} is. */
+  @Benchmark
+  @BenchmarkMode(Mode.SampleTime)
+  public EvalResult evalWithoutTrace() {
+    return policy.evalWith(input, WITHOUT_TRACE);
   }
 
   @Benchmark

@@ -35,6 +35,8 @@ public class PeerDecision {
   public enum Peer {
     /** svc's engine through JNI, on the policy of conf/policies. */
     SVC(SvcPeer::new),
+    /** svc's engine, the record without its trace: the decision, as the other peers answer it. */
+    SVC_DECISION(SvcPeer::decisionOnly),
     /** jCasbin, memberships as role assignments. */
     JCASBIN_RBAC(CasbinRbacPeer::new),
     /** jCasbin, attributes of request objects. */

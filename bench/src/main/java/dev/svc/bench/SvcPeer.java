@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.engine.CompileOptions;
 import dev.svc.engine.Engine;
 import dev.svc.engine.EngineModule;
+import dev.svc.engine.EvalOptions;
 import dev.svc.engine.EvalResult;
 import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
@@ -15,7 +16,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** svc: {@code access.main} compiled from conf/policies, evaluated through JNI. */
+/**
+ * svc: {@code access.main} compiled from conf/policies, evaluated through JNI, answering the whole
+ * eval record, or without its trace ({@link EvalOptions#withoutTrace()}) as a host that wants only
+ * the decision asks for it.
+ */
 final class SvcPeer implements AccessPeer<JsonNode> {
 
   /** The example policies, relative to the repository root scripts/bench runs in. */
@@ -25,8 +30,20 @@ final class SvcPeer implements AccessPeer<JsonNode> {
   private final EngineModule module;
   private final Engine engine;
   private final Policy policy;
+  private final EvalOptions options;
 
+  /** The whole record, trace included. */
   SvcPeer() {
+    this(EvalOptions.defaults());
+  }
+
+  /** The record without its trace. */
+  static SvcPeer decisionOnly() {
+    return new SvcPeer(EvalOptions.defaults().withoutTrace());
+  }
+
+  private SvcPeer(EvalOptions options) {
+    this.options = options;
     List<SourceFile> files = List.of(source("kind.sigil"), source("access/main.sigil"));
     module = EngineModule.bundled();
     engine = Engine.create(module);
@@ -54,7 +71,7 @@ final class SvcPeer implements AccessPeer<JsonNode> {
 
   @Override
   public Object decide(JsonNode input) {
-    return policy.eval(input);
+    return policy.evalWith(input, options);
   }
 
   @Override

@@ -22,8 +22,12 @@ import java.util.OptionalLong;
  *     call that uses it up is stopped with an {@link OutOfFuelException}, and so is its instance.
  *     Needs a module loaded with {@link ModuleConfig#withFuel(boolean) fuel metering}. Empty: no
  *     bound
+ * @param trace whether the record has its trace, every candidate the rules produced ({@link
+ *     EvalResult#trace()}); without it ({@link #withoutTrace()}) the answer is lighter to write,
+ *     cross and read, for a caller that only wants the decision. Leaving it out is the engine's
+ *     extension of the module ABI ({@code "trace":false}); with it the record is the reference's
  */
-public record EvalOptions(Optional<Duration> timeout, Optional<Duration> grace, OptionalLong fuel) {
+public record EvalOptions(Optional<Duration> timeout, Optional<Duration> grace, OptionalLong fuel, boolean trace) {
 
   /**
    * Checks the timeout, the grace and the fuel.
@@ -31,6 +35,7 @@ public record EvalOptions(Optional<Duration> timeout, Optional<Duration> grace, 
    * @param timeout the evaluation's own deadline
    * @param grace how long past the timeout the hard deadline falls, or empty for the instance's
    * @param fuel the call's budget of instructions
+   * @param trace whether the record has its trace
    * @throws IllegalArgumentException if the timeout or the fuel is zero or negative, or the grace is
    *     negative
    */
@@ -56,12 +61,12 @@ public record EvalOptions(Optional<Duration> timeout, Optional<Duration> grace, 
   }
 
   /**
-   * No deadline of its own, no fuel bound.
+   * No deadline of its own, no fuel bound, the trace in the record.
    *
    * @return the defaults
    */
   public static EvalOptions defaults() {
-    return new EvalOptions(Optional.empty(), Optional.empty(), OptionalLong.empty());
+    return new EvalOptions(Optional.empty(), Optional.empty(), OptionalLong.empty(), true);
   }
 
   /**
@@ -72,7 +77,7 @@ public record EvalOptions(Optional<Duration> timeout, Optional<Duration> grace, 
    * @throws IllegalArgumentException if {@code timeout} is zero or negative
    */
   public EvalOptions withTimeout(Duration timeout) {
-    return new EvalOptions(Optional.of(Objects.requireNonNull(timeout, "timeout")), grace, fuel);
+    return new EvalOptions(Optional.of(Objects.requireNonNull(timeout, "timeout")), grace, fuel, trace);
   }
 
   /**
@@ -85,7 +90,7 @@ public record EvalOptions(Optional<Duration> timeout, Optional<Duration> grace, 
    * @throws IllegalArgumentException if {@code grace} is negative
    */
   public EvalOptions withGrace(Duration grace) {
-    return new EvalOptions(timeout, Optional.of(Objects.requireNonNull(grace, "grace")), fuel);
+    return new EvalOptions(timeout, Optional.of(Objects.requireNonNull(grace, "grace")), fuel, trace);
   }
 
   /**
@@ -97,7 +102,19 @@ public record EvalOptions(Optional<Duration> timeout, Optional<Duration> grace, 
    * @throws IllegalArgumentException if {@code fuel} is zero or negative
    */
   public EvalOptions withFuel(long fuel) {
-    return new EvalOptions(timeout, grace, OptionalLong.of(fuel));
+    return new EvalOptions(timeout, grace, OptionalLong.of(fuel), trace);
+  }
+
+  /**
+   * A copy whose record leaves the trace out: {@link EvalResult#trace()} is empty and {@link
+   * Policy#evalJson}'s record has no {@code trace} member; everything else is as with it. For
+   * callers that read only what was decided, it saves writing, crossing and reading every
+   * candidate.
+   *
+   * @return the new options
+   */
+  public EvalOptions withoutTrace() {
+    return new EvalOptions(timeout, grace, fuel, false);
   }
 
   /**

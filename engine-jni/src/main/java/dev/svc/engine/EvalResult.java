@@ -25,7 +25,8 @@ import java.util.Optional;
  * @param reason the single outcome's reason, when the kind collects one
  * @param outcome what the host acts on: the top candidates, the default, the conflict outcome, or
  *     nothing
- * @param trace every candidate, winners first
+ * @param trace every candidate, winners first; empty when the evaluation left it out ({@link
+ *     EvalOptions#withoutTrace()}), which the record written back shows as an empty trace
  * @param collect whether the kind collects every top candidate
  * @param shape how the kind's results read, when the policy came from {@link
  *     dev.svc.engine.kind.Kind#compile(Engine, List, dev.svc.engine.kind.KindCompileOptions)
@@ -39,7 +40,7 @@ public record EvalResult(
     @JsonProperty("decision") Optional<String> decision,
     @JsonProperty("reason") Optional<String> reason,
     @JsonProperty(value = "outcome", required = true) List<EvalEntry> outcome,
-    @JsonProperty(value = "trace", required = true) List<EvalEntry> trace,
+    @JsonProperty("trace") List<EvalEntry> trace,
     @JsonProperty("collect") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean collect,
     @JsonIgnore Optional<ResultShape> shape) {
 
@@ -64,7 +65,7 @@ public record EvalResult(
     decision = decision == null ? Optional.empty() : decision;
     reason = reason == null ? Optional.empty() : reason;
     outcome = List.copyOf(outcome);
-    trace = List.copyOf(trace);
+    trace = trace == null ? List.of() : List.copyOf(trace);
     shape = shape == null ? Optional.empty() : shape;
   }
 

@@ -48,6 +48,8 @@ public final class Policy implements AutoCloseable {
   private final Cleaner.Cleanable cleanable;
   private volatile Optional<ResultShape> resultShape = Optional.empty();
 
+  private static final EvalOptions DECIDE = EvalOptions.defaults().withoutTrace();
+
   // The safety net for a policy nobody closes (bindings.md §7): one daemon thread for the library.
   private static final Cleaner CLEANER = Cleaner.create();
 
@@ -120,6 +122,21 @@ public final class Policy implements AutoCloseable {
   }
 
   /**
+   * Evaluates one input for what it decides: {@link #eval(Object)} without the trace ({@link
+   * EvalOptions#withoutTrace()}), so the engine writes, and this library reads, about half the
+   * record. For hosts that act on the decision, reason, payload or outcome alone, such as the
+   * helpers of {@link dev.svc.engine.kind.Outcome} and {@link dev.svc.engine.kind.Decision}.
+   *
+   * @param input one key per input the kind declares, as for {@link #eval(Object)}
+   * @return the eval record, its {@link EvalResult#trace()} empty
+   * @throws EngineException as {@link #eval(Object)} does
+   * @throws StoppedException as {@link #eval(Object)} does
+   */
+  public EvalResult decide(Object input) {
+    return evalWith(input, DECIDE);
+  }
+
+  /**
    * Evaluates one input under {@code options}: a timeout of its own, after which the engine ends the
    * evaluation {@code canceled} with the kind's fallback; a hard deadline at the timeout plus the
    * grace, which kills the call and stops the instance; and a fuel bound.
@@ -159,7 +176,7 @@ public final class Policy implements AutoCloseable {
     Objects.requireNonNull(options, "options");
     requireOpen();
     try {
-      return AbiCodec.evalRequest(handle, input, options.timeoutMillis());
+      return AbiCodec.evalRequest(handle, input, options.timeoutMillis(), options.trace());
     } catch (IllegalArgumentException e) {
       // An input Jackson can't write is the request's fault, refused before the module is asked.
       throw new EngineException(

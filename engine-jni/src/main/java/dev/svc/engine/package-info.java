@@ -23,7 +23,8 @@
  *   <li>{@link dev.svc.engine.Policy}: a policy compiled in an engine; {@link
  *       dev.svc.engine.Policy#eval(Object)} evaluates an input to an {@link
  *       dev.svc.engine.EvalResult}, under {@link dev.svc.engine.EvalOptions} (timeout, grace,
- *       fuel).
+ *       fuel, trace); {@link dev.svc.engine.Policy#decide(Object)} answers the record without its
+ *       trace, for a host that acts on the decision alone.
  *   <li>{@link dev.svc.engine.HostFunction}: host functions implemented in Java, raw or typed;
  *       {@link dev.svc.engine.Stub} and {@link dev.svc.engine.StubCall}: host functions answered by
  *       stubs. Both go to {@link dev.svc.engine.CompileOptions}.

@@ -179,6 +179,22 @@ class PolicyTest extends EngineFixture {
   }
 
   @Test
+  void decideIsTheEvaluationWithoutItsTraceAndTheRecordWithoutItsTraceMember() {
+    try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
+      EvalResult whole = policy.eval(Map.of("floor", 7));
+      EvalResult decided = policy.decide(Map.of("floor", 7));
+      String record = new String(policy.evalJson(Map.of("floor", 7), EvalOptions.defaults()), UTF_8);
+      String light = new String(policy.evalJson(Map.of("floor", 7), EvalOptions.defaults().withoutTrace()), UTF_8);
+
+      assertThat(whole.trace()).hasSize(2);
+      assertThat(decided).isEqualTo(
+          new EvalResult(whole.payload(), whole.error(), whole.policy(), whole.decision(), whole.reason(),
+              whole.outcome(), List.of(), whole.collect(), whole.shape()));
+      assertThat(light).isEqualTo(record.substring(0, record.indexOf(",\"trace\":")) + "}");
+    }
+  }
+
+  @Test
   void evalJsonRefusesAnInputThatDoesntFitLikeEval() {
     try (Policy policy = engine.compile(List.of(KIND, MAIN), CompileOptions.defaults())) {
       assertThatThrownBy(() -> policy.evalJson(Map.of("flor", 3), EvalOptions.defaults()))

@@ -125,6 +125,27 @@ class PolicyApiTest {
   }
 
   @Test
+  void an_evaluation_asked_without_its_trace_answers_the_record_less_its_trace() {
+    send(HttpMethod.PUT, "/api/v1/policies/light", install(KIND, MAIN));
+    String record = send(HttpMethod.POST, "/api/v1/policies/light/eval",
+        new JsonObject().put("input", MEMBER_READS)).bodyAsString();
+    String light = record.substring(0, record.indexOf(",\"trace\":")) + "}";
+
+    assertThat(send(HttpMethod.POST, "/api/v1/policies/light/eval",
+        new JsonObject().put("input", MEMBER_READS).put("trace", false)).bodyAsString()).isEqualTo(light);
+    assertThat(send(HttpMethod.POST, "/api/v1/policies/light/eval?trace=false",
+        new JsonObject().put("input", MEMBER_READS)).bodyAsString()).isEqualTo(light);
+    assertThat(send(HttpMethod.POST, "/api/v1/policies/light/eval?trace=false",
+        new JsonObject().put("input", MEMBER_READS).put("trace", true)).bodyAsString()).isEqualTo(record);
+    assertThat(send(HttpMethod.POST, "/api/v1/policies/light/eval?trace=true",
+        new JsonObject().put("input", MEMBER_READS)).bodyAsString()).isEqualTo(record);
+    assertError(send(HttpMethod.POST, "/api/v1/policies/light/eval?trace=no",
+            new JsonObject().put("input", MEMBER_READS)), 400,
+        "the query's `trace` is `no`, not true or false",
+        "give it once, as ?trace=false for the record without its trace, or leave it out");
+  }
+
+  @Test
   void an_evaluation_may_ask_for_a_timeout_up_to_engine_max_eval_timeout() {
     send(HttpMethod.PUT, "/api/v1/policies/capped", install(KIND, MAIN));
 
@@ -150,7 +171,7 @@ class PolicyApiTest {
         "leave it out for the server's default, or give a positive whole number such as 100");
     assertError(send(HttpMethod.POST, "/api/v1/policies/strict/eval",
             new JsonObject().put("input", MEMBER_READS).put("timeoutMs", 5)), 400,
-        "unknown field `timeoutMs`", "the fields are `input`, `timeout_ms`");
+        "unknown field `timeoutMs`", "the fields are `input`, `timeout_ms`, `trace`");
     assertThat(send(HttpMethod.POST, "/api/v1/policies/strict/eval",
         new JsonObject().put("input", new JsonObject().put("actor", 1))).statusCode()).isEqualTo(422);
     assertError(await(client.post(server.apiPort(), "127.0.0.1", "/api/v1/policies/strict/eval")

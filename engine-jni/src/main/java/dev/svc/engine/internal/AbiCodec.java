@@ -85,13 +85,20 @@ public final class AbiCodec {
 
   /**
    * An eval request, {@code {"op":"eval","handle":…,"input":…}} with {@code "timeout_ms"} when it
-   * is positive, written in one pass: the input is serialized where it goes rather than made a tree
-   * first.
+   * is positive and {@code "trace":false} (the engine's extension of the ABI) when the record should
+   * leave its trace out, written in one pass: the usual inputs by {@link EvalRequestWriter}, any
+   * other with Jackson, serialized where it goes rather than made a tree first.
    *
    * @throws IllegalArgumentException when Jackson can't serialize {@code input}, or it holds a NaN or
    *     infinite number, which JSON has no text for
    */
-  public static byte[] evalRequest(long handle, Object input, long timeoutMillis) {
+  public static byte[] evalRequest(long handle, Object input, long timeoutMillis, boolean trace) {
+    byte[] usual = EvalRequestWriter.request(handle, input, timeoutMillis, trace);
+    return usual != null ? usual : jacksonEvalRequest(handle, input, timeoutMillis, trace);
+  }
+
+  /** {@link #evalRequest} written by Jackson, for any input and as the reference of the usual ones. */
+  static byte[] jacksonEvalRequest(long handle, Object input, long timeoutMillis, boolean trace) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(128);
     try (JsonGenerator json = new FiniteNumbers(MAPPER.createGenerator(out))) {
       json.writeStartObject();
@@ -101,6 +108,9 @@ public final class AbiCodec {
       MAPPER.writeValue(json, input);
       if (timeoutMillis > 0) {
         json.writeNumberField("timeout_ms", timeoutMillis);
+      }
+      if (!trace) {
+        json.writeBooleanField("trace", false);
       }
       json.writeEndObject();
     } catch (IOException e) {

@@ -81,7 +81,8 @@ final class EvalRecordReader {
     Optional<String> decision = Optional.empty();
     Optional<String> reason = Optional.empty();
     List<EvalEntry> outcome = null;
-    List<EvalEntry> trace = null;
+    // Absent when the request left it out (EvalOptions.withoutTrace).
+    List<EvalEntry> trace = List.of();
     boolean collect = false;
     while (json.next('}')) {
       switch (json.member(NAMES)) {
@@ -96,7 +97,7 @@ final class EvalRecordReader {
         default -> json.value();
       }
     }
-    if (policy == null || outcome == null || trace == null) {
+    if (policy == null || outcome == null) {
       throw JsonCursor.UNEXPECTED;
     }
     return new EvalResult(

@@ -61,6 +61,9 @@ class EvalRecordReaderTest {
         """
         {"ok":true,"policy":"tools.grants","outcome":[],"trace":[],"collect":true}""",
         """
+        {"ok":true,"policy":"access.main","decision":"allow","reason":"team_member","outcome":\
+        [{"decision":"allow","reason":"team_member","policy":"access.main","position":"access/main.sigil:5:3"}]}""",
+        """
         {"id":7,"ok":true,"policy":"p","outcome":[],"trace":[],"future":{"a":[1,{"b":null}]}}""",
         """
         {"ok":true,"payload":{"big":123456789012345678901234567890,"long":-9007199254740993,\

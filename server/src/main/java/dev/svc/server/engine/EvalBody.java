@@ -13,10 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * The body of {@code POST /api/v1/policies/{name}/eval}: {@code input} (required) and
- * {@code timeout_ms} (optional), read as strictly as {@link ApiJson} reads every body.
+ * The body of {@code POST /api/v1/policies/{name}/eval}: {@code input} (required), {@code
+ * timeout_ms} and {@code trace} (optional), read as strictly as {@link ApiJson} reads every body.
  *
- * <p>The usual body, an object input and at most a whole-number timeout, is read in one pass that
+ * <p>The usual body, an object input and at most a whole-number timeout and a boolean trace, is read
+ * in one pass that
  * checks the input's JSON (syntax, keys given twice) without building it: the input goes to the
  * engine as the text the request wrote ({@link RawValue}), which the engine parses anyway. A tree
  * built here would only be written back into text for it. Any other body is read by {@link ApiJson},
@@ -27,14 +28,19 @@ import java.util.Optional;
  * @param input what to give {@link dev.svc.supervisor.Pool#evaluateJson}: the input's JSON text as a
  *     {@link RawValue}, or a {@link JsonNode}
  * @param timeoutMs the evaluation's timeout, when the request gave one
+ * @param trace whether the record should have its trace, when the request said; {@code false} is
+ *     the engine's lighter answer without it
  */
-record EvalBody(Object input, Optional<Long> timeoutMs) {
+record EvalBody(Object input, Optional<Long> timeoutMs, Optional<Boolean> trace) {
 
   /** A body to show in the help of an error. */
   static final String EXAMPLE = "{\"input\": {...}, \"timeout_ms\": 100}";
 
   /** The fields of the body, as {@link ApiJson} reads them. */
-  record Fields(@JsonProperty("input") JsonNode input, @JsonProperty("timeout_ms") Long timeoutMs) {}
+  record Fields(
+      @JsonProperty("input") JsonNode input,
+      @JsonProperty("timeout_ms") Long timeoutMs,
+      @JsonProperty("trace") Boolean trace) {}
 
   /**
    * The request's body.
@@ -50,9 +56,9 @@ record EvalBody(Object input, Optional<Long> timeoutMs) {
   }
 
   /**
-   * The usual body in one pass: an object with an object {@code input} and at most a
-   * {@code timeout_ms} that is a whole number, valid JSON without a key given twice and with nothing
-   * after it.
+   * The usual body in one pass: an object with an object {@code input}, at most a {@code
+   * timeout_ms} that is a whole number and at most a boolean {@code trace}, valid JSON without a key
+   * given twice and with nothing after it.
    *
    * @param bytes the body
    * @return the body, its input as the request wrote it; empty for any other body
@@ -64,6 +70,7 @@ record EvalBody(Object input, Optional<Long> timeoutMs) {
       }
       String input = null;
       Long timeoutMs = null;
+      Boolean trace = null;
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
         String field = parser.currentName();
         JsonToken value = parser.nextToken();
@@ -75,6 +82,8 @@ record EvalBody(Object input, Optional<Long> timeoutMs) {
         } else if (field.equals("timeout_ms") && value == JsonToken.VALUE_NUMBER_INT
             && parser.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
           timeoutMs = parser.getLongValue();
+        } else if (field.equals("trace") && value.isBoolean()) {
+          trace = value == JsonToken.VALUE_TRUE;
         } else {
           return Optional.empty();
         }
@@ -82,7 +91,8 @@ record EvalBody(Object input, Optional<Long> timeoutMs) {
       if (input == null || parser.nextToken() != null) {
         return Optional.empty();
       }
-      return Optional.of(new EvalBody(new RawValue(input), Optional.ofNullable(timeoutMs)));
+      return Optional.of(
+          new EvalBody(new RawValue(input), Optional.ofNullable(timeoutMs), Optional.ofNullable(trace)));
     } catch (IOException e) {
       // Not JSON, or a key given twice: ApiJson says so.
       return Optional.empty();
@@ -93,6 +103,6 @@ record EvalBody(Object input, Optional<Long> timeoutMs) {
     if (fields.input() == null || fields.input().isNull()) {
       throw new ApiError(400, "eval needs an input", "send " + EXAMPLE + "; timeout_ms is optional");
     }
-    return new EvalBody(fields.input(), Optional.ofNullable(fields.timeoutMs()));
+    return new EvalBody(fields.input(), Optional.ofNullable(fields.timeoutMs()), Optional.ofNullable(fields.trace()));
   }
 }

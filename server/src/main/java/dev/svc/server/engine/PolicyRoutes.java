@@ -200,7 +200,7 @@ public final class PolicyRoutes {
   private void eval(RoutingContext ctx) {
     String name = policyName(ctx);
     EvalBody body = EvalBody.read(ctx);
-    EvalOptions options = evalOptions(body.timeoutMs());
+    EvalOptions options = traced(evalOptions(body.timeoutMs()), body.trace().or(() -> traceParam(ctx)));
     EngineRoutes.respond(ctx, engines, Lane.EVALUATIONS, "eval", pool -> evaluate(pool, name, body.input(), options),
         (done, record) -> done.response()
             .setStatusCode(200)
@@ -231,6 +231,26 @@ public final class PolicyRoutes {
           "ask for at most " + maxEvalTimeout.toMillis() + ", or leave it out for the server's default");
     }
     return EvalOptions.defaults().withTimeout(Duration.ofMillis(timeoutMs));
+  }
+
+  // The engine's lighter answer leaves the trace out when the client says so; by default, and with
+  // `true`, the record is the reference's.
+  private static EvalOptions traced(EvalOptions options, Optional<Boolean> trace) {
+    return trace.orElse(true) ? options : options.withoutTrace();
+  }
+
+  // `?trace=false` (or `true`), for a client that can't change the body; the body's `trace` wins.
+  private static Optional<Boolean> traceParam(RoutingContext ctx) {
+    List<String> values = ctx.queryParam("trace");
+    if (values.isEmpty()) {
+      return Optional.empty();
+    }
+    String value = values.get(values.size() - 1);
+    if (values.size() > 1 || !(value.equals("true") || value.equals("false"))) {
+      throw new ApiError(400, "the query's `trace` is `" + String.join("&", values) + "`, not true or false",
+          "give it once, as ?trace=false for the record without its trace, or leave it out");
+    }
+    return Optional.of(value.equals("true"));
   }
 
   // The path's name, checked before anything looks it up.

@@ -25,12 +25,23 @@ class EvalBodyTest {
       "{\"input\": {\"user\": {\"name\": \"ann\"}}} | {\"user\": {\"name\": \"ann\"}} | ",
       "{ \"timeout_ms\" : 25 , \"input\":{\"a\":[1,{\"b\":\"é ü 😀\"}],\"c\":null} } | {\"a\":[1,{\"b\":\"é ü 😀\"}],\"c\":null} | 25",
       "{\"input\": {}, \"timeout_ms\": -3} | {} | -3",
+      "{\"trace\": false, \"input\": {}} | {} | ",
   })
   void the_usual_body_keeps_the_input_as_the_request_wrote_it(String body, String input, Long timeoutMs) {
     EvalBody read = usual(body).orElseThrow();
 
     assertThat(read.input()).isEqualTo(new RawValue(input));
     assertThat(read.timeoutMs()).isEqualTo(Optional.ofNullable(timeoutMs));
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "{\"input\": {}} | ",
+      "{\"input\": {}, \"trace\": false} | false",
+      "{\"input\": {}, \"trace\": true} | true",
+  })
+  void the_usual_body_may_say_whether_the_record_has_its_trace(String body, Boolean trace) {
+    assertThat(usual(body).orElseThrow().trace()).isEqualTo(Optional.ofNullable(trace));
   }
 
   @ParameterizedTest
@@ -56,6 +67,8 @@ class EvalBodyTest {
       "{\"input\": {}, \"timeout_ms\": \"5\"}",
       "{\"input\": {}, \"timeout_ms\": 99999999999999999999}",
       "{\"input\": {}, \"timeoutMs\": 5}",
+      "{\"input\": {}, \"trace\": \"false\"}",
+      "{\"input\": {}, \"trace\": null}",
       "{\"input\": {}, \"input\": {}}",
       "{\"input\": {\"a\": 1, \"a\": 2}}",
       "{\"input\": {}} {}",
