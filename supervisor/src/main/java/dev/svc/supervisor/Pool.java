@@ -97,12 +97,13 @@ public final class Pool implements AutoCloseable {
     this.listener = new GuardedListener(options.listener());
     this.slots = new Slots(all);
     this.rebuilder = new Rebuilder(module, options.limits(), recipes, slots, listener);
-    lines.put(Lane.EVALUATIONS, line(options.size()));
-    lines.put(Lane.OPERATIONS, line(options.operationInstances()));
+    lines.put(Lane.EVALUATIONS, line(options.size(), Thread.NORM_PRIORITY));
+    lines.put(Lane.OPERATIONS, line(options.operationInstances(), Lane.OPERATIONS_PRIORITY));
   }
 
-  private Line line(int threads) {
-    return new Line(Executors.newFixedThreadPool(threads, executorThreads), threads, new AtomicInteger());
+  private Line line(int threads, int priority) {
+    return new Line(Executors.newFixedThreadPool(threads, executorThreads.atPriority(priority)), threads,
+        new AtomicInteger());
   }
 
   /**
@@ -552,6 +553,7 @@ public final class Pool implements AutoCloseable {
       broken = false;
       throw e;
     } finally {
+      slot.memoryChange().ifPresent(bytes -> listener.memory(slot.id(), bytes));
       if (broken || slot.stopped()) {
         rebuilder.rebuild(slot);
       } else {

@@ -3,6 +3,7 @@ package dev.svc.supervisor;
 import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.Limits;
+import dev.svc.engine.MemoryLimitException;
 import dev.svc.engine.OutOfFuelException;
 import dev.svc.engine.StoppedException;
 import dev.svc.engine.TimeoutException;
@@ -40,7 +41,7 @@ enum Kill {
     }
   },
   /** An input that needs more memory than the instances' 16 MiB cap. */
-  MEMORY(StoppedException.class) {
+  MEMORY(MemoryLimitException.class) {
     @Override
     PoolOptions.Builder options() {
       return PoolOptions.builder().limits(Limits.defaults().withMaxMemory(16L << 20));
