@@ -7,6 +7,7 @@ import dev.svc.engine.ExplainOptions;
 import dev.svc.engine.Explanation;
 import dev.svc.engine.FormatOptions;
 import dev.svc.engine.LintLevel;
+import dev.svc.engine.MemoryLimitException;
 import dev.svc.engine.SourceFile;
 import dev.svc.engine.TestOptions;
 import dev.svc.engine.TestResult;
@@ -201,10 +202,37 @@ public final class EngineRoutes {
             answer.accept(ctx, result);
           }
         })
-        .onFailure(failure -> ctx.fail(failure instanceof CompletionException && failure.getCause() != null
-            ? failure.getCause()
-            : failure));
+        .onFailure(failure -> ctx.fail(answerable(name,
+            failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure)));
   }
+
+  /**
+   * {@code failure} of the operation {@code name} as the API's failure handler answers it. A call that
+   * needed more memory than its instance may have ({@code engine.maxMemory}) is stopped, and its instance
+   * rebuilt, like any stopped call; but the cause is the size of the request, which only the caller can
+   * change: 413, saying what to make smaller, rather than a 500 that looks like the server's fault.
+   */
+  static Throwable answerable(String name, Throwable failure) {
+    if (!(failure instanceof MemoryLimitException e)) {
+      return failure;
+    }
+    String cap = e.maxMemory().isPresent() ? (e.maxMemory().getAsLong() >> 20) + " MiB" : "4 GiB";
+    return new ApiError(413,
+        "the " + name + " needed more memory than an engine instance may have (engine.maxMemory, " + cap
+            + "), so it was stopped",
+        SMALLER.getOrDefault(name, "send a smaller request")
+            + "; the server's operator can raise engine.maxMemory");
+  }
+
+  /** What to make smaller when an operation ran out of memory, by the operation's name. */
+  private static final Map<String, String> SMALLER = Map.of(
+      "check", "check fewer or smaller files at a time, such as one policy and the files it uses",
+      "explain", "explain fewer or smaller files at a time, such as one policy and the files it uses",
+      "explain policy", "install the policy in smaller parts, such as modules of its own",
+      "test", "run fewer or smaller test files at a time, with fewer or smaller data files",
+      "format", "format a smaller source: split the file into several",
+      "install", "install a smaller policy: fewer or smaller files, or its rules split into policies of their own",
+      "eval", "send a smaller input, such as shorter lists and strings");
 
   // The engine's own messages for a file without a path, numbered from 1 as it numbers them.
   static List<SourceFile> sourceFiles(List<FileBody> bodies, String field, String noun) {
