@@ -12,16 +12,16 @@ package dev.svc.supervisor;
  * holds at most that many instances and the rest are always left for evaluations. With a pool of one
  * instance nothing can be set aside: evaluations then share it with slow work.
  *
- * <p><b>A smaller share of the processors, too.</b> Instances are not the only thing shared: a pool
- * has one instance per processor by default, so slow work that holds half the instances keeps half the
- * processors busy, and an evaluation that wakes up on a processor running slow work waits for the
- * scheduler to give it a turn (milliseconds under Linux's fair scheduler, the p99 of evaluations
- * measured with {@code scripts/abuse}). Fewer threads for slow work would leave none for a pool of two.
- * So the threads of {@link #OPERATIONS} run at {@link #OPERATIONS_PRIORITY}, below the evaluations'
- * normal priority: the scheduler then runs an evaluation first and gives slow work the time left over.
- * The JVM passes thread priorities to Linux only with {@code -XX:ThreadPriorityPolicy=1} (as nice 4 for
- * the lowest, or the nice value {@code -XX:JavaPriority1_To_OSPriority} gives); without it, both lanes
- * run at the same priority, as before.
+ * <p><b>The share of the processors</b> follows: a pool has one instance per processor by default, so
+ * slow work, on half the threads, keeps at most half the processors busy (one of two on a machine of
+ * two). Fewer would leave it none. A lower priority for its threads was tried as well, so that an
+ * evaluation waking on a processor busy with slow work would run first (Linux nice 4 through the JVM's
+ * {@code -XX:ThreadPriorityPolicy=1}), and measured with {@code scripts/abuse} on a shared machine of
+ * two cores: the evaluations' p99 beside two heavy requests got worse (233 ms against 64 ms, 553 ms
+ * against 222 ms, back to back). A starved thread of slow work holds up each safepoint of the JVM
+ * (a garbage collection stops every thread until all have reached one) and each lock it holds for a
+ * moment (the pool's, the epoch ticker's), and evaluations then wait for it. So both lanes run at
+ * normal priority.
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.
  */
@@ -29,8 +29,5 @@ public enum Lane {
   /** Evaluations and other calls on installed policies that take milliseconds. */
   EVALUATIONS,
   /** Everything else: installs, removals, check, format, explain, test. */
-  OPERATIONS;
-
-  /** The priority of the threads of {@link #OPERATIONS}: the lowest, see the class comment. */
-  public static final int OPERATIONS_PRIORITY = Thread.MIN_PRIORITY;
+  OPERATIONS
 }

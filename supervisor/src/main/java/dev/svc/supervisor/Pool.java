@@ -97,13 +97,12 @@ public final class Pool implements AutoCloseable {
     this.listener = new GuardedListener(options.listener());
     this.slots = new Slots(all);
     this.rebuilder = new Rebuilder(module, options.limits(), recipes, slots, listener);
-    lines.put(Lane.EVALUATIONS, line(options.size(), Thread.NORM_PRIORITY));
-    lines.put(Lane.OPERATIONS, line(options.operationInstances(), Lane.OPERATIONS_PRIORITY));
+    lines.put(Lane.EVALUATIONS, line(options.size()));
+    lines.put(Lane.OPERATIONS, line(options.operationInstances()));
   }
 
-  private Line line(int threads, int priority) {
-    return new Line(Executors.newFixedThreadPool(threads, executorThreads.atPriority(priority)), threads,
-        new AtomicInteger());
+  private Line line(int threads) {
+    return new Line(Executors.newFixedThreadPool(threads, executorThreads), threads, new AtomicInteger());
   }
 
   /**

@@ -89,18 +89,6 @@ class AsyncCallsTest {
   }
 
   @Test
-  void slowOperationsRunAtTheLowestPriorityAndEvaluationsAtNormalWhoeverStartedTheirThreads() throws Exception {
-    try (Pool pool = oneInstanceWithoutWaiting()) {
-      // The first operation starts the evaluations' thread: it doesn't pass its own priority on.
-      int evaluation = result(pool.async(p -> p.async(Lane.EVALUATIONS, q -> Thread.currentThread().getPriority()).join()));
-      int operation = result(pool.async(Lane.OPERATIONS, p -> Thread.currentThread().getPriority()));
-
-      assertThat(evaluation).isEqualTo(Thread.NORM_PRIORITY);
-      assertThat(operation).isEqualTo(Lane.OPERATIONS_PRIORITY).isEqualTo(Thread.MIN_PRIORITY);
-    }
-  }
-
-  @Test
   void evaluationsRunWhileSlowOperationsHoldEveryThreadAndInstanceTheirLaneMayUse() throws Exception {
     try (Pool pool = Pool.create(Fixtures.engine(), PoolOptions.builder()
         .size(2)

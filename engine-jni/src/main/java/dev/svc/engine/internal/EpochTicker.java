@@ -77,9 +77,6 @@ public final class EpochTicker implements AutoCloseable {
       if (thread == null) {
         thread = new Thread(this::run, "svc-epoch-ticker");
         thread.setDaemon(true);
-        // Not the priority of the thread that happened to need it first, which may be a pool's
-        // low-priority thread of slow work: every deadline depends on the ticks.
-        thread.setPriority(Thread.NORM_PRIORITY);
         started = true;
         thread.start();
       } else {

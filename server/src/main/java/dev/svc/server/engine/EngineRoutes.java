@@ -46,7 +46,8 @@ import java.util.function.Function;
  * <p>Each runs on an instance of the supervisor's pool ({@link dev.svc.supervisor.Pool#withEngine}), in
  * the lane of {@link Lane#OPERATIONS}, which evaluations never wait behind.
  *
- * <p>A body that doesn't fit is refused with 400 before any engine is asked; a request the engine refuses
+ * <p>Each reads its body on the pool's thread, off the event loop, since a body may be megabytes of
+ * JSON. A body that doesn't fit is refused with 400 before any engine is asked; a request the engine refuses
  * (such as a source that doesn't parse) is 422 with the engine's message, help and diagnostics.
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.
@@ -125,13 +126,17 @@ public final class EngineRoutes {
    */
   public List<ApiRoute> routes() {
     return List.of(
-        new ApiRoute(HttpMethod.POST, CHECK, this::check),
-        new ApiRoute(HttpMethod.POST, FORMAT, this::format),
-        new ApiRoute(HttpMethod.POST, EXPLAIN, this::explain),
-        new ApiRoute(HttpMethod.POST, TEST, this::test));
+        new ApiRoute(HttpMethod.POST, CHECK, ctx -> run(ctx, engines, "check", pool -> check(ctx, pool))),
+        new ApiRoute(HttpMethod.POST, FORMAT, ctx -> run(ctx, engines, "format", pool -> format(ctx, pool))),
+        new ApiRoute(HttpMethod.POST, EXPLAIN, ctx -> run(ctx, engines, "explain", pool -> explain(ctx, pool))),
+        new ApiRoute(HttpMethod.POST, TEST, ctx -> run(ctx, engines, "test", pool -> test(ctx, pool))));
   }
 
-  private void check(RoutingContext ctx) {
+  // Each operation reads its body on the pool's thread, not on the event loop: a body may be 4 MiB of
+  // JSON, tens of milliseconds to check and decode, which the API's one event loop would spend while
+  // the evaluations behind it wait (issue #20). A body refused there fails the call, answered as before.
+
+  private static CheckResult check(RoutingContext ctx, Pool pool) {
     CheckRequest body = ApiJson.read(ctx, CheckRequest.class, CHECK_EXAMPLE);
     List<SourceFile> files = sourceFiles(body.files(), "files", "file");
     List<SourceFile> trusted = sourceFiles(body.trustedFiles(), "trusted_files", "trusted file");
@@ -146,19 +151,19 @@ public final class EngineRoutes {
       options = options.withLint(lint.getKey(), lint.getValue());
     }
     CheckOptions checked = options;
-    run(ctx, engines, "check", pool -> pool.withEngine(engine -> new CheckResult(engine.check(files, checked))));
+    return pool.withEngine(engine -> new CheckResult(engine.check(files, checked)));
   }
 
-  private void explain(RoutingContext ctx) {
+  private static ExplainResult explain(RoutingContext ctx, Pool pool) {
     ExplainRequest body = ApiJson.read(ctx, ExplainRequest.class, CHECK_EXAMPLE);
     List<SourceFile> files = sourceFiles(body.files(), "files", "file");
     ExplainOptions options = ExplainOptions.defaults()
         .withTrustedFiles(sourceFiles(body.trustedFiles(), "trusted_files", "trusted file"));
     ExplainOptions chosen = body.policy() == null ? options : options.withPolicy(body.policy());
-    run(ctx, engines, "explain", pool -> pool.withEngine(engine -> new ExplainResult(engine.explain(files, chosen))));
+    return pool.withEngine(engine -> new ExplainResult(engine.explain(files, chosen)));
   }
 
-  private void test(RoutingContext ctx) {
+  private static TestAnswer test(RoutingContext ctx, Pool pool) {
     TestRequest body = ApiJson.read(ctx, TestRequest.class, TEST_EXAMPLE);
     List<SourceFile> files = sourceFiles(body.files(), "files", "file");
     List<SourceFile> testFiles = sourceFiles(body.testFiles(), "test_files", "test file");
@@ -166,20 +171,20 @@ public final class EngineRoutes {
         .withTrustedFiles(sourceFiles(body.trustedFiles(), "trusted_files", "trusted file"))
         .withDataFiles(sourceFiles(body.dataFiles(), "data_files", "data file"));
     TestOptions chosen = body.run() == null ? options : options.withRun(body.run());
-    run(ctx, engines, "test", pool -> pool.withEngine(engine -> new TestAnswer(engine.test(files, testFiles, chosen))));
+    return pool.withEngine(engine -> new TestAnswer(engine.test(files, testFiles, chosen)));
   }
 
-  private void format(RoutingContext ctx) {
+  private static FormatResult format(RoutingContext ctx, Pool pool) {
     FormatRequest body = ApiJson.read(ctx, FormatRequest.class, FORMAT_EXAMPLE);
     if (body.source() == null) {
       throw new ApiError(400, "format needs a source",
           "send " + FORMAT_EXAMPLE + "; the path, which diagnostics name, is optional");
     }
     FormatOptions options = body.path() == null ? FormatOptions.defaults() : FormatOptions.defaults().withPath(body.path());
-    run(ctx, engines, "format", pool -> pool.withEngine(engine -> {
+    return pool.withEngine(engine -> {
       String formatted = engine.format(body.source(), options);
       return new FormatResult(formatted, formatted.equals(body.source()));
-    }));
+    });
   }
 
   /**

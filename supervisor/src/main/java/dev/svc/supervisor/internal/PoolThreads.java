@@ -8,9 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Makes a pool's threads: named {@code «prefix»N}, daemons (a pool left open doesn't keep the JVM
  * alive), with an 8 MiB stack so the engine runs on them directly instead of on its own stack helper
- * thread, at normal priority or the one {@link #atPriority} gives, never the priority of the thread
- * that happened to need a new one. Remembers them so closing the pool can wait until every one has
- * ended.
+ * thread. Remembers them so closing the pool can wait until every one has ended.
  *
  * <p><b>Thread safety:</b> thread-safe.
  */
@@ -37,23 +35,8 @@ public final class PoolThreads implements ThreadFactory {
     started.removeIf(thread -> !thread.isAlive());
     Thread thread = new Thread(null, task, prefix + NUMBER.incrementAndGet(), STACK_BYTES);
     thread.setDaemon(true);
-    thread.setPriority(Thread.NORM_PRIORITY);
     started.add(thread);
     return thread;
-  }
-
-  /**
-   * The threads of this factory at {@code priority}, remembered here like the others.
-   *
-   * @param priority from {@link Thread#MIN_PRIORITY} to {@link Thread#MAX_PRIORITY}
-   * @return a factory of such threads
-   */
-  public ThreadFactory atPriority(int priority) {
-    return task -> {
-      Thread thread = newThread(task);
-      thread.setPriority(priority);
-      return thread;
-    };
   }
 
   /**
