@@ -11,16 +11,17 @@ use std::path::{Path, PathBuf};
 struct Counting;
 
 thread_local! {
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
+    /// This thread's live bytes and their high-water mark.
+    static COUNTS: Cell<(isize, isize)> = const { Cell::new((0, 0)) };
 }
 
 /// Adds `delta` bytes to this thread's live count and raises its peak.
 fn count(delta: isize) {
     // `try_with`: a thread being torn down still frees; its counts no longer matter.
-    let _ = LIVE.try_with(|live| {
-        live.set(live.get().wrapping_add(delta));
-        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(live.get())));
+    let _ = COUNTS.try_with(|counts| {
+        let (live, peak) = counts.get();
+        let live = live.wrapping_add(delta);
+        counts.set((live, peak.max(live)));
     });
 }
 
@@ -62,10 +63,13 @@ static COUNTING: Counting = Counting;
 /// What `f` returns, and the most bytes it had allocated at once on this thread beyond what was live
 /// when it started.
 pub(crate) fn peak_bytes<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = LIVE.with(Cell::get);
-    PEAK.with(|peak| peak.set(start));
+    let start = COUNTS.with(|counts| {
+        let (live, _) = counts.get();
+        counts.set((live, live));
+        live
+    });
     let out = f();
-    let peak = PEAK.with(Cell::get);
+    let (_, peak) = COUNTS.with(Cell::get);
     (out, usize::try_from(peak - start).unwrap_or(0))
 }
 
