@@ -1,6 +1,7 @@
 package dev.svc.engine;
 
 import java.util.OptionalLong;
+import java.util.regex.Pattern;
 
 /**
  * A call needed more linear memory than the instance may have, {@link Limits#maxMemory()} (4 GiB, all
@@ -15,8 +16,7 @@ public final class MemoryLimitException extends StoppedException {
   private static final long serialVersionUID = 1L;
 
   /** What the module writes to stderr when an allocation fails: Rust's standard message. */
-  static final java.util.regex.Pattern ALLOCATION_FAILED =
-      java.util.regex.Pattern.compile("memory allocation of \\d+ bytes failed");
+  static final Pattern ALLOCATION_FAILED = Pattern.compile("memory allocation of \\d+ bytes failed");
 
   private final long maxMemory;
 

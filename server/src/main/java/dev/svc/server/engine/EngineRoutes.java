@@ -108,6 +108,16 @@ public final class EngineRoutes {
   /** The answer of {@code POST /api/v1/test}. */
   record TestAnswer(@JsonProperty("results") List<TestResult> results) {}
 
+  /** What to make smaller when an operation ran out of memory, by the operation's name. */
+  private static final Map<String, String> SMALLER = Map.of(
+      "check", "check fewer or smaller files at a time, such as one policy and the files it uses",
+      "explain", "explain fewer or smaller files at a time, such as one policy and the files it uses",
+      "explain policy", "install the policy in smaller parts, such as modules of its own",
+      "test", "run fewer or smaller test files at a time, with fewer or smaller data files",
+      "format", "format a smaller source: split the file into several",
+      "install", "install a smaller policy: fewer or smaller files, or its rules split into policies of their own",
+      "eval", "send a smaller input, such as shorter lists and strings");
+
   private final EnginePool engines;
 
   /**
@@ -228,16 +238,6 @@ public final class EngineRoutes {
         SMALLER.getOrDefault(name, "send a smaller request")
             + "; the server's operator can raise engine.maxMemory");
   }
-
-  /** What to make smaller when an operation ran out of memory, by the operation's name. */
-  private static final Map<String, String> SMALLER = Map.of(
-      "check", "check fewer or smaller files at a time, such as one policy and the files it uses",
-      "explain", "explain fewer or smaller files at a time, such as one policy and the files it uses",
-      "explain policy", "install the policy in smaller parts, such as modules of its own",
-      "test", "run fewer or smaller test files at a time, with fewer or smaller data files",
-      "format", "format a smaller source: split the file into several",
-      "install", "install a smaller policy: fewer or smaller files, or its rules split into policies of their own",
-      "eval", "send a smaller input, such as shorter lists and strings");
 
   // The engine's own messages for a file without a path, numbered from 1 as it numbers them.
   static List<SourceFile> sourceFiles(List<FileBody> bodies, String field, String noun) {
