@@ -1,7 +1,77 @@
 //! Helpers shared by the crate's tests: the seeded generator of the property
-//! and fuzz-style tests, the golden harness, and the spec's example files.
+//! and fuzz-style tests, the golden harness, the spec's example files, and
+//! the peak of what a call allocates.
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
+
+/// The system allocator, counting each thread's live bytes and their high-water mark, so that a test
+/// can bound what one call allocates (issue #20) while other tests run on other threads.
+struct Counting;
+
+thread_local! {
+    /// This thread's live bytes and their high-water mark.
+    static COUNTS: Cell<(isize, isize)> = const { Cell::new((0, 0)) };
+}
+
+/// Adds `delta` bytes to this thread's live count and raises its peak.
+fn count(delta: isize) {
+    // `try_with`: a thread being torn down still frees; its counts no longer matter.
+    let _ = COUNTS.try_with(|counts| {
+        let (live, peak) = counts.get();
+        let live = live.wrapping_add(delta);
+        counts.set((live, peak.max(live)));
+    });
+}
+
+/// Bytes as a signed count (no allocation is larger than `isize::MAX`).
+fn signed(bytes: usize) -> isize {
+    isize::try_from(bytes).unwrap_or(isize::MAX)
+}
+
+// SAFETY: every call forwards to `System` with the caller's arguments; the counts are statistics.
+#[expect(unsafe_code, reason = "a global allocator is unsafe to implement")]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(signed(layout.size()));
+        // SAFETY: forwarded unchanged.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count(signed(layout.size()));
+        // SAFETY: forwarded unchanged.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count(-signed(layout.size()));
+        // SAFETY: forwarded unchanged.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // A realloc that moves holds both blocks for a moment: count the new one first.
+        count(signed(new_size));
+        count(-signed(layout.size()));
+        // SAFETY: forwarded unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// What `f` returns, and the most bytes it had allocated at once on this thread beyond what was live
+/// when it started.
+pub(crate) fn peak_bytes<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let start = COUNTS.with(|counts| {
+        let (live, _) = counts.get();
+        counts.set((live, live));
+        live
+    });
+    let out = f();
+    let (_, peak) = COUNTS.with(Cell::get);
+    (out, usize::try_from(peak - start).unwrap_or(0))
+}
 
 /// xorshift64*: small, seeded, the same sequence on every run, so a failing
 /// case reproduces from its seed.

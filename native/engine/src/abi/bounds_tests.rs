@@ -161,3 +161,21 @@ fn a_policy_invoked_many_times_reports_the_capped_findings() {
     assert_eq!(count(&got, "the first is on line 5;"), MAX_PER_FILE);
     assert_eq!(count(&got, "too many errors"), 1);
 }
+
+#[test]
+fn a_request_of_a_token_per_byte_under_the_body_limit_allocates_under_64_mib() {
+    // Was: 145 MiB of module memory for format of 4 MiB of `(` (a 20-byte
+    // token per byte, in a list grown by doubling); the goal of issue #20 is
+    // 64 MiB for any request under the 4 MiB body limit.
+    let parens = "(".repeat(4_000_000);
+    for op in ["format", "check"] {
+        let request = if op == "format" {
+            format!(r#"{{"op":"format","path":"a.sigil","source":"{parens}"}}"#)
+        } else {
+            format!(r#"{{"op":"check",{}}}"#, files(&[("door/main.sigil", &parens)]))
+        };
+        let (got, peak) = crate::testing::peak_bytes(|| answer(&request));
+        assert!(got.starts_with(r#"{"ok":"#), "{op}: {}", head(&got));
+        assert!(peak < 64 << 20, "{op}: {peak} bytes at most at once");
+    }
+}

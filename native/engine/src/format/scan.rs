@@ -2,7 +2,7 @@
 //! start, its comments and its document separators, found among the
 //! tokens the parser skips (tooling §4.2).
 
-use crate::lexer::{Token, TokenKind};
+use crate::lexer::{CompactToken, TokenKind};
 
 /// A place in the source: a byte offset and its 1-based line.
 #[derive(Clone, Copy, Debug)]
@@ -33,7 +33,7 @@ pub(super) struct Scanned<'src> {
 /// The lines of `src` and the comments and document separators among
 /// `tokens`, what the lexer made of `src`: the tokens the tree doesn't
 /// keep. The source is searched for line breaks once, here.
-pub(super) fn scan<'src>(src: &str, tokens: &[Token<'src>]) -> Scanned<'src> {
+pub(super) fn scan<'src>(src: &'src str, tokens: &[CompactToken]) -> Scanned<'src> {
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(src.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
@@ -46,14 +46,14 @@ pub(super) fn scan<'src>(src: &str, tokens: &[Token<'src>]) -> Scanned<'src> {
         if !matches!(token.kind, TokenKind::Comment | TokenKind::Separator) {
             continue;
         }
-        let start = token.span.start;
+        let start = token.span().start;
         let later = line_starts.get(line..).unwrap_or_default();
         line += later.iter().take_while(|&&s| s <= start).count();
         if token.kind == TokenKind::Comment {
             comments.push(Comment {
                 offset: start,
                 line,
-                text: token.text,
+                text: token.text(src),
             });
         } else {
             separators.push(Pos {

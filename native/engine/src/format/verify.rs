@@ -23,7 +23,7 @@ use super::FormatError;
 use crate::ast::{
     BinaryOp, CallStmt, DecisionDecl, Decl, Document, Expr, ExprKind, Field, File, Stmt, same_node,
 };
-use crate::lexer::{Token, TokenKind, lex};
+use crate::lexer::{CompactToken, TokenKind, lex};
 use crate::parser::{Literals, parse_lexed};
 use crate::source::LineIndex;
 
@@ -32,7 +32,7 @@ use crate::source::LineIndex;
 pub(super) fn same_program(file: &File, comments: &[&str], out: &str) -> Result<(), FormatError> {
     // One lex of the output serves the comments and the reparse.
     let lexed = lex(out);
-    let after = comments_of(&lexed.0);
+    let after = comments_of(out, &lexed.0);
     let (again, diagnostics) = parse_lexed(&file.name, out, lexed, Literals::TextOnly);
     if let Some(d) = diagnostics.first() {
         let at = d
@@ -51,12 +51,13 @@ pub(super) fn same_program(file: &File, comments: &[&str], out: &str) -> Result<
     Ok(())
 }
 
-/// The comments among `tokens`, trimmed, in source order.
-fn comments_of<'src>(tokens: &[Token<'src>]) -> Vec<&'src str> {
+/// The comments among `tokens`, what the lexer made of `src`, trimmed, in
+/// source order.
+fn comments_of<'src>(src: &'src str, tokens: &[CompactToken]) -> Vec<&'src str> {
     tokens
         .iter()
         .filter(|t| t.kind == TokenKind::Comment)
-        .map(|t| trim(t.text))
+        .map(|t| trim(t.text(src)))
         .collect()
 }
 

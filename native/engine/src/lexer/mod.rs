@@ -32,19 +32,33 @@ pub use duration::parse as duration_nanos;
 pub use error::{ExponentFix, LexError, Radix};
 pub use number::{parse_float as float_value, parse_int as int_value};
 pub use string::{StringError, raw_string_value, unquote as string_value};
-pub use token::{Token, TokenKind};
+pub use token::{CompactToken, Token, TokenKind};
 
 use crate::diag::{Diagnostic, MAX_PER_FILE, too_many_in_file};
 use crate::source::Span;
 
 /// Lexes all of `src`: every token in order, ending with exactly one
-/// [`TokenKind::Eof`], and every lexical diagnostic in source order.
-pub fn lex(src: &str) -> (Vec<Token<'_>>, Vec<Diagnostic>) {
+/// [`TokenKind::Eof`], and every lexical diagnostic in source order. A
+/// token's text is [`CompactToken::text`] of `src`.
+///
+/// The tokens are counted first, in a pass that keeps nothing, so that the
+/// list is allocated once at its exact size (issue #20): a list that grows
+/// by doubling holds its old and new buffers while it copies, and may end
+/// nearly twice too large, and the module's memory keeps whatever it grew
+/// to. Lexing is a small part of any operation; the second pass costs less
+/// than the memory it saves.
+pub fn lex(src: &str) -> (Vec<CompactToken>, Vec<Diagnostic>) {
+    let mut counter = Lexer::new(src);
+    counter.quiet = true;
+    let mut count = 1;
+    while counter.advance().0 != TokenKind::Eof {
+        count += 1;
+    }
     let mut lexer = Lexer::new(src);
-    let mut tokens = Vec::with_capacity(src.len() / 4 + 1);
+    let mut tokens = Vec::with_capacity(count);
     loop {
         let (kind, start) = lexer.advance();
-        tokens.push(lexer.token(kind, start));
+        tokens.push(CompactToken::new(kind, Span::new(start, lexer.pos)));
         if kind == TokenKind::Eof {
             break;
         }
@@ -67,6 +81,11 @@ pub struct Lexer<'src> {
     /// Set once the lexer has given up on a source of junk (see
     /// [`Lexer::fail_at`]).
     cut: bool,
+    /// Set for [`lex`]'s counting pass, which needs the tokens' extents but
+    /// not the diagnostics: errors are counted, not recorded.
+    quiet: bool,
+    /// Errors met so far, recorded or not.
+    errors: usize,
 }
 
 impl<'src> Lexer<'src> {
@@ -77,6 +96,8 @@ impl<'src> Lexer<'src> {
             pos: 0,
             diagnostics: Vec::new(),
             cut: false,
+            quiet: false,
+            errors: 0,
         }
     }
 
@@ -208,12 +229,17 @@ impl<'src> Lexer<'src> {
     #[inline(never)]
     fn fail_at(&mut self, error: &LexError, span: Span) -> TokenKind {
         if !self.cut {
-            if self.diagnostics.len() < MAX_PER_FILE {
-                self.diagnostics.push(error.to_diagnostic(span));
+            if self.errors < MAX_PER_FILE {
+                self.errors += 1;
+                if !self.quiet {
+                    self.diagnostics.push(error.to_diagnostic(span));
+                }
                 return TokenKind::Illegal;
             }
             self.cut = true;
-            self.diagnostics.push(too_many_in_file(None));
+            if !self.quiet {
+                self.diagnostics.push(too_many_in_file(None));
+            }
         }
         self.pos = self.src.len();
         TokenKind::Illegal

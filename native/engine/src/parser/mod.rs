@@ -43,7 +43,7 @@ mod tests;
 
 use crate::ast::{Expr, File};
 use crate::diag::{self, Diagnostic, MAX_PER_FILE, too_many_in_file};
-use crate::lexer::{Token, TokenKind, lex};
+use crate::lexer::{CompactToken, Token, TokenKind, lex};
 use crate::source::{LineIndex, Position, Span};
 
 /// How deeply expressions, types and `when` blocks may nest, counted
@@ -78,7 +78,7 @@ pub(crate) enum Literals {
 pub(crate) fn parse_lexed<'src>(
     name: &str,
     src: &'src str,
-    (tokens, lex_diagnostics): (Vec<Token<'src>>, Vec<Diagnostic>),
+    (tokens, lex_diagnostics): (Vec<CompactToken>, Vec<Diagnostic>),
     literals: Literals,
 ) -> (File, Vec<Diagnostic>) {
     let mut p = Parser::new(src, tokens, literals);
@@ -116,8 +116,9 @@ type PResult<T> = Result<T, Bail>;
 struct Parser<'src> {
     src: &'src str,
     // INVARIANT: not empty, no comments, and the last token (only the last)
-    // is `Eof`; `pos` indexes a token, never past the `Eof`.
-    tokens: Vec<Token<'src>>,
+    // is `Eof`; `pos` indexes a token, never past the `Eof`. Compact (issue
+    // #20): `tok` gives the current one with its text.
+    tokens: Vec<CompactToken>,
     pos: usize,
     diagnostics: Vec<Diagnostic>,
     /// Where the last `sync` stopped, so a statement that fails at its first
@@ -149,14 +150,10 @@ struct Parser<'src> {
 }
 
 impl<'src> Parser<'src> {
-    fn new(src: &'src str, mut tokens: Vec<Token<'src>>, literals: Literals) -> Self {
+    fn new(src: &'src str, mut tokens: Vec<CompactToken>, literals: Literals) -> Self {
         tokens.retain(|t| !t.kind.is_trivia());
         if tokens.last().is_none_or(|t| t.kind != TokenKind::Eof) {
-            tokens.push(Token {
-                kind: TokenKind::Eof,
-                text: "",
-                span: Span::empty(src.len()),
-            });
+            tokens.push(CompactToken::new(TokenKind::Eof, Span::empty(src.len())));
         }
         Parser {
             src,
@@ -194,7 +191,7 @@ impl<'src> Parser<'src> {
         // `pos` indexes a token (INVARIANT above): no clamping needed, and
         // the parser asks for this token several times per token.
         match self.tokens.get(self.pos) {
-            Some(&token) => token,
+            Some(&token) => token.expand(self.src),
             None => self.peek_at(0),
         }
     }
@@ -202,7 +199,7 @@ impl<'src> Parser<'src> {
     /// The current token's kind.
     #[inline]
     fn kind(&self) -> TokenKind {
-        self.tok().kind
+        self.tokens.get(self.pos).map_or(TokenKind::Eof, |t| t.kind)
     }
 
     /// Whether the current token is of kind `kind`.
@@ -213,19 +210,21 @@ impl<'src> Parser<'src> {
 
     /// The token `n` places after the current one (`Eof` past the end).
     fn peek_at(&self, n: usize) -> Token<'src> {
+        self.compact_at(n).expand(self.src)
+    }
+
+    /// [`Parser::peek_at`] without the text.
+    fn compact_at(&self, n: usize) -> CompactToken {
         let last = self.tokens.len().saturating_sub(1);
         let at = self.pos.saturating_add(n).min(last);
-        self.tokens.get(at).copied().unwrap_or(Token {
-            kind: TokenKind::Eof,
-            text: "",
-            span: Span::empty(self.src.len()),
-        })
+        let token = self.tokens.get(at).copied();
+        token.unwrap_or(CompactToken::new(TokenKind::Eof, Span::empty(self.src.len())))
     }
 
     /// The next token's kind.
     #[inline]
     fn peek(&self) -> TokenKind {
-        self.peek_at(1).kind
+        self.compact_at(1).kind
     }
 
     /// The kind of the token before the current one (`Eof` at the start).
@@ -253,7 +252,7 @@ impl<'src> Parser<'src> {
     /// Replaces the current token (the type parser splits a `>=`).
     fn replace_current(&mut self, token: Token<'src>) {
         if let Some(slot) = self.tokens.get_mut(self.pos) {
-            *slot = token;
+            *slot = CompactToken::of(token);
         }
     }
 

@@ -40,6 +40,11 @@ final class Instance {
   }
 
   private final EngineModule module;
+  /** All the memory a 32-bit module can address: the cap of an instance without {@link Limits#maxMemory()}. */
+  private static final long WASM32_MEMORY = 4L << 30;
+  /** The unit a module's memory grows by. */
+  private static final long WASM_PAGE = 64 << 10;
+
   private final Limits limits;
   private final HostCalls hostCalls;
   private final Guest guest;
@@ -367,6 +372,13 @@ final class Instance {
               "the Sigil module stopped earlier: a call ran out of fuel and was stopped" + stderr,
               StoppedException.HELP_REBUILD, trap));
     }
+    if (outOfMemory(trap, stderr)) {
+      return latch(
+          new MemoryLimitException(limits.maxMemory(), stderr, trap),
+          new StoppedException(
+              "the Sigil module stopped earlier: a call needed more memory than the instance may have" + stderr,
+              StoppedException.HELP_REBUILD, trap));
+    }
     return latch(stopped(trap, stderr));
   }
 
@@ -392,6 +404,14 @@ final class Instance {
           "use the engine.wasm that ships with this library (EngineModule.bundled()), or one built from"
               + " the same svc revision");
     }
+  }
+
+  // The module's allocator failed (it says so on stderr), or memory was at the cap when it trapped: a
+  // memory trap below the cap is an access out of bounds, a bug.
+  private boolean outOfMemory(GuestTrap trap, String stderr) {
+    long cap = limits.maxMemory().orElse(WASM32_MEMORY);
+    return MemoryLimitException.ALLOCATION_FAILED.matcher(stderr).find()
+        || trap.kind() == GuestTrap.Kind.MEMORY && Native.instanceMemorySize(handle) + WASM_PAGE > cap;
   }
 
   private static StoppedException stopped(GuestTrap trap, String stderr) {

@@ -1,7 +1,8 @@
 package dev.svc.engine;
 
 /**
- * The engine instance stopped: its module trapped, exited, ran past a hard deadline or out of fuel.
+ * The engine instance stopped: its module trapped, exited, ran past a hard deadline, out of fuel or out of
+ * memory.
  * The instance can't be used again; every later call on it throws this same kind of error without
  * entering the module. Build a new instance (a pool does that by itself).
  *
@@ -11,7 +12,7 @@ package dev.svc.engine;
  * <p><b>Thread safety:</b> immutable and thread-safe.
  */
 public sealed class StoppedException extends SvcException
-    permits TimeoutException, OutOfFuelException {
+    permits TimeoutException, OutOfFuelException, MemoryLimitException {
 
   private static final long serialVersionUID = 1L;
 

@@ -196,7 +196,7 @@ class EngineTest extends EngineFixture {
   }
 
   @Test
-  void anInputThatNeedsMoreMemoryThanTheCapStopsTheInstanceWithTheModulesReason() {
+  void anInputThatNeedsMoreMemoryThanTheCapStopsTheInstanceWithAMemoryLimitException() {
     SourceFile kind =
         SourceFile.of(
             "kind.sigil",
@@ -211,13 +211,19 @@ class EngineTest extends EngineFixture {
         Policy bag = capped.compile(List.of(kind, policy), CompileOptions.defaults())) {
       assertThat(bag.eval(Map.of("items", List.of("a"))).reason()).contains("yes");
 
-      StoppedException stopped = catchThrowableOfType(StoppedException.class, () -> bag.eval(Map.of("items", items)));
+      MemoryLimitException stopped =
+          catchThrowableOfType(MemoryLimitException.class, () -> bag.eval(Map.of("items", items)));
 
       assertThat(stopped.message())
-          .startsWith("the Sigil module stopped: it trapped: ")
+          .startsWith("the call needed more memory than the instance may have (16 MiB) and was stopped;"
+              + " the instance is stopped\n")
           .containsPattern("memory allocation of \\d+ bytes failed");
+      assertThat(stopped.help()).isEqualTo(
+          "send a smaller request or policy, or raise Limits.maxMemory; build a new instance to go on");
+      assertThat(stopped.maxMemory()).hasValue(16 << 20);
       assertThat(stopped.getMessage().length()).as("the whole message").isLessThan(6000);
-      assertThat(capped.stopped()).containsSame(stopped);
+      assertThat(capped.stopped()).hasValueSatisfying(later -> assertThat(later.message())
+          .startsWith("the Sigil module stopped earlier: a call needed more memory than the instance may have\n"));
       assertThat(capped.memorySize()).isLessThanOrEqualTo(16 << 20);
     }
   }

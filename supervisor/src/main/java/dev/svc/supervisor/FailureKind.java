@@ -2,6 +2,7 @@ package dev.svc.supervisor;
 
 import dev.svc.engine.BusyException;
 import dev.svc.engine.EngineException;
+import dev.svc.engine.MemoryLimitException;
 import dev.svc.engine.NoPolicyException;
 import dev.svc.engine.OutOfFuelException;
 import dev.svc.engine.StoppedException;
@@ -18,7 +19,12 @@ public enum FailureKind {
   TIMEOUT,
   /** The call used up its fuel ({@link OutOfFuelException}); its instance stopped. */
   OUT_OF_FUEL,
-  /** The instance trapped, exited or ran out of memory ({@link StoppedException}). */
+  /**
+   * The call needed more memory than the instance may have ({@link MemoryLimitException}); its
+   * instance stopped.
+   */
+  OUT_OF_MEMORY,
+  /** The instance trapped or exited otherwise ({@link StoppedException}). */
   STOPPED,
   /** The engine refused the request ({@link EngineException}), for example an input that doesn't fit. */
   REFUSED,
@@ -40,6 +46,8 @@ public enum FailureKind {
       return TIMEOUT;
     } else if (failure instanceof OutOfFuelException) {
       return OUT_OF_FUEL;
+    } else if (failure instanceof MemoryLimitException) {
+      return OUT_OF_MEMORY;
     } else if (failure instanceof StoppedException) {
       return STOPPED;
     } else if (failure instanceof EngineException) {

@@ -552,6 +552,7 @@ public final class Pool implements AutoCloseable {
       broken = false;
       throw e;
     } finally {
+      slot.memoryChange().ifPresent(bytes -> listener.memory(slot.id(), bytes));
       if (broken || slot.stopped()) {
         rebuilder.rebuild(slot);
       } else {

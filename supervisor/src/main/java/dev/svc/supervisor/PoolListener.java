@@ -87,6 +87,18 @@ public interface PoolListener {
   default void failed(String policy, FailureKind kind) {}
 
   /**
+   * An instance's linear memory changed, seen after a call on it: grew, since a module's memory only
+   * grows, or started small again in a rebuilt instance. So the value is the instance's high-water
+   * mark: what the largest call it served so far needed, plus what it holds (compiled policies). Each
+   * instance reports its first size after its first call.
+   *
+   * @param instance which instance, from 0 to the pool's size - 1
+   * @param bytes its memory now, a whole number of 64 KiB pages; at {@link
+   *     dev.svc.engine.Limits#maxMemory()} when a call ran out of it
+   */
+  default void memory(int instance, long bytes) {}
+
+  /**
    * A stopped instance is back in service, with every installed policy.
    *
    * @param took from the moment the pool saw it stopped to its return, pauses between tries included

@@ -4,6 +4,7 @@ import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.Isolation;
 import dev.svc.engine.Limits;
+import dev.svc.engine.MemoryLimitException;
 import dev.svc.engine.OutOfFuelException;
 import dev.svc.engine.StoppedException;
 import dev.svc.engine.TimeoutException;
@@ -41,7 +42,7 @@ enum Kill {
     }
   },
   /** An input that needs more memory than the instances' 16 MiB cap. */
-  MEMORY(StoppedException.class) {
+  MEMORY(MemoryLimitException.class) {
     @Override
     PoolOptions.Builder options() {
       return PoolOptions.builder().limits(Limits.defaults().withMaxMemory(16L << 20));

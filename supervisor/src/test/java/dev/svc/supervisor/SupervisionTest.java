@@ -13,6 +13,7 @@ import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.Isolation;
 import dev.svc.engine.Limits;
+import dev.svc.engine.MemoryLimitException;
 import dev.svc.engine.ModuleConfig;
 import dev.svc.engine.NoPolicyException;
 import dev.svc.engine.OutOfFuelException;
@@ -90,8 +91,9 @@ class SupervisionTest {
 
       StoppedException stopped = Kill.MEMORY.poison(pool, "refund.desk");
 
+      assertThat(stopped).isInstanceOf(MemoryLimitException.class);
       assertThat(stopped.message())
-          .startsWith("the Sigil module stopped: it trapped: ")
+          .startsWith("the call needed more memory than the instance may have (16 MiB) and was stopped")
           .contains("memory allocation of");
       awaitFullPool(pool);
       assertThat(pool.evaluate("refund.desk", refund(40, "web")).decision()).contains("approve");

@@ -7,6 +7,7 @@ import dev.svc.engine.ExplainOptions;
 import dev.svc.engine.Explanation;
 import dev.svc.engine.FormatOptions;
 import dev.svc.engine.LintLevel;
+import dev.svc.engine.MemoryLimitException;
 import dev.svc.engine.SourceFile;
 import dev.svc.engine.TestOptions;
 import dev.svc.engine.TestResult;
@@ -45,7 +46,8 @@ import java.util.function.Function;
  * <p>Each runs on an instance of the supervisor's pool ({@link dev.svc.supervisor.Pool#withEngine}), in
  * the lane of {@link Lane#OPERATIONS}, which evaluations never wait behind.
  *
- * <p>A body that doesn't fit is refused with 400 before any engine is asked; a request the engine refuses
+ * <p>Each reads its body on the pool's thread, off the event loop, since a body may be megabytes of
+ * JSON. A body that doesn't fit is refused with 400 before any engine is asked; a request the engine refuses
  * (such as a source that doesn't parse) is 422 with the engine's message, help and diagnostics.
  *
  * <p><b>Thread safety:</b> immutable and thread-safe.
@@ -106,6 +108,16 @@ public final class EngineRoutes {
   /** The answer of {@code POST /api/v1/test}. */
   record TestAnswer(@JsonProperty("results") List<TestResult> results) {}
 
+  /** What to make smaller when an operation ran out of memory, by the operation's name. */
+  private static final Map<String, String> SMALLER = Map.of(
+      "check", "check fewer or smaller files at a time, such as one policy and the files it uses",
+      "explain", "explain fewer or smaller files at a time, such as one policy and the files it uses",
+      "explain policy", "install the policy in smaller parts, such as modules of its own",
+      "test", "run fewer or smaller test files at a time, with fewer or smaller data files",
+      "format", "format a smaller source: split the file into several",
+      "install", "install a smaller policy: fewer or smaller files, or its rules split into policies of their own",
+      "eval", "send a smaller input, such as shorter lists and strings");
+
   private final EnginePool engines;
 
   /**
@@ -124,13 +136,17 @@ public final class EngineRoutes {
    */
   public List<ApiRoute> routes() {
     return List.of(
-        new ApiRoute(HttpMethod.POST, CHECK, this::check),
-        new ApiRoute(HttpMethod.POST, FORMAT, this::format),
-        new ApiRoute(HttpMethod.POST, EXPLAIN, this::explain),
-        new ApiRoute(HttpMethod.POST, TEST, this::test));
+        new ApiRoute(HttpMethod.POST, CHECK, ctx -> run(ctx, engines, "check", pool -> check(ctx, pool))),
+        new ApiRoute(HttpMethod.POST, FORMAT, ctx -> run(ctx, engines, "format", pool -> format(ctx, pool))),
+        new ApiRoute(HttpMethod.POST, EXPLAIN, ctx -> run(ctx, engines, "explain", pool -> explain(ctx, pool))),
+        new ApiRoute(HttpMethod.POST, TEST, ctx -> run(ctx, engines, "test", pool -> test(ctx, pool))));
   }
 
-  private void check(RoutingContext ctx) {
+  // Each operation reads its body on the pool's thread, not on the event loop: a body may be 4 MiB of
+  // JSON, tens of milliseconds to check and decode, which the API's one event loop would spend while
+  // the evaluations behind it wait (issue #20). A body refused there fails the call, answered as before.
+
+  private static CheckResult check(RoutingContext ctx, Pool pool) {
     CheckRequest body = ApiJson.read(ctx, CheckRequest.class, CHECK_EXAMPLE);
     List<SourceFile> files = sourceFiles(body.files(), "files", "file");
     List<SourceFile> trusted = sourceFiles(body.trustedFiles(), "trusted_files", "trusted file");
@@ -145,19 +161,19 @@ public final class EngineRoutes {
       options = options.withLint(lint.getKey(), lint.getValue());
     }
     CheckOptions checked = options;
-    run(ctx, engines, "check", pool -> pool.withEngine(engine -> new CheckResult(engine.check(files, checked))));
+    return pool.withEngine(engine -> new CheckResult(engine.check(files, checked)));
   }
 
-  private void explain(RoutingContext ctx) {
+  private static ExplainResult explain(RoutingContext ctx, Pool pool) {
     ExplainRequest body = ApiJson.read(ctx, ExplainRequest.class, CHECK_EXAMPLE);
     List<SourceFile> files = sourceFiles(body.files(), "files", "file");
     ExplainOptions options = ExplainOptions.defaults()
         .withTrustedFiles(sourceFiles(body.trustedFiles(), "trusted_files", "trusted file"));
     ExplainOptions chosen = body.policy() == null ? options : options.withPolicy(body.policy());
-    run(ctx, engines, "explain", pool -> pool.withEngine(engine -> new ExplainResult(engine.explain(files, chosen))));
+    return pool.withEngine(engine -> new ExplainResult(engine.explain(files, chosen)));
   }
 
-  private void test(RoutingContext ctx) {
+  private static TestAnswer test(RoutingContext ctx, Pool pool) {
     TestRequest body = ApiJson.read(ctx, TestRequest.class, TEST_EXAMPLE);
     List<SourceFile> files = sourceFiles(body.files(), "files", "file");
     List<SourceFile> testFiles = sourceFiles(body.testFiles(), "test_files", "test file");
@@ -165,20 +181,20 @@ public final class EngineRoutes {
         .withTrustedFiles(sourceFiles(body.trustedFiles(), "trusted_files", "trusted file"))
         .withDataFiles(sourceFiles(body.dataFiles(), "data_files", "data file"));
     TestOptions chosen = body.run() == null ? options : options.withRun(body.run());
-    run(ctx, engines, "test", pool -> pool.withEngine(engine -> new TestAnswer(engine.test(files, testFiles, chosen))));
+    return pool.withEngine(engine -> new TestAnswer(engine.test(files, testFiles, chosen)));
   }
 
-  private void format(RoutingContext ctx) {
+  private static FormatResult format(RoutingContext ctx, Pool pool) {
     FormatRequest body = ApiJson.read(ctx, FormatRequest.class, FORMAT_EXAMPLE);
     if (body.source() == null) {
       throw new ApiError(400, "format needs a source",
           "send " + FORMAT_EXAMPLE + "; the path, which diagnostics name, is optional");
     }
     FormatOptions options = body.path() == null ? FormatOptions.defaults() : FormatOptions.defaults().withPath(body.path());
-    run(ctx, engines, "format", pool -> pool.withEngine(engine -> {
+    return pool.withEngine(engine -> {
       String formatted = engine.format(body.source(), options);
       return new FormatResult(formatted, formatted.equals(body.source()));
-    }));
+    });
   }
 
   /**
@@ -201,9 +217,26 @@ public final class EngineRoutes {
             answer.accept(ctx, result);
           }
         })
-        .onFailure(failure -> ctx.fail(failure instanceof CompletionException && failure.getCause() != null
-            ? failure.getCause()
-            : failure));
+        .onFailure(failure -> ctx.fail(answerable(name,
+            failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure)));
+  }
+
+  /**
+   * {@code failure} of the operation {@code name} as the API's failure handler answers it. A call that
+   * needed more memory than its instance may have ({@code engine.maxMemory}) is stopped, and its instance
+   * rebuilt, like any stopped call; but the cause is the size of the request, which only the caller can
+   * change: 413, saying what to make smaller, rather than a 500 that looks like the server's fault.
+   */
+  static Throwable answerable(String name, Throwable failure) {
+    if (!(failure instanceof MemoryLimitException e)) {
+      return failure;
+    }
+    String cap = e.maxMemory().isPresent() ? (e.maxMemory().getAsLong() >> 20) + " MiB" : "4 GiB";
+    return new ApiError(413,
+        "the " + name + " needed more memory than an engine instance may have (engine.maxMemory, " + cap
+            + "), so it was stopped",
+        SMALLER.getOrDefault(name, "send a smaller request")
+            + "; the server's operator can raise engine.maxMemory");
   }
 
   // The engine's own messages for a file without a path, numbered from 1 as it numbers them.

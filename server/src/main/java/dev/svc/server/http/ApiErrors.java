@@ -30,7 +30,9 @@ import java.util.List;
  *   <tr><td>{@link BusyException}: every engine instance stayed busy</td><td>503, with {@code Retry-After}</td></tr>
  *   <tr><td>{@link TimeoutException}: the call ran past its hard deadline and its instance was stopped
  *       (the supervisor builds a new one)</td><td>504</td></tr>
- *   <tr><td>{@link StoppedException}: the engine instance stopped otherwise (a trap, memory)</td><td>500</td></tr>
+ *   <tr><td>{@link StoppedException}: the engine instance stopped otherwise (a trap)</td><td>500</td></tr>
+ *   <tr><td>{@link dev.svc.engine.MemoryLimitException}: the call needed more than
+ *       {@code engine.maxMemory}; the engine's routes answer it as an {@link ApiError}</td><td>413</td></tr>
  *   <tr><td>no route, wrong method, body too large</td><td>404, 405 (with {@code Allow}), 413</td></tr>
  *   <tr><td>anything else: a bug in svc, logged</td><td>500</td></tr>
  * </table>

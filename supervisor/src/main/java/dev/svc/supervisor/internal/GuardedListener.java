@@ -66,6 +66,11 @@ public final class GuardedListener implements PoolListener {
   }
 
   @Override
+  public void memory(int instance, long bytes) {
+    guard("memory", () -> listener.memory(instance, bytes));
+  }
+
+  @Override
   public void rebuilt(Duration took) {
     guard("rebuilt", () -> listener.rebuilt(took));
   }

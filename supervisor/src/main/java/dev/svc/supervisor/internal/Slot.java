@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * One place in a pool: an engine instance and the policies compiled in it, by the name they are
@@ -39,6 +40,8 @@ public final class Slot {
   private final Map<String, RuntimeException> failures = new HashMap<>();
   // The generation of recipes this slot last compiled completely; 0 is before any.
   private long synced;
+  // The instance's memory size memoryChange last answered; 0 for a fresh instance.
+  private long reportedMemory;
 
   /**
    * A slot holding a new instance that compiled nothing yet.
@@ -183,6 +186,21 @@ public final class Slot {
   }
 
   /**
+   * The instance's memory size, if it changed since this was last asked: after a call that grew it, or
+   * first after a restart. Reading it doesn't enter the module, and works on a stopped instance.
+   *
+   * @return the size in bytes, or empty when unchanged
+   */
+  public OptionalLong memoryChange() {
+    long now = engine.memorySize();
+    if (now == reportedMemory) {
+      return OptionalLong.empty();
+    }
+    reportedMemory = now;
+    return OptionalLong.of(now);
+  }
+
+  /**
    * The slot's instance, for a call that uses no installed policy.
    *
    * @return the instance; it belongs to the slot, so don't close or keep it
@@ -211,6 +229,7 @@ public final class Slot {
   public void restart(Engine fresh) {
     retire();
     engine = fresh;
+    reportedMemory = 0;
   }
 
   private void adopt(String name, long recipeId, Policy policy) {

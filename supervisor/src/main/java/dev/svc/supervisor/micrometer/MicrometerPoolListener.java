@@ -20,6 +20,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
@@ -38,7 +39,7 @@ import java.util.function.ToIntFunction;
  *       ({@link PoolListener#evaluated})</td></tr>
  *   <tr><td>{@code svc.pool.failures}</td><td>counter</td><td>{@code policy}, {@code kind}</td>
  *       <td>failed calls by {@link FailureKind} (lower case: {@code timeout}, {@code out_of_fuel},
- *       {@code stopped}, {@code refused}, {@code no_policy}, {@code busy}, {@code other})</td></tr>
+ *       {@code out_of_memory}, {@code stopped}, {@code refused}, {@code no_policy}, {@code busy}, {@code other})</td></tr>
  *   <tr><td>{@code svc.pool.rebuilds}</td><td>timer</td><td></td>
  *       <td>stopped instances back in service, and how long each took</td></tr>
  *   <tr><td>{@code svc.pool.rebuild.failures}</td><td>counter</td><td></td>
@@ -52,6 +53,9 @@ import java.util.function.ToIntFunction;
  *       <td>async calls that waited in line past the acquire timeout and didn't run</td></tr>
  *   <tr><td>{@code svc.pool.instances}</td><td>gauge</td><td>{@code state}: {@code idle},
  *       {@code busy}, {@code rebuilding}</td><td>instances in each state</td></tr>
+ *   <tr><td>{@code svc.pool.memory}</td><td>gauge (bytes)</td><td>{@code instance}: {@code 0} to the
+ *       size - 1</td><td>each instance's linear memory, its high-water mark
+ *       ({@link PoolListener#memory})</td></tr>
  * </table>
  *
  * <p>Every meter also carries the tags given to the constructor, which tell two pools apart. The
@@ -81,6 +85,8 @@ public final class MicrometerPoolListener implements PoolListener {
   private final Timer rebuilds;
   private final Counter rebuildFailures;
   private final List<Meter> gauges = new CopyOnWriteArrayList<>();
+  // One per instance of the pool, so as many as its size.
+  private final Map<Integer, AtomicLong> memory = new ConcurrentHashMap<>();
   // Looked up once per policy and decision: building a meter's id on every evaluation costs more
   // than the evaluation's bookkeeping should. Bounded like the tags: installed policies times decisions.
   private final Map<PolicyTags, Timer> evaluations = new ConcurrentHashMap<>();
@@ -236,6 +242,23 @@ public final class MicrometerPoolListener implements PoolListener {
   }
 
   @Override
+  public void memory(int instance, long bytes) {
+    memory.computeIfAbsent(instance, this::memoryGauge).set(bytes);
+  }
+
+  private AtomicLong memoryGauge(int instance) {
+    AtomicLong bytes = new AtomicLong();
+    gauges.add(Gauge.builder("svc.pool.memory", bytes, AtomicLong::get)
+        .description("an engine instance's linear memory: the most its calls needed so far")
+        .baseUnit("bytes")
+        .tags(tags)
+        .tag("instance", Integer.toString(instance))
+        .strongReference(true)
+        .register(registry));
+    return bytes;
+  }
+
+  @Override
   public void rebuilt(Duration took) {
     rebuilds.record(took);
   }
@@ -249,6 +272,7 @@ public final class MicrometerPoolListener implements PoolListener {
   public void closed() {
     gauges.forEach(registry::remove);
     gauges.clear();
+    memory.clear();
   }
 
   private void gauge(Supplier<PoolStats> stats, String state, ToIntFunction<PoolStats> count) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.svc.engine.Engine;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.NoPolicyException;
 import dev.svc.engine.OutOfFuelException;
@@ -50,6 +51,27 @@ class MicrometerPoolListenerTest {
       assertThat(registry.get("svc.pool.instances").tags("state", "rebuilding").gauge().value()).isZero();
     }
     assertThat(registry.find("svc.pool.instances").gauges()).as("removed when the pool closed").isEmpty();
+  }
+
+  @Test
+  void eachInstancesMemoryIsAGaugeThatGrowsWithTheCallThatNeededIt() {
+    MeterRegistry registry = new SimpleMeterRegistry();
+    try (Pool pool = Pool.create(Fixtures.engine(),
+        PoolOptions.builder().size(1).listener(new MicrometerPoolListener(registry)).build())) {
+      long start = pool.withEngine(Engine::memorySize);
+      assertThat(registry.get("svc.pool.memory").tags("instance", "0").gauge().value()).isEqualTo(start);
+
+      String big = "policy a.b: K@1\n" + "\nlet x = [1, 2, 3]\n".repeat(100_000);
+      long grown = pool.withEngine(engine -> {
+        engine.format(big);
+        return engine.memorySize();
+      });
+
+      assertThat(grown).isGreaterThan(start);
+      assertThat(registry.get("svc.pool.memory").tags("instance", "0").gauge().value()).isEqualTo(grown);
+      assertThat(registry.get("svc.pool.memory").gauge().getId().getBaseUnit()).isEqualTo("bytes");
+    }
+    assertThat(registry.find("svc.pool.memory").gauges()).as("removed when the pool closed").isEmpty();
   }
 
   @Test
