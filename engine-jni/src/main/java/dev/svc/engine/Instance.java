@@ -411,7 +411,7 @@ final class Instance {
   private boolean outOfMemory(GuestTrap trap, String stderr) {
     long cap = limits.maxMemory().orElse(WASM32_MEMORY);
     return MemoryLimitException.ALLOCATION_FAILED.matcher(stderr).find()
-        || trap.kind() == GuestTrap.Kind.MEMORY && Native.instanceMemorySize(handle) + WASM_PAGE > cap;
+        || trap.kind() == GuestTrap.Kind.MEMORY && guest.memorySize() + WASM_PAGE > cap;
   }
 
   private static StoppedException stopped(GuestTrap trap, String stderr) {
