@@ -85,11 +85,45 @@ fn json(text: &str) -> String {
 }
 
 fn files(policy: &str) -> String {
-    format!(
-        r#""files":[{{"path":"kind.sigil","source":{}}},{{"path":"door/main.sigil","source":{}}}]"#,
-        json(KIND),
-        json(policy)
+    files_of(&[("door/main.sigil".to_owned(), policy.to_owned())])
+}
+
+/// The files member of the kind and `policies` (path, source).
+fn files_of(policies: &[(String, String)]) -> String {
+    let all: Vec<String> = std::iter::once(format!(
+        r#"{{"path":"kind.sigil","source":{}}}"#,
+        json(KIND)
+    ))
+    .chain(
+        policies
+            .iter()
+            .map(|(path, source)| format!(r#"{{"path":{},"source":{}}}"#, json(path), json(source))),
     )
+    .collect();
+    format!(r#""files":[{}]"#, all.join(","))
+}
+
+/// A chain of `depth` policies `door.main`, `door.p1`, ...: each invokes
+/// the next twice, with different arguments, and the last holds a rule,
+/// so compiling the first naively makes 2^depth instances.
+fn chain(depth: usize) -> Vec<(String, String)> {
+    let name = |i: usize| match i {
+        0 => "main".to_owned(),
+        i => format!("p{i}"),
+    };
+    (0..depth)
+        .map(|i| {
+            let body = match i + 1 < depth {
+                true => format!(
+                    "use door.{next}\n\nparam n: int = 0\n\n{next}(n: 1)\n{next}(n: 2)\n",
+                    next = name(i + 1)
+                ),
+                false => "param n: int = 0\n\nwhen floor > n {\n  allow(reason: member)\n}\n".to_owned(),
+            };
+            let source = format!("policy door.{}: Door@1\n\n{body}", name(i));
+            (format!("door/{}.sigil", name(i)), source)
+        })
+        .collect()
 }
 
 fn check(policy: &str) -> String {
@@ -161,6 +195,18 @@ fn requests() -> Vec<(String, String)> {
         out.push((format!("compile {n} rules"), compile(&policy)));
         out.push((format!("format {n} rules"), format_op(&policy)));
         out.push((format!("test {n} rules"), test_op(&policy)));
+    }
+    for depth in [12, 16, 20, 30] {
+        let files = files_of(&chain(depth));
+        out.push((format!("check chain {depth}"), format!(r#"{{"op":"check",{files}}}"#)));
+        out.push((
+            format!("compile chain {depth}"),
+            format!(r#"{{"op":"compile",{files},"policy":"door.main"}}"#),
+        ));
+        out.push((
+            format!("explain chain {depth}"),
+            format!(r#"{{"op":"explain",{files},"policy":"door.main"}}"#),
+        ));
     }
     out
 }

@@ -5,6 +5,7 @@
 
 use super::eval_tests::{answer, list_member};
 use crate::bundle::{NamedFile, Project};
+use crate::compile::MAX_INSTANCES;
 use crate::diag::{MAX_PER_FILE, MAX_PER_REQUEST};
 
 const KIND: &str = "kind Door version 1\n\ninput floor: int\ninput user: string\n\nfn badge(string) -> bool\n\ndecision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\ncollect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
@@ -160,4 +161,50 @@ fn a_policy_invoked_many_times_reports_the_capped_findings() {
     assert_eq!(count(&got, "door.side is invoked twice with the same arguments"), MAX_PER_FILE);
     assert_eq!(count(&got, "the first is on line 5;"), MAX_PER_FILE);
     assert_eq!(count(&got, "too many errors"), 1);
+}
+
+/// A chain of `depth` policies `door.main`, `door.p1`, ... (path,
+/// source): each invokes the next twice, with different arguments, and the
+/// last holds a rule, so compiling the first naively makes 2^depth
+/// instances.
+fn chain(depth: usize) -> Vec<(String, String)> {
+    let name = |i: usize| match i {
+        0 => "main".to_owned(),
+        i => format!("p{i}"),
+    };
+    (0..depth)
+        .map(|i| {
+            let body = match i + 1 < depth {
+                true => format!(
+                    "use door.{next}\n\nparam n: int = 0\n\n{next}(n: 1)\n{next}(n: 2)\n",
+                    next = name(i + 1)
+                ),
+                false => "param n: int = 0\n\nwhen floor > n {\n  allow(reason: member)\n}\n".to_owned(),
+            };
+            let source = format!("policy door.{}: Door@1\n\n{body}", name(i));
+            (format!("door/{}.sigil", name(i)), source)
+        })
+        .collect()
+}
+
+#[test]
+fn a_chain_of_policies_that_each_invoke_the_next_twice_stops_at_the_instance_cap() {
+    // Was: every invocation a new instance, 2^30 of them for 30 policies of
+    // 80 bytes, for compile, explain and (once it compiled every policy in
+    // scope) check. The depth-first compile crosses the cap at the first
+    // call of the last policy but one.
+    let chain = chain(30);
+    let policies: Vec<(&str, &str)> = chain.iter().map(|(p, s)| (p.as_str(), s.as_str())).collect();
+    let files = files(&policies);
+    let error = format!(
+        r#"{{"severity":"error","file":"door/p28.sigil","document":"door.p28","message":"invoking `door.p29` here makes more than {MAX_INSTANCES} policy instances in one request","help":"every invocation compiles the invoked policy again, so policies that invoke others more than once multiply; invoke each policy from fewer places, or pass what varies as input","line":7,"column":1}}"#
+    );
+    for op in ["compile", "explain"] {
+        let got = answer(&format!(r#"{{"op":"{op}",{files},"policy":"door.main"}}"#));
+        assert!(got.starts_with(r#"{"ok":false,"#), "{}", head(&got));
+        assert!(got.ends_with(&format!(r#""diagnostics":[{error}]}}"#)), "{}", tail(&got));
+    }
+    let got = answer(&format!(r#"{{"op":"check",{files}}}"#));
+    assert_eq!(count(&got, &error), 1, "{}", head(&got));
+    assert_eq!(count(&got, r#""severity":"error""#), 1, "{}", head(&got));
 }
