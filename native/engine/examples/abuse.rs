@@ -16,6 +16,10 @@ use std::time::{Duration, Instant};
 
 use engine::abi::handle;
 
+#[path = "../src/abi/invocation_chain.rs"]
+mod invocation_chain;
+use invocation_chain::chain;
+
 /// The system allocator, counting live bytes and their high-water mark.
 struct Counting;
 
@@ -101,29 +105,6 @@ fn files_of(policies: &[(String, String)]) -> String {
     )
     .collect();
     format!(r#""files":[{}]"#, all.join(","))
-}
-
-/// A chain of `depth` policies `door.main`, `door.p1`, ...: each invokes
-/// the next twice, with different arguments, and the last holds a rule,
-/// so compiling the first naively makes 2^depth instances.
-fn chain(depth: usize) -> Vec<(String, String)> {
-    let name = |i: usize| match i {
-        0 => "main".to_owned(),
-        i => format!("p{i}"),
-    };
-    (0..depth)
-        .map(|i| {
-            let body = match i + 1 < depth {
-                true => format!(
-                    "use door.{next}\n\nparam n: int = 0\n\n{next}(n: 1)\n{next}(n: 2)\n",
-                    next = name(i + 1)
-                ),
-                false => "param n: int = 0\n\nwhen floor > n {\n  allow(reason: member)\n}\n".to_owned(),
-            };
-            let source = format!("policy door.{}: Door@1\n\n{body}", name(i));
-            (format!("door/{}.sigil", name(i)), source)
-        })
-        .collect()
 }
 
 fn check(policy: &str) -> String {

@@ -4,6 +4,7 @@
 //! the `abuse` example's: `cargo run --release --example abuse`).
 
 use super::eval_tests::{answer, list_member};
+use super::invocation_chain::chain;
 use crate::bundle::{NamedFile, Project};
 use crate::compile::MAX_INSTANCES;
 use crate::diag::{MAX_PER_FILE, MAX_PER_REQUEST};
@@ -161,30 +162,6 @@ fn a_policy_invoked_many_times_reports_the_capped_findings() {
     assert_eq!(count(&got, "door.side is invoked twice with the same arguments"), MAX_PER_FILE);
     assert_eq!(count(&got, "the first is on line 5;"), MAX_PER_FILE);
     assert_eq!(count(&got, "too many errors"), 1);
-}
-
-/// A chain of `depth` policies `door.main`, `door.p1`, ... (path,
-/// source): each invokes the next twice, with different arguments, and the
-/// last holds a rule, so compiling the first naively makes 2^depth
-/// instances.
-fn chain(depth: usize) -> Vec<(String, String)> {
-    let name = |i: usize| match i {
-        0 => "main".to_owned(),
-        i => format!("p{i}"),
-    };
-    (0..depth)
-        .map(|i| {
-            let body = match i + 1 < depth {
-                true => format!(
-                    "use door.{next}\n\nparam n: int = 0\n\n{next}(n: 1)\n{next}(n: 2)\n",
-                    next = name(i + 1)
-                ),
-                false => "param n: int = 0\n\nwhen floor > n {\n  allow(reason: member)\n}\n".to_owned(),
-            };
-            let source = format!("policy door.{}: Door@1\n\n{body}", name(i));
-            (format!("door/{}.sigil", name(i)), source)
-        })
-        .collect()
 }
 
 #[test]

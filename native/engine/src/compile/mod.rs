@@ -25,8 +25,8 @@ mod expr;
 mod limit;
 mod text;
 
-pub use limit::{MAX_INSTANCES, MAX_WORK};
 use limit::Budget;
+pub use limit::{MAX_INSTANCES, MAX_WORK};
 
 use crate::program::{
     AssertDef, Ex, Fallback, Invocation, Node, PayloadArg, Program, Rule, SourceFile, WhenNode,
