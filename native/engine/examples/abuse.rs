@@ -19,6 +19,10 @@ use std::time::{Duration, Instant};
 
 use engine::abi::handle;
 
+#[path = "../src/abi/invocation_chain.rs"]
+mod invocation_chain;
+use invocation_chain::chain;
+
 /// The system allocator, counting live bytes and their high-water mark.
 struct Counting;
 
@@ -88,11 +92,22 @@ fn json(text: &str) -> String {
 }
 
 fn files(policy: &str) -> String {
-    format!(
-        r#""files":[{{"path":"kind.sigil","source":{}}},{{"path":"door/main.sigil","source":{}}}]"#,
-        json(KIND),
-        json(policy)
+    files_of(&[("door/main.sigil".to_owned(), policy.to_owned())])
+}
+
+/// The files member of the kind and `policies` (path, source).
+fn files_of(policies: &[(String, String)]) -> String {
+    let all: Vec<String> = std::iter::once(format!(
+        r#"{{"path":"kind.sigil","source":{}}}"#,
+        json(KIND)
+    ))
+    .chain(
+        policies
+            .iter()
+            .map(|(path, source)| format!(r#"{{"path":{},"source":{}}}"#, json(path), json(source))),
     )
+    .collect();
+    format!(r#""files":[{}]"#, all.join(","))
 }
 
 fn check(policy: &str) -> String {
@@ -165,6 +180,18 @@ fn requests() -> Vec<(String, String)> {
         out.push((format!("compile {n} rules"), compile(&policy)));
         out.push((format!("format {n} rules"), format_op(&policy)));
         out.push((format!("test {n} rules"), test_op(&policy)));
+    }
+    for depth in [12, 16, 20, 30] {
+        let files = files_of(&chain(depth));
+        out.push((format!("check chain {depth}"), format!(r#"{{"op":"check",{files}}}"#)));
+        out.push((
+            format!("compile chain {depth}"),
+            format!(r#"{{"op":"compile",{files},"policy":"door.main"}}"#),
+        ));
+        out.push((
+            format!("explain chain {depth}"),
+            format!(r#"{{"op":"explain",{files},"policy":"door.main"}}"#),
+        ));
     }
     out
 }

@@ -4,7 +4,9 @@
 //! the `abuse` example's: `cargo run --release --example abuse`).
 
 use super::eval_tests::{answer, list_member};
+use super::invocation_chain::chain;
 use crate::bundle::{NamedFile, Project};
+use crate::compile::MAX_INSTANCES;
 use crate::diag::{MAX_PER_FILE, MAX_PER_REQUEST};
 
 const KIND: &str = "kind Door version 1\n\ninput floor: int\ninput user: string\n\nfn badge(string) -> bool\n\ndecision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\ncollect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
@@ -178,4 +180,26 @@ fn a_request_of_a_token_per_byte_under_the_body_limit_allocates_under_64_mib() {
         assert!(got.starts_with(r#"{"ok":"#), "{op}: {}", head(&got));
         assert!(peak < 64 << 20, "{op}: {peak} bytes at most at once");
     }
+}
+
+#[test]
+fn a_chain_of_policies_that_each_invoke_the_next_twice_stops_at_the_instance_cap() {
+    // Was: every invocation a new instance, 2^30 of them for 30 policies of
+    // 80 bytes, for compile, explain and (once it compiled every policy in
+    // scope) check. The depth-first compile crosses the cap at the first
+    // call of the last policy but one.
+    let chain = chain(30);
+    let policies: Vec<(&str, &str)> = chain.iter().map(|(p, s)| (p.as_str(), s.as_str())).collect();
+    let files = files(&policies);
+    let error = format!(
+        r#"{{"severity":"error","file":"door/p28.sigil","document":"door.p28","message":"invoking `door.p29` here makes more than {MAX_INSTANCES} policy instances in one request","help":"every invocation compiles the invoked policy again, so policies that invoke others more than once multiply; invoke each policy from fewer places, or pass what varies as input","line":7,"column":1}}"#
+    );
+    for op in ["compile", "explain"] {
+        let got = answer(&format!(r#"{{"op":"{op}",{files},"policy":"door.main"}}"#));
+        assert!(got.starts_with(r#"{"ok":false,"#), "{}", head(&got));
+        assert!(got.ends_with(&format!(r#""diagnostics":[{error}]}}"#)), "{}", tail(&got));
+    }
+    let got = answer(&format!(r#"{{"op":"check",{files}}}"#));
+    assert_eq!(count(&got, &error), 1, "{}", head(&got));
+    assert_eq!(count(&got, r#""severity":"error""#), 1, "{}", head(&got));
 }

@@ -195,6 +195,8 @@ mod fuzz_tests;
 #[cfg(test)]
 mod host_tests;
 #[cfg(test)]
+mod invocation_chain;
+#[cfg(test)]
 mod require_tests;
 #[cfg(test)]
 mod stub_tests;

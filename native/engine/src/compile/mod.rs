@@ -17,9 +17,16 @@
 //! ([`compile_static`], for explain): a static compile leaves a root param
 //! without a default unbound, so it stands for its own name in texts, and
 //! an invocation argument that reads such a param stands for its text.
+//!
+//! What a request's compiles instantiate is capped (`limit.rs`): the
+//! invocation that crosses the cap is an error.
 
 mod expr;
+mod limit;
 mod text;
+
+use limit::Budget;
+pub use limit::{MAX_INSTANCES, MAX_WORK};
 
 use crate::program::{
     AssertDef, Ex, Fallback, Invocation, Node, PayloadArg, Program, Rule, SourceFile, WhenNode,
@@ -44,14 +51,14 @@ use crate::value::Value;
 /// see (a root param without a value, an invocation argument outside the
 /// callee's bounds) are diagnostics.
 pub fn compile(project: &Project, root: usize) -> Result<Program, Vec<Diagnostic>> {
-    compile_in(project, root, Mode::Eval)
+    compile_in(project, root, Mode::Eval, &mut Budget::default())
 }
 
 /// Compiles policy `root` statically (language-policies §6.7), as explain
 /// does: the program is there for its texts and is never evaluated. A root
 /// param without a default is no error: it stays unbound.
 pub fn compile_static(project: &Project, root: usize) -> Result<Program, Vec<Diagnostic>> {
-    compile_in(project, root, Mode::Static)
+    compile_in(project, root, Mode::Static, &mut Budget::default())
 }
 
 /// The errors of compiling each of `roots` statically, each reported once
@@ -59,12 +66,17 @@ pub fn compile_static(project: &Project, root: usize) -> Result<Program, Vec<Dia
 /// the check op adds once a bundle checks clean, as the reference's check
 /// compiles every policy in scope, so that an error only a compile finds,
 /// such as an invocation argument outside its param's bounds, fails the
-/// check too.
+/// check too. The roots share one budget: once an invocation crosses its
+/// cap, the roots after it are not compiled.
 pub fn static_errors(project: &Project, roots: &[usize]) -> Vec<Diagnostic> {
     let mut seen: HashSet<(Option<String>, Option<usize>, String)> = HashSet::new();
     let mut out = Vec::new();
+    let mut budget = Budget::default();
     for &root in roots {
-        let Err(errors) = compile_static(project, root) else {
+        if budget.exhausted() {
+            break;
+        }
+        let Err(errors) = compile_in(project, root, Mode::Static, &mut budget) else {
             continue;
         };
         for e in errors {
@@ -86,7 +98,13 @@ enum Mode {
     Static,
 }
 
-fn compile_in(project: &Project, root: usize, mode: Mode) -> Result<Program, Vec<Diagnostic>> {
+/// Compiles `root`, spending `budget`.
+fn compile_in(
+    project: &Project,
+    root: usize,
+    mode: Mode,
+    budget: &mut Budget,
+) -> Result<Program, Vec<Diagnostic>> {
     let Some(kind) = project.docs.get(root).and_then(|d| project.kind_of(d)) else {
         return Err(Vec::new());
     };
@@ -103,12 +121,16 @@ fn compile_in(project: &Project, root: usize, mode: Mode) -> Result<Program, Vec
         asserts: Vec::new(),
         shared: (0..project.docs.len()).map(|_| None).collect(),
         constants: None,
+        budget: std::mem::take(budget),
         errors: Vec::new(),
     };
     let params = compiler.root_params(root);
+    let size = compiler.size(root);
+    compiler.budget.root(size);
     let mut instance = compiler.instance(root, params, Vec::new(), Vec::new());
     let stmts = instance.stmts;
     let (body, _) = compiler.body(&mut instance, stmts, &mut Vec::new());
+    *budget = std::mem::take(&mut compiler.budget);
     if !compiler.errors.is_empty() {
         return Err(crate::diag::cap(compiler.errors));
     }
@@ -175,6 +197,8 @@ struct Compiler<'p> {
     shared: Vec<Option<Instance<'p>>>,
     /// What invocation arguments are evaluated in, made on first use.
     constants: Option<Program>,
+    /// What the request's compiles have instantiated so far.
+    budget: Budget,
     errors: Vec<Diagnostic>,
 }
 
@@ -332,6 +356,16 @@ impl<'p> Compiler<'p> {
                 .clone(),
             None => Rc::new(LineIndex::new(source)),
         }
+    }
+
+    /// The source bytes of document `doc`.
+    fn size(&self, doc: usize) -> usize {
+        let project = self.project;
+        project
+            .docs
+            .get(doc)
+            .and_then(|e| project.document(e.at))
+            .map_or(0, |d| d.span().len())
     }
 
     /// A new instance of document `doc`.
@@ -566,7 +600,8 @@ impl<'p> Compiler<'p> {
     /// bound by the arguments (computed in the caller's instance) or their
     /// defaults. An argument that reads a param a static compile left
     /// unbound leaves the callee's param unbound too, standing for the
-    /// argument's text.
+    /// argument's text. None once the budget is spent; the invocation
+    /// that crosses its cap is an error at its name.
     fn invoke(
         &mut self,
         inst: &mut Instance<'p>,
@@ -576,6 +611,19 @@ impl<'p> Compiler<'p> {
     ) -> Option<Invocation> {
         let project = self.project;
         let exports = project.docs.get(callee)?.exports.as_ref()?;
+        if self.budget.exhausted() {
+            return None;
+        }
+        let size = self.size(callee);
+        if let Err(crossed) = self.budget.invocation(size, inst.chain.len() + 1) {
+            self.errors.push(
+                Diagnostic::error(call.name.span, crossed.message(&exports.name))
+                    .with_help(crossed.help())
+                    .with_file(inst.path.to_owned())
+                    .with_document(inst.name.to_string()),
+            );
+            return None;
+        }
         let mut params = Params::default();
         for p in &exports.params {
             match call.args.iter().find(|a| a.name.name == p.name) {
