@@ -38,11 +38,23 @@ class CheckCommandTest {
   }
 
   @Test
-  void the_core_examples_check_clean_as_one_directory() {
-    PolicyRun run = PolicyRun.in(PolicyRun.examples(), "check", "core");
+  void the_policy_examples_check_clean_as_one_directory() {
+    PolicyRun run = PolicyRun.in(PolicyRun.examples(), "check", "policies");
 
     assertThat(run.exit()).isZero();
-    assertThat(run.out()).isEqualTo("✓ checked 26 files, no problems found\n");
+    assertThat(run.out()).isEqualTo("✓ checked 13 files, no problems found\n");
+  }
+
+  @Test
+  void a_directory_of_bare_expressions_reports_each_file_that_holds_no_document() {
+    // The core examples are expression cases (`mode: expr`), not documents. With no pattern
+    // narrowing the check, a file left with no document keeps its syntax error, as in the reference.
+    PolicyRun run = PolicyRun.in(PolicyRun.examples(), "check", "core");
+
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.out()).contains("core/21-int-overflow.sigil:8:1: error: expected a document header"
+        + " (`policy`, `module` or `kind`), found `9223372036854775807`\n");
+    assertThat(run.out()).endsWith("\n✗ checked 26 files, 26 errors\n");
   }
 
   @Test
