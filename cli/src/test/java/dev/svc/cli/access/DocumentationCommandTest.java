@@ -60,7 +60,7 @@ class DocumentationCommandTest {
 
   @Test
   void a_markdownlint_that_cant_run_exits_1() throws Exception {
-    if (!SvcLauncher.missing("markdownlint-cli2")) {
+    if (SvcLauncher.onPath("markdownlint-cli2")) {
       System.out.println("SKIPPED: markdownlint-cli2 is installed, so it can't be missing");
       return;
     }

@@ -42,12 +42,20 @@ final class SvcLauncher {
 
   /** Whether {@code program} is on the PATH; prints why a test is skipped when it isn't. */
   static boolean missing(String program) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-      if (Files.isExecutable(Path.of(dir, program))) {
-        return false;
-      }
+    if (onPath(program)) {
+      return false;
     }
     System.out.println("SKIPPED: " + program + " is not on PATH (scripts/setup installs it)");
     return true;
+  }
+
+  /** Whether {@code program} is an executable in one of the PATH's directories. */
+  static boolean onPath(String program) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (Files.isExecutable(Path.of(dir, program))) {
+        return true;
+      }
+    }
+    return false;
   }
 }
