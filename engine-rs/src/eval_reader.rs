@@ -31,6 +31,7 @@ pub(crate) fn read(answer: &[u8]) -> Option<EvalResult> {
 struct Seen(u8);
 
 impl Seen {
+    /// None when `bit` was seen before; bit 0 is a member nobody tracks.
     fn first(&mut self, bit: u8) -> Option<()> {
         let fresh = self.0 & bit == 0;
         self.0 |= bit;
@@ -107,7 +108,12 @@ impl<'a> Cursor<'a> {
         let plain = self.bytes.get(start..)?.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
         self.at = start + plain;
         if self.eat_raw(b'"').is_some() {
-            return std::str::from_utf8(self.bytes.get(start..start + plain)?).ok().map(str::to_owned);
+            let text = self.bytes.get(start..start + plain)?;
+            if text.is_ascii() {
+                // SAFETY: ASCII is UTF-8; the check is far cheaper than validating the bytes as UTF-8.
+                return Some(unsafe { std::str::from_utf8_unchecked(text) }.to_owned());
+            }
+            return std::str::from_utf8(text).ok().map(str::to_owned);
         }
         let mut text = self.bytes.get(start..start + plain)?.to_vec();
         loop {
@@ -294,24 +300,53 @@ impl<'a> Cursor<'a> {
         serde_json::from_slice(token).ok()
     }
 
+    /// `read`, with the bytes it read.
+    fn raw<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<(&'a [u8], T)> {
+        self.space();
+        let start = self.at;
+        let value = read(self)?;
+        let bytes: &'a [u8] = self.bytes;
+        Some((bytes.get(start..self.at)?, value))
+    }
+
+    /// `raw`, or None for `null`.
+    fn optional_raw<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<(&'a [u8], T)>> {
+        if self.null()? {
+            return Some(None);
+        }
+        self.raw(read).map(Some)
+    }
+
+    /// A copy of `known`'s value when its bytes come next, taken. Bytes that only start the same
+    /// (`1` before `12`) leave no separator after them, so the reader then declines.
+    fn again<T: Clone>(&mut self, known: Option<&(&'a [u8], T)>) -> Option<T> {
+        let (raw, value) = known?;
+        self.space();
+        let end = self.at + raw.len();
+        (self.bytes.get(self.at..end)? == *raw).then(|| {
+            self.at = end;
+            value.clone()
+        })
+    }
+
     /// The eval record's members after `{"ok":true`.
     fn record(&mut self) -> Option<EvalResult> {
         let mut seen = Seen::default();
-        let (mut payload, mut policy, mut decision, mut reason) = (None, None, None, None);
+        let mut record = Record::default();
         let (mut outcome, mut trace, mut collect) = (None, None, false);
         self.members(false, |cursor, name| {
             match name {
-                b"payload" => payload = seen.first(1).and_then(|()| cursor.optional_value())?,
+                b"payload" => record.payload = seen.first(1).and_then(|()| cursor.optional_raw(|c| c.value(0)))?,
                 // A failed evaluation's record is rare: serde reads it.
                 b"error" => {
                     seen.first(2)?;
                     return cursor.null()?.then_some(());
                 }
-                b"policy" => policy = Some(seen.first(4).and_then(|()| cursor.string())?),
-                b"decision" => decision = seen.first(8).and_then(|()| cursor.optional_string())?,
-                b"reason" => reason = seen.first(16).and_then(|()| cursor.optional_string())?,
-                b"outcome" => outcome = Some(seen.first(32).and_then(|()| cursor.list(Self::entry))?),
-                b"trace" => trace = Some(seen.first(64).and_then(|()| cursor.list(Self::entry))?),
+                b"policy" => record.policy = Some(seen.first(4).and_then(|()| cursor.raw(Self::string))?),
+                b"decision" => record.decision = seen.first(8).and_then(|()| cursor.optional_raw(Self::string))?,
+                b"reason" => record.reason = seen.first(16).and_then(|()| cursor.optional_raw(Self::string))?,
+                b"outcome" => outcome = Some(seen.first(32).and_then(|()| cursor.list(|c| c.entry(&record)))?),
+                b"trace" => trace = Some(seen.first(64).and_then(|()| cursor.list(|c| c.entry(&record)))?),
                 b"collect" => collect = seen.first(128).and_then(|()| cursor.boolean())?,
                 // `ok`, `id` and members this crate doesn't know: serde skips them too.
                 _ => drop(cursor.value(0)?),
@@ -319,11 +354,11 @@ impl<'a> Cursor<'a> {
             Some(())
         })?;
         Some(EvalResult {
-            payload,
+            payload: value(record.payload),
             error: None,
-            policy: policy?,
-            decision,
-            reason,
+            policy: value(record.policy)?,
+            decision: value(record.decision),
+            reason: value(record.reason),
             outcome: outcome?,
             trace: trace?,
             collect,
@@ -331,27 +366,54 @@ impl<'a> Cursor<'a> {
         })
     }
 
-    fn entry(&mut self) -> Option<EvalEntry> {
+    /// One entry of the outcome or the trace; what repeats the record's own members is copied.
+    fn entry(&mut self, record: &Record<'a>) -> Option<EvalEntry> {
         self.eat(b'{')?;
         let mut seen = Seen::default();
         let (mut payload, mut decision, mut reason, mut policy, mut position) = (None, None, None, None, None);
         let (mut chain, mut conditions, mut outcome) = (Vec::new(), Vec::new(), false);
         self.members(true, |cursor, name| {
+            seen.first(match name {
+                b"payload" => 1,
+                b"decision" => 2,
+                b"reason" => 4,
+                b"policy" => 8,
+                b"position" => 16,
+                b"chain" => 32,
+                b"conditions" => 64,
+                b"outcome" => 128,
+                _ => 0,
+            })?;
             match name {
-                b"payload" => payload = seen.first(1).and_then(|()| cursor.optional_value())?,
-                b"decision" => decision = Some(seen.first(2).and_then(|()| cursor.string())?),
-                b"reason" => reason = Some(seen.first(4).and_then(|()| cursor.string())?),
-                b"policy" => policy = seen.first(8).and_then(|()| cursor.optional_string())?,
-                b"position" => position = seen.first(16).and_then(|()| cursor.optional_string())?,
-                b"chain" => chain = seen.first(32).and_then(|()| cursor.strings())?,
-                b"conditions" => conditions = seen.first(64).and_then(|()| cursor.strings())?,
-                b"outcome" => outcome = seen.first(128).and_then(|()| cursor.boolean())?,
+                b"payload" => payload = cursor.again(record.payload.as_ref()).map(Some).or_else(|| cursor.optional_value())?,
+                b"decision" => decision = Some(cursor.again(record.decision.as_ref()).or_else(|| cursor.string())?),
+                b"reason" => reason = Some(cursor.again(record.reason.as_ref()).or_else(|| cursor.string())?),
+                b"policy" => policy = cursor.again(record.policy.as_ref()).map(Some).or_else(|| cursor.optional_string())?,
+                b"position" => position = cursor.optional_string()?,
+                b"chain" => chain = cursor.strings()?,
+                b"conditions" => conditions = cursor.strings()?,
+                b"outcome" => outcome = cursor.boolean()?,
                 _ => drop(cursor.value(0)?),
             }
             Some(())
         })?;
         Some(EvalEntry { payload, decision: decision?, reason: reason?, policy, position, chain, conditions, outcome })
     }
+}
+
+fn value<T>(known: Option<(&[u8], T)>) -> Option<T> {
+    known.map(|(_, value)| value)
+}
+
+/// The record's own members, each with the bytes it was read from (None for `null` or absent):
+/// the entries of its outcome and trace mostly repeat them, and a copy of a value read already is
+/// cheaper than reading the same bytes again.
+#[derive(Default)]
+struct Record<'a> {
+    payload: Option<(&'a [u8], Value)>,
+    policy: Option<(&'a [u8], String)>,
+    decision: Option<(&'a [u8], String)>,
+    reason: Option<(&'a [u8], String)>,
 }
 
 #[cfg(test)]
@@ -389,6 +451,16 @@ mod tests {
         for answer in answers {
             assert_reads_as_serde(answer);
         }
+    }
+
+    #[test]
+    fn reads_entries_that_differ_from_the_record_as_written() {
+        assert_reads_as_serde(
+            r#"{"ok":true,"payload":{"a":1},"policy":"p","decision":"d","reason":"r","outcome":[{"payload":{"a":2},"decision":"dd","reason":"r2","policy":"q"}],"trace":[{"payload":{"a":1,"b":2},"decision":"d","reason":"rr","policy":"pp"},{"payload":{"a":1},"decision":"d","reason":"r","policy":"p"}]}"#,
+        );
+        assert_reads_as_serde(r#"{"ok":true,"payload":null,"policy":"p","decision":null,"outcome":[{"payload":null,"decision":"null","reason":"r"}],"trace":[]}"#);
+        // A copy is taken only for the same bytes; a number that merely starts the same is left to serde.
+        assert_declines(r#"{"ok":true,"payload":1,"policy":"p","outcome":[{"payload":12,"decision":"d","reason":"r"}],"trace":[]}"#);
     }
 
     #[test]
