@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result, StoppedError};
+use crate::eval_reader;
 use crate::host::HostFunction;
 use crate::instance::{decode, Instance};
 use crate::limits::Limits;
@@ -181,7 +182,10 @@ impl Policy {
 
     /// The `eval` op with a timeout, a grace period and fuel.
     pub fn eval_with<I: Serialize + ?Sized>(&self, input: &I, options: &EvalOptions) -> Result<EvalResult> {
-        let result: EvalResult = decode(&self.eval_json(input, options)?)?;
+        options.validate()?;
+        let request = eval_request(self.handle, input, options.timeout_ms())?;
+        let deadline = options.hard_deadline(self.instance.limits().grace);
+        let result = self.instance.evaluate(&request, deadline, options.fuel, &self.functions, read_eval_record)??;
         Ok(EvalResult { shape: self.shape, ..result })
     }
 
@@ -192,14 +196,6 @@ impl Policy {
     pub fn stamp_results(mut self, shape: ResultShape) -> Policy {
         self.shape = Some(shape);
         self
-    }
-
-    /// The module's eval response as it wrote it.
-    pub(crate) fn eval_json<I: Serialize + ?Sized>(&self, input: &I, options: &EvalOptions) -> Result<Vec<u8>> {
-        options.validate()?;
-        let request = eval_request(self.handle, input, options.timeout_ms())?;
-        let deadline = options.hard_deadline(self.instance.limits().grace);
-        self.instance.evaluate(&request, deadline, options.fuel, &self.functions)
     }
 
     /// The `explain` op on the handle.
@@ -234,6 +230,12 @@ fn request_bytes(op: &str, handle: u32) -> Vec<u8> {
     serde_json::to_vec(&Value::Object(request::with_handle(op, handle))).unwrap_or_default()
 }
 
+/// The record of the module's answer to an eval: read straight from its bytes, or decoded by serde,
+/// which says what is wrong, when the reader leaves it to serde.
+fn read_eval_record(answer: &[u8]) -> Result<EvalResult> {
+    eval_reader::read(answer).map_or_else(|| decode(answer), Ok)
+}
+
 /// `{"op":"eval","handle":h,"input":...,"timeout_ms":t}`, written straight from the input.
 fn eval_request<I: Serialize + ?Sized>(handle: u32, input: &I, timeout_ms: Option<u64>) -> Result<Vec<u8>> {
     let unencodable = |e: &dyn std::fmt::Display| {
@@ -246,12 +248,12 @@ fn eval_request<I: Serialize + ?Sized>(handle: u32, input: &I, timeout_ms: Optio
     crate::finite::check(input).map_err(|e| unencodable(&e))?;
     let mut out = Vec::with_capacity(128);
     out.extend_from_slice(br#"{"op":"eval","handle":"#);
-    out.extend_from_slice(handle.to_string().as_bytes());
+    serde_json::to_writer(&mut out, &handle).map_err(|e| unencodable(&e))?;
     out.extend_from_slice(br#","input":"#);
     serde_json::to_writer(&mut out, input).map_err(|e| unencodable(&e))?;
     if let Some(ms) = timeout_ms {
         out.extend_from_slice(br#","timeout_ms":"#);
-        out.extend_from_slice(ms.to_string().as_bytes());
+        serde_json::to_writer(&mut out, &ms).map_err(|e| unencodable(&e))?;
     }
     out.push(b'}');
     Ok(out)

@@ -206,26 +206,28 @@ impl Instance {
         Ok(unsafe { sys::wasmtime_memory_data_size(store.context, &(*store.guest).memory) })
     }
 
-    /// One op with the op deadline and no fuel limit; the response's `ok` is checked.
+    /// One op with the op deadline and no fuel limit: the response as the module wrote it.
     pub(crate) fn op(&self, request: &[u8]) -> Result<Vec<u8>> {
-        self.round_trip(request, self.limits.op_deadline, None, None)
+        self.round_trip(request, self.limits.op_deadline, None, None, <[u8]>::to_vec)
     }
 
-    /// One evaluation: the request, its hard deadline, fuel and host functions.
-    pub(crate) fn evaluate(
+    /// One evaluation: the request, its hard deadline, fuel and host functions. `read` takes the
+    /// response where the module wrote it, before it is freed, so it is never copied out.
+    pub(crate) fn evaluate<T>(
         &self,
         request: &[u8],
         deadline: Option<Duration>,
         fuel: Option<u64>,
         functions: &HashMap<String, HostFunction>,
-    ) -> Result<Vec<u8>> {
+        read: impl FnOnce(&[u8]) -> T,
+    ) -> Result<T> {
         if fuel.is_some() && !self.module.config().fuel {
             return Err(Error::engine(
                 "a fuel limit needs a module built with fuel metering",
                 "load the module with ModuleConfig { fuel: true }",
             ));
         }
-        self.round_trip(request, deadline.or(self.limits.op_deadline), fuel, Some(functions))
+        self.round_trip(request, deadline.or(self.limits.op_deadline), fuel, Some(functions), read)
     }
 
     /// Releases `handle` now, or at the next call when dropped inside a host function of this
@@ -240,7 +242,7 @@ impl Instance {
         }
         let request = release_request(handle);
         // Nobody waits for this release: a handle the module no longer knows is released already.
-        let _ = self.round_trip(&request, self.limits.op_deadline, None, None);
+        let _ = self.round_trip(&request, self.limits.op_deadline, None, None, |_| ());
     }
 
     fn lock(&self) -> MutexGuard<'_, Store> {
@@ -257,13 +259,14 @@ impl Instance {
         Ok(())
     }
 
-    fn round_trip(
+    fn round_trip<T>(
         &self,
         request: &[u8],
         deadline: Option<Duration>,
         fuel: Option<u64>,
         functions: Option<&HashMap<String, HostFunction>>,
-    ) -> Result<Vec<u8>> {
+        read: impl FnOnce(&[u8]) -> T,
+    ) -> Result<T> {
         self.refuse_reentry()?;
         let mut store = self.lock();
         if let Some(stopped) = self.stopped.get() {
@@ -278,7 +281,7 @@ impl Instance {
             (*store.guest).functions = functions.map_or(std::ptr::null(), |f| f as *const _);
             (*store.guest).host_failure = None;
         }
-        let result = self.enter(&mut store, deadline, fuel, |store| unsafe { exchange(store, request) });
+        let result = self.enter(&mut store, deadline, fuel, |store| unsafe { exchange(store, request, read) });
         // SAFETY: as above.
         unsafe { (*store.guest).functions = std::ptr::null() };
         match result {
@@ -296,7 +299,7 @@ impl Instance {
         for handle in handles {
             let request = release_request(handle);
             let deadline = self.limits.op_deadline;
-            if let Err(trap) = self.enter(store, deadline, None, |store| unsafe { exchange(store, &request) }) {
+            if let Err(trap) = self.enter(store, deadline, None, |store| unsafe { exchange(store, &request, |_| ()) }) {
                 // Latches the instance as stopped; the caller's call then fails with it.
                 let _ = self.stop(store, trap, deadline);
                 return;
@@ -527,9 +530,13 @@ fn bad_response(message: &str) -> Trap {
     Trap::Other(message.to_owned())
 }
 
-/// The ABI's round trip: alloc, copy in, `engine_call`, copy out, free both. `Ok(None)` when the
-/// module has no memory for the request (it still works).
-unsafe fn exchange(store: &mut Store, request: &[u8]) -> std::result::Result<Option<Vec<u8>>, Trap> {
+/// The ABI's round trip: alloc, copy in, `engine_call`, `read` the response in place, free both.
+/// `Ok(None)` when the module has no memory for the request (it still works).
+unsafe fn exchange<T>(
+    store: &mut Store,
+    request: &[u8],
+    read: impl FnOnce(&[u8]) -> T,
+) -> std::result::Result<Option<T>, Trap> {
     let guest = &*store.guest;
     let (memory, alloc, free, call) = (guest.memory, guest.alloc, guest.free, guest.call);
     let len = i32::try_from(request.len()).map_err(|_| bad_response("the request is larger than 2 GiB"))?;
@@ -557,7 +564,8 @@ unsafe fn exchange(store: &mut Store, request: &[u8]) -> std::result::Result<Opt
         return Err(bad_response("the module returned a response outside its memory"));
     }
     let base = sys::wasmtime_memory_data(store.context, &memory);
-    let response = std::slice::from_raw_parts(base.add(response_ptr as usize), response_len as usize).to_vec();
+    // No guest code runs while `read` looks at the response, so the memory can't move under it.
+    let response = read(std::slice::from_raw_parts(base.add(response_ptr as usize), response_len as usize));
     args[0].i32 = response_ptr as i32;
     args[1].i32 = response_len as i32;
     invoke(store, &free, &mut args)?;

@@ -7,7 +7,7 @@
 //! is a failure of the machinery.
 //!
 //! Where things are: `sys` (crate svc-engine-sys: the C API, declared by us and checked at start-up, and the engine settings), `module`, `instance`
-//! (the ABI round trip, host calls, stopping), `engine` (ops and policies), `pool` (instances, rebuild, reinstall), `ticker` (the epoch
+//! (the ABI round trip, host calls, stopping), `engine` (ops and policies), `eval_reader` (the eval answer, read without serde), `pool` (instances, rebuild, reinstall), `ticker` (the epoch
 //! thread), `host` (host functions), `kind` (the kind builder and decision helpers), `options`, `limits`, `records`, `durations`, `error`.
 //!
 //! Guest code runs on the calling thread, with a wasm stack of 512 KiB: call from threads with at
@@ -18,6 +18,7 @@ mod async_rt;
 mod durations;
 mod engine;
 mod error;
+mod eval_reader;
 mod finite;
 mod host;
 mod instance;
