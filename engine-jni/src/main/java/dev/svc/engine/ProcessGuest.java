@@ -74,9 +74,11 @@ final class ProcessGuest implements Guest {
       guest.memorySize = ready.int64(0);
       return guest;
     } catch (IOException e) {
+      // How it died first: closing deletes its stderr file.
+      String death = process.death();
       process.close();
       throw new StoppedException(
-          Instance.START_FAILED + "the engine host process ended while starting: " + process.death(), HostProcess.START_HELP, e);
+          Instance.START_FAILED + "the engine host process ended while starting: " + death, HostProcess.START_HELP, e);
     } catch (RuntimeException | Error e) {
       process.close();
       throw e;

@@ -18,11 +18,11 @@ import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One {@code svc-engine-host} process: starting it with its limits, the channel to it, killing it,
@@ -70,16 +70,18 @@ public final class HostProcess implements AutoCloseable {
   private static final ScheduledThreadPoolExecutor WATCHDOG = watchdog();
   private static final AtomicLong NEXT_ID = new AtomicLong();
   private static final Path SHARED_MEMORY = Path.of("/dev/shm");
+  private static final long NO_TIMER = Long.MIN_VALUE;
 
   private final Process process;
   private final Path stderrFile;
   private final Path channelFile;
   private final HostChannel channel;
-  // The call the watchdog may kill the host for (0: none); the watchdog swaps in its negation
-  // when it does, so a late watchdog of an earlier call can't kill the host under a later one.
-  private final AtomicLong watchedCall = new AtomicLong();
-  private final AtomicLong calls = new AtomicLong();
-  private volatile boolean killedAtDeadline;
+  // The call the watchdog may kill the host for: null when none runs, `killed` once it killed
+  // the host for one (for good: a dead host takes no more calls).
+  private final AtomicReference<Watch> watched = new AtomicReference<>();
+  private final Watch killed = new Watch(0);
+  // When the host's one timer is due (System.nanoTime()), or NO_TIMER.
+  private final AtomicLong timerDue = new AtomicLong(NO_TIMER);
 
   private HostProcess(Process process, Path stderrFile, Path channelFile, MappedByteBuffer shared, long spinMicros) {
     this.process = process;
@@ -206,31 +208,77 @@ public final class HostProcess implements AutoCloseable {
   /**
    * Kills the host with SIGKILL once {@code deadline} has passed, unless the returned watch ended
    * first: the last resort when epoch interruption can't stop a call (it blocks in native code).
-   * {@link #killedAtDeadline()} then says why it died. One call is watched at a time; a new watch
-   * replaces the last, whose watchdog, should it still fire, kills nothing.
+   * {@link #killedAtDeadline()} then says why it died. One call is watched at a time.
+   *
+   * <p>Arming costs no wake-up of the watchdog: the host has one timer, due at the earliest deadline
+   * it may have to meet, which finds the watch of the call that runs then (if any) and kills only if
+   * that call's own deadline has passed. So a timer meant for an earlier call can never kill the host
+   * under a later one, and back-to-back calls wake the watchdog once per deadline, not once a call.
    */
   public Watch killAfter(Duration deadline) {
-    Watch watch = new Watch(calls.incrementAndGet());
-    watchedCall.set(watch.call);
-    watch.timer = WATCHDOG.schedule(watch::expire, deadline.toNanos(), TimeUnit.NANOSECONDS);
+    Watch watch = new Watch(System.nanoTime() + deadline.toNanos());
+    watched.set(watch);
+    armTimer(watch);
     return watch;
   }
 
-  /** The watchdog of one call ({@link #killAfter}). */
-  public final class Watch {
-    private final long call;
-    private ScheduledFuture<?> timer;
+  /**
+   * What the watchdog runs when the host's timer is due (tests call it to play a late watchdog):
+   * kills the host if the watched call is past its own deadline, waits for that deadline if not, and
+   * stops when no call is watched.
+   */
+  public void checkDeadline() {
+    check(timerDue.get());
+  }
 
-    private Watch(long call) {
-      this.call = call;
-    }
-
-    /** What the watchdog runs at the deadline: kills the host if this call is still the one watched. */
-    public void expire() {
-      if (watchedCall.compareAndSet(call, -call)) {
-        killedAtDeadline = true;
-        process.destroyForcibly();
+  // Makes sure a timer is due no later than {@code watch}'s deadline.
+  private void armTimer(Watch watch) {
+    while (true) {
+      long due = timerDue.get();
+      if (due != NO_TIMER && due - watch.due <= 0) {
+        return;
       }
+      if (timerDue.compareAndSet(due, watch.due)) {
+        WATCHDOG.schedule(() -> check(watch.due), watch.due - System.nanoTime(), TimeUnit.NANOSECONDS);
+        return;
+      }
+    }
+  }
+
+  // The timer due at {@code due} fired; one that an earlier timer replaced does nothing.
+  private void check(long due) {
+    if (due == NO_TIMER || timerDue.get() != due) {
+      return;
+    }
+    Watch watch = watched.get();
+    if (watch == null || watch == killed) {
+      // A call armed after the get() above saw this timer pending; it gets its own.
+      if (timerDue.compareAndSet(due, NO_TIMER)) {
+        Watch armed = watched.get();
+        if (armed != null && armed != killed) {
+          armTimer(armed);
+        }
+      }
+      return;
+    }
+    long left = watch.due - System.nanoTime();
+    if (left > 0) {
+      if (timerDue.compareAndSet(due, watch.due)) {
+        WATCHDOG.schedule(() -> check(watch.due), left, TimeUnit.NANOSECONDS);
+      }
+    } else if (watched.compareAndSet(watch, killed)) {
+      process.destroyForcibly();
+    } else {
+      check(due);
+    }
+  }
+
+  /** The watchdog's hold on one call ({@link #killAfter}). */
+  public final class Watch {
+    private final long due;
+
+    private Watch(long due) {
+      this.due = due;
     }
 
     /**
@@ -239,14 +287,13 @@ public final class HostProcess implements AutoCloseable {
      * @return false when the watchdog killed the host for this call first: its answer came too late
      */
     public boolean end() {
-      timer.cancel(false);
-      return watchedCall.compareAndSet(call, 0) || watchedCall.get() != -call;
+      return watched.compareAndSet(this, null) || watched.get() != killed;
     }
   }
 
   /** Whether the watchdog of {@link #killAfter} killed the host. */
   public boolean killedAtDeadline() {
-    return killedAtDeadline;
+    return watched.get() == killed;
   }
 
   /** Kills the host with SIGKILL. */
