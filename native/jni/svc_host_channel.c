@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,9 @@
 #include <unistd.h>
 
 #include "svc_host_protocol.h"
+
+/* Spins of pure busy waiting (about a microsecond) before the spin yields the CPU. */
+#define BUSY_SPINS 64
 
 static uint8_t *shared;
 static int in_fd = -1;
@@ -134,10 +138,13 @@ static bool published(uint64_t frame) {
 /* Waits until the JVM published `frame`: true, or a frame came whole on the pipe first (its type
  * byte in *first; it was published as SVC_HOST_ON_PIPE). */
 static bool await(uint64_t frame, uint8_t *first) {
+    /* A short busy spin for a JVM on another core, then yields: on a busy machine the JVM may
+     * need this very core to answer, and a pure spin would hold it off for the whole spin. */
     long end = now_ns() + spin_ns;
-    while (!published(frame)) {
+    for (int spins = 0; !published(frame); spins++) {
         if (now_ns() >= end) break;
-        cpu_relax();
+        if (spins < BUSY_SPINS) cpu_relax();
+        else sched_yield();
     }
     uint32_t *asleep = word32(SVC_HOST_SHM_HOST_ASLEEP);
     for (;;) {

@@ -97,6 +97,8 @@ public final class HostChannel {
   private static final int MAX_PAYLOAD = Integer.MAX_VALUE - 64;
   // How often a spin asks whether the host still lives: a dead host publishes nothing.
   private static final int SPINS_PER_LIFE_CHECK = 256;
+  // Spins of pure busy waiting (about a microsecond) before the spin yields the CPU.
+  private static final int BUSY_SPINS = 64;
   private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
   private static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
@@ -260,7 +262,13 @@ public final class HostChannel {
       if (System.nanoTime() - end >= 0 || spins % SPINS_PER_LIFE_CHECK == 0 && !hostAlive.getAsBoolean()) {
         break;
       }
-      Thread.onSpinWait();
+      // A short busy spin for a host on another core, then yields: on a busy machine the host may
+      // need this very core to answer, and a pure spin would hold it off for the whole spin.
+      if (spins < BUSY_SPINS) {
+        Thread.onSpinWait();
+      } else {
+        Thread.yield();
+      }
     }
     while (true) {
       if (published(frame)) {
