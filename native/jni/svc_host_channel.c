@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +20,15 @@
 
 #include "svc_host_protocol.h"
 
-/* Spins of pure busy waiting (about a microsecond) before the spin yields the CPU. */
-#define BUSY_SPINS 64
+#define PROBE_EVERY 128
 
 static uint8_t *shared;
 static int in_fd = -1;
 static int out_fd = -1;
-static long spin_ns;
+static long spin_max;      /* ns: the whole spin */
+static long spin_now;      /* ns: the spin of the last wait */
+static bool spun_in_vain;  /* the last wait's spin found no frame */
+static uint64_t waits;
 static uint64_t received; /* frames taken from the JVM */
 static uint64_t sent;     /* frames published to the JVM */
 
@@ -54,7 +55,8 @@ bool svc_host_channel_open(const char *path, int in, int out, long spin) {
     shared = map;
     in_fd = in;
     out_fd = out;
-    spin_ns = spin;
+    spin_max = spin;
+    spin_now = spin;
     return true;
 }
 
@@ -135,17 +137,24 @@ static bool published(uint64_t frame) {
     return __atomic_load_n(word64(SVC_HOST_SHM_TO_HOST_SEQ), __ATOMIC_ACQUIRE) >= frame;
 }
 
+/* The spin of the next wait, adapted as the JVM's (HostChannel.spinBudget): a spin that found no
+ * frame halves the next one, a spin that found it restores the whole spin, and every PROBE_EVERY-th
+ * wait spins the whole spin again. So a host whose JVM sends the next request soon spins and is
+ * never woken, and one that waits long between requests soon sleeps at once. */
+static long spin_budget(void) {
+    spin_now = spun_in_vain ? spin_now / 2 : spin_max;
+    return ++waits % PROBE_EVERY == 0 ? spin_max : spin_now;
+}
+
 /* Waits until the JVM published `frame`: true, or a frame came whole on the pipe first (its type
  * byte in *first; it was published as SVC_HOST_ON_PIPE). */
 static bool await(uint64_t frame, uint8_t *first) {
-    /* A short busy spin for a JVM on another core, then yields: on a busy machine the JVM may
-     * need this very core to answer, and a pure spin would hold it off for the whole spin. */
-    long end = now_ns() + spin_ns;
-    for (int spins = 0; !published(frame); spins++) {
+    long end = now_ns() + spin_budget();
+    while (!published(frame)) {
         if (now_ns() >= end) break;
-        if (spins < BUSY_SPINS) cpu_relax();
-        else sched_yield();
+        cpu_relax();
     }
+    spun_in_vain = !published(frame);
     uint32_t *asleep = word32(SVC_HOST_SHM_HOST_ASLEEP);
     for (;;) {
         if (published(frame)) return true;

@@ -9,8 +9,8 @@ import dev.svc.engine.internal.Native;
 import dev.svc.engine.internal.WasmError;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -59,8 +59,8 @@ final class ProcessGuest implements Guest {
     try {
       process = HostProcess.start(ModuleArtifacts.fileFor(module), module.config().fuel(), limits.maxMemory());
     } catch (IOException e) {
-      throw new StoppedException(
-          Instance.START_FAILED + "the engine host process could not be started: " + e.getMessage(), HostProcess.START_HELP, e);
+      throw new StoppedException(Instance.START_FAILED + "the engine host process could not be started: "
+          + e.getMessage(), HostProcess.START_HELP, e);
     }
     ProcessGuest guest = new ProcessGuest(process, hostCalls);
     HostProcess.Watch watch = process.killAfter(START_DEADLINE);
@@ -77,8 +77,8 @@ final class ProcessGuest implements Guest {
       // How it died first: closing deletes its stderr file.
       String death = process.death();
       process.close();
-      throw new StoppedException(
-          Instance.START_FAILED + "the engine host process ended while starting: " + death, HostProcess.START_HELP, e);
+      throw new StoppedException(Instance.START_FAILED + "the engine host process ended while starting: " + death,
+          HostProcess.START_HELP, e);
     } catch (RuntimeException | Error e) {
       process.close();
       throw e;
@@ -97,7 +97,6 @@ final class ProcessGuest implements Guest {
     byte[] version = exchange(HostChannel.ABI, deadline, Native.UNLIMITED_FUEL, new byte[0]);
     return new Frame(HostChannel.DONE, version).int32(0);
   }
-
 
   @Override
   public byte[] call(byte[] request, Optional<Duration> deadline, long fuel) {

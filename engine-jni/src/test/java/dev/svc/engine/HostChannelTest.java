@@ -107,7 +107,8 @@ class HostChannelTest {
       StoppedException stopped =
           catchThrowableOfType(StoppedException.class, () -> hosted.instance().crashHost(HostChannel.CRASH_SEGV));
 
-      assertThat(stopped.message()).isEqualTo("the Sigil module stopped: its host process was killed by signal 11 (SIGSEGV)");
+      assertThat(stopped.message())
+          .isEqualTo("the Sigil module stopped: its host process was killed by signal 11 (SIGSEGV)");
     }
   }
 

@@ -84,10 +84,10 @@ public final class HostChannel {
   /** The largest spin {@link #SPIN_PROPERTY} accepts (a minute: tests use it to show that a spin notices a death). */
   public static final long SPIN_MICROS_MAX = 60_000_000;
   /**
-   * System property: how many microseconds each side spins for the other's frame before it sleeps
-   * on the pipe (default {@value #DEFAULT_SPIN_MICROS}; 0 sleeps at once). Within it a call costs no
-   * sleep and wake-up, several microseconds each; the price is that much CPU per wait at most.
-   * Read when a host starts.
+   * System property: how many microseconds each side spins at most for the other's frame before it
+   * sleeps on the pipe (default {@value #DEFAULT_SPIN_MICROS}; 0 sleeps at once). Within it a call
+   * costs no sleep and wake-up, several microseconds each; the price is that much CPU per wait at
+   * most. Each side spins less while spinning finds nothing. Read when a host starts.
    */
   public static final String SPIN_PROPERTY = "svc.engine.host.spinMicros";
   /** The spin without {@link #SPIN_PROPERTY}: a few evaluations long. */
@@ -97,8 +97,7 @@ public final class HostChannel {
   private static final int MAX_PAYLOAD = Integer.MAX_VALUE - 64;
   // How often a spin asks whether the host still lives: a dead host publishes nothing.
   private static final int SPINS_PER_LIFE_CHECK = 256;
-  // Spins of pure busy waiting (about a microsecond) before the spin yields the CPU.
-  private static final int BUSY_SPINS = 64;
+  private static final int PROBE_EVERY = 128;
   private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
   private static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
@@ -106,12 +105,15 @@ public final class HostChannel {
   private final OutputStream out;
   private final ByteBuffer shared;
   private final ByteBuffer payloads; // the same memory, little-endian, for the payload's integers
-  private final long spinNanos;
+  private final long maxSpinNanos;
   private final BooleanSupplier hostAlive;
   private final byte[] pipeHeader = new byte[PIPE_HEADER];
   private long sent;
   private long received;
   private long doorbells;
+  private long spinNanos; // the spin of the last wait
+  private boolean spunInVain; // the last wait's spin found no frame
+  private long waits;
 
   /**
    * A channel through {@code shared} (a mapping of the host's channel file, {@link #SHARED_BYTES}
@@ -128,7 +130,8 @@ public final class HostChannel {
     this.out = out;
     this.shared = shared.duplicate().order(ByteOrder.nativeOrder());
     this.payloads = shared.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-    this.spinNanos = spinMicros * 1000;
+    this.maxSpinNanos = spinMicros * 1000;
+    this.spinNanos = maxSpinNanos;
     this.hostAlive = hostAlive;
   }
 
@@ -150,8 +153,8 @@ public final class HostChannel {
     } catch (NumberFormatException e) {
       // Said below.
     }
-    throw new IllegalArgumentException("the system property " + SPIN_PROPERTY + " must be a number of microseconds from 0 to "
-        + SPIN_MICROS_MAX + ", not `" + value + "`");
+    throw new IllegalArgumentException("the system property " + SPIN_PROPERTY
+        + " must be a number of microseconds from 0 to " + SPIN_MICROS_MAX + ", not `" + value + "`");
   }
 
   /** Sends a frame with {@code payload}. */
@@ -257,19 +260,14 @@ public final class HostChannel {
   // pipe first, and this is its type byte. A host that died publishes nothing: the spin asks after
   // its life, and the pipe then ends.
   private int await(long frame) throws IOException {
-    long end = System.nanoTime() + spinNanos;
+    long end = System.nanoTime() + spinBudget();
     for (int spins = 1; !published(frame); spins++) {
       if (System.nanoTime() - end >= 0 || spins % SPINS_PER_LIFE_CHECK == 0 && !hostAlive.getAsBoolean()) {
         break;
       }
-      // A short busy spin for a host on another core, then yields: on a busy machine the host may
-      // need this very core to answer, and a pure spin would hold it off for the whole spin.
-      if (spins < BUSY_SPINS) {
-        Thread.onSpinWait();
-      } else {
-        Thread.yield();
-      }
+      Thread.onSpinWait();
     }
+    spunInVain = !published(frame);
     while (true) {
       if (published(frame)) {
         return -1;
@@ -286,6 +284,20 @@ public final class HostChannel {
         return b;
       }
     }
+  }
+
+  // The spin of the next wait. A spin that found no frame halves the next one, a spin that found it
+  // restores the whole spin, and every PROBE_EVERY-th wait spins the whole spin again: where the
+  // host answers fast (an idle machine), calls spin and cost no wake-up; where spinning doesn't pay
+  // (a busy machine, where the spinner may hold off the very core its host needs, or a host whose
+  // calls run long), the channel soon sleeps at once and costs only the wake-up.
+  private long spinBudget() {
+    if (spunInVain) {
+      spinNanos /= 2;
+    } else {
+      spinNanos = maxSpinNanos;
+    }
+    return ++waits % PROBE_EVERY == 0 ? maxSpinNanos : spinNanos;
   }
 
   private boolean published(long frame) {

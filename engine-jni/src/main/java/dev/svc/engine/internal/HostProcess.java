@@ -18,6 +18,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -80,8 +81,9 @@ public final class HostProcess implements AutoCloseable {
   // the host for one (for good: a dead host takes no more calls).
   private final AtomicReference<Watch> watched = new AtomicReference<>();
   private final Watch killed = new Watch(0);
-  // When the host's one timer is due (System.nanoTime()), or NO_TIMER.
+  // When the host's one timer is due (System.nanoTime()), or NO_TIMER, and the timer.
   private final AtomicLong timerDue = new AtomicLong(NO_TIMER);
+  private volatile ScheduledFuture<?> timer;
 
   private HostProcess(Process process, Path stderrFile, Path channelFile, MappedByteBuffer shared, long spinMicros) {
     this.process = process;
@@ -239,7 +241,12 @@ public final class HostProcess implements AutoCloseable {
         return;
       }
       if (timerDue.compareAndSet(due, watch.due)) {
-        WATCHDOG.schedule(() -> check(watch.due), watch.due - System.nanoTime(), TimeUnit.NANOSECONDS);
+        // The replaced timer (due later) would find nothing to do; cancelled, it lets go of this host.
+        ScheduledFuture<?> replaced = timer;
+        timer = WATCHDOG.schedule(() -> check(watch.due), watch.due - System.nanoTime(), TimeUnit.NANOSECONDS);
+        if (replaced != null) {
+          replaced.cancel(false);
+        }
         return;
       }
     }
@@ -264,7 +271,7 @@ public final class HostProcess implements AutoCloseable {
     long left = watch.due - System.nanoTime();
     if (left > 0) {
       if (timerDue.compareAndSet(due, watch.due)) {
-        WATCHDOG.schedule(() -> check(watch.due), left, TimeUnit.NANOSECONDS);
+        timer = WATCHDOG.schedule(() -> check(watch.due), left, TimeUnit.NANOSECONDS);
       }
     } else if (watched.compareAndSet(watch, killed)) {
       process.destroyForcibly();
@@ -331,6 +338,11 @@ public final class HostProcess implements AutoCloseable {
     }
     process.destroyForcibly();
     deleteChannelFile();
+    timerDue.set(NO_TIMER);
+    ScheduledFuture<?> pending = timer;
+    if (pending != null) {
+      pending.cancel(false);
+    }
     process.onExit().thenRun(() -> {
       try {
         Files.deleteIfExists(stderrFile);
