@@ -2,12 +2,13 @@
  * svc-engine-host: one engine instance in a process of its own, so a native crash, a runaway
  * call or native memory growth costs that process and never the JVM (issue #25).
  *
- *   svc-engine-host --module=FILE --fuel=0|1 [--max-memory=BYTES] [--native-headroom=BYTES]
- *                   [--cpu-seconds=N] --parent=PID
+ *   svc-engine-host --module=FILE --channel=FILE --fuel=0|1 [--max-memory=BYTES]
+ *                   [--native-headroom=BYTES] [--cpu-seconds=N] [--spin-micros=N] --parent=PID
  *
  * FILE is a module serialized by the JVM's EngineModule (same wasmtime, same configuration).
  * The host drives it with the same code as the JNI bridge (svc_runtime.c) and speaks the framed
- * protocol of svc_host_protocol.h on stdin/stdout. It never outlives its JVM: the kernel sends
+ * protocol of svc_host_protocol.h through the shared memory file of --channel, with stdin/stdout
+ * as its doorbells (svc_host_channel.c). It never outlives its JVM: the kernel sends
  * SIGKILL when the JVM thread that started it ends (PR_SET_PDEATHSIG; the JVM starts hosts from
  * one long-lived thread), and end of input (the JVM closed the pipe, or died) ends it too.
  * Limits: RLIMIT_AS = the address space after start (wasmtime's reservations included) plus a
@@ -24,10 +25,10 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "svc_host_channel.h"
 #include "svc_host_protocol.h"
 #include "svc_runtime.h"
 
@@ -35,9 +36,8 @@
 #define LINGER_NS 50000000L        /* ticking goes on this long after the last watched call */
 #define STDERR_LIMIT ((rlim_t)1 << 20)
 #define MAX_WASM_STACK ((int64_t)512 << 10) /* EngineModule.MAX_WASM_STACK: artifacts must match */
+#define SPIN_MICROS_MAX 60000000             /* HostChannel.SPIN_MICROS_MAX */
 
-static int in_fd = 0;
-static int out_fd = -1;
 static bool test_triggers;
 
 /* ---- frames ------------------------------------------------------------------------------- */
@@ -47,20 +47,13 @@ static void die(int code, const char *what) {
     _exit(code);
 }
 
-static bool read_full(int fd, void *buffer, size_t len) {
-    uint8_t *at = buffer;
-    while (len > 0) {
-        ssize_t n = read(fd, at, len);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        at += n;
-        len -= (size_t)n;
-    }
-    return true;
-}
-
 static void put_u32(uint8_t *at, uint32_t value) {
     for (int i = 0; i < 4; i++) at[i] = (uint8_t)(value >> (8 * i));
+}
+
+static void put_u64(uint8_t *at, uint64_t value) {
+    put_u32(at, (uint32_t)value);
+    put_u32(at + 4, (uint32_t)(value >> 32));
 }
 
 static uint64_t get_u64(const uint8_t *at) {
@@ -69,58 +62,33 @@ static uint64_t get_u64(const uint8_t *at) {
     return value;
 }
 
-/* Sends one frame of up to three payload parts in one system call (usually). */
-static void send_parts(uint8_t type, const void *a, size_t a_len, const void *b, size_t b_len) {
-    uint8_t header[SVC_HOST_HEADER];
-    header[0] = type;
-    put_u32(header + 1, (uint32_t)(a_len + b_len));
-    struct iovec parts[3] = {{header, sizeof header}, {(void *)a, a_len}, {(void *)b, b_len}};
-    int count = 3;
-    struct iovec *at = parts;
-    while (count > 0) {
-        ssize_t n = writev(out_fd, at, count);
-        if (n < 0 && errno == EINTR) continue;
-        /* The JVM is gone: nobody waits for this answer. */
-        if (n < 0) _exit(0);
-        while (count > 0 && (size_t)n >= at->iov_len) {
-            n -= (ssize_t)at->iov_len;
-            at++;
-            count--;
-        }
-        if (count > 0) {
-            at->iov_base = (uint8_t *)at->iov_base + n;
-            at->iov_len -= (size_t)n;
-        }
-    }
+static void send_frame(uint8_t type, const void *payload, size_t len) {
+    svc_host_channel_send(type, payload, len, NULL, 0);
 }
-
-static void send_frame(uint8_t type, const void *payload, size_t len) { send_parts(type, payload, len, NULL, 0); }
 
 static void send_text(uint8_t type, const char *text) { send_frame(type, text, strlen(text)); }
 
-static void send_failure(svc_failure *failure) {
-    uint8_t head[8];
-    put_u32(head, (uint32_t)failure->kind);
-    put_u32(head + 4, (uint32_t)failure->exit_code);
+/* The answer to a guest entry: the guest's memory size (0 before it has any), then `body`. */
+static void send_answer(uint8_t type, const svc_guest *guest, const void *body, size_t len) {
+    uint8_t memory[8];
+    put_u64(memory, guest ? (uint64_t)svc_runtime_memory_size(guest) : 0u);
+    svc_host_channel_send(type, memory, sizeof memory, body, len);
+}
+
+static void send_failure(const svc_guest *guest, svc_failure *failure) {
     const char *fallback = "the module stopped without a message";
-    const char *text = failure->message ? failure->message : fallback;
-    send_parts(SVC_HOST_TRAP, head, sizeof head, text, failure->message ? failure->message_len : strlen(fallback));
+    size_t text_len = failure->message ? failure->message_len : strlen(fallback);
+    uint8_t *body = malloc(8 + text_len);
+    if (!body) die(SVC_HOST_EXIT_START, "no native memory for a trap's message");
+    put_u32(body, (uint32_t)failure->kind);
+    put_u32(body + 4, (uint32_t)failure->exit_code);
+    memcpy(body + 8, failure->message ? failure->message : fallback, text_len);
+    send_answer(SVC_HOST_TRAP, guest, body, 8 + text_len);
+    free(body);
     svc_failure_clear(failure);
 }
 
-/* Reads one frame into a malloc'd payload. End of input ends the host: the JVM let go. */
-static uint8_t *receive(uint8_t *type, size_t *len) {
-    uint8_t header[SVC_HOST_HEADER];
-    if (!read_full(in_fd, header, sizeof header)) _exit(0);
-    uint32_t n = (uint32_t)header[1] | (uint32_t)header[2] << 8 | (uint32_t)header[3] << 16 | (uint32_t)header[4] << 24;
-    if (n > SVC_HOST_FRAME_MAX) die(SVC_HOST_EXIT_PROTOCOL, "a frame from the JVM is larger than the protocol allows");
-    uint8_t *payload = malloc(n ? n : 1u);
-    if (!payload) die(SVC_HOST_EXIT_PROTOCOL, "no native memory for a frame from the JVM");
-    if (!read_full(in_fd, payload, n)) _exit(0);
-    *type = header[0];
-    *len = n;
-    return payload;
-}
+static uint8_t *receive(uint8_t *type, size_t *len) { return svc_host_channel_receive(type, len); }
 
 /* ---- the epoch ticker --------------------------------------------------------------------- */
 
@@ -254,7 +222,7 @@ static void leave(int64_t ticks) {
 
 static void stop(host *h, svc_failure *failure) {
     h->stopped = true;
-    send_failure(failure);
+    send_failure(&h->guest, failure);
 }
 
 static void call(host *h, const uint8_t *payload, size_t len) {
@@ -275,12 +243,12 @@ static void call(host *h, const uint8_t *payload, size_t len) {
     if (status == SVC_TRIP_STOPPED) {
         stop(h, &failure);
     } else if (status == SVC_TRIP_NO_MEMORY) {
-        send_frame(SVC_HOST_NO_MEMORY, NULL, 0);
+        send_answer(SVC_HOST_NO_MEMORY, guest, NULL, 0);
     } else if (!data.response) {
         svc_failure_set(&failure, SVC_KIND_MEMORY, "the host has no native memory for the module's response");
         stop(h, &failure);
     } else {
-        send_frame(SVC_HOST_DONE, data.response, data.response_len);
+        send_answer(SVC_HOST_DONE, guest, data.response, data.response_len);
     }
     free(data.response);
 }
@@ -310,7 +278,7 @@ static void simple_entry(host *h, bool abi, const uint8_t *payload, size_t len) 
     }
     uint8_t version[4];
     put_u32(version, abi ? (uint32_t)args[0].i32 : 0u);
-    send_frame(SVC_HOST_DONE, version, abi ? sizeof version : 0);
+    send_answer(SVC_HOST_DONE, guest, version, abi ? sizeof version : 0);
 }
 
 static void crash(const uint8_t *payload, size_t len) {
@@ -365,14 +333,6 @@ static void serve(host *h) {
             send_frame(SVC_HOST_DONE, text, svc_buffer_render(&h->guest.err, text));
             break;
         }
-        case SVC_HOST_MEMORY_SIZE: {
-            uint64_t size = svc_runtime_memory_size(&h->guest);
-            uint8_t bytes[8];
-            put_u32(bytes, (uint32_t)size);
-            put_u32(bytes + 4, (uint32_t)(size >> 32));
-            send_frame(SVC_HOST_DONE, bytes, sizeof bytes);
-            break;
-        }
         case SVC_HOST_CRASH:
             crash(payload, len);
             break;
@@ -392,6 +352,8 @@ typedef struct options {
     int64_t native_headroom; /* bytes of address space for native allocations after start */
     int64_t cpu_seconds;     /* 0: no CPU limit */
     long parent;
+    const char *channel;     /* the shared memory file */
+    int64_t spin_micros;     /* how long to spin for a frame before sleeping on the pipe */
 } options;
 
 static bool option(const char *arg, const char *name, const char **value) {
@@ -413,7 +375,7 @@ static int64_t number(const char *text, const char *name) {
 }
 
 static options parse(int argc, char **argv) {
-    options o = {NULL, -1, -1, (int64_t)256 << 20, 0, 0};
+    options o = {NULL, -1, -1, (int64_t)256 << 20, 0, 0, NULL, 0};
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (option(argv[i], "--module", &v)) o.module = v;
@@ -422,15 +384,19 @@ static options parse(int argc, char **argv) {
         else if (option(argv[i], "--native-headroom", &v)) o.native_headroom = number(v, "--native-headroom");
         else if (option(argv[i], "--cpu-seconds", &v)) o.cpu_seconds = number(v, "--cpu-seconds");
         else if (option(argv[i], "--parent", &v)) o.parent = (long)number(v, "--parent");
+        else if (option(argv[i], "--channel", &v)) o.channel = v;
+        else if (option(argv[i], "--spin-micros", &v)) o.spin_micros = number(v, "--spin-micros");
         else {
             fprintf(stderr, "svc-engine-host: unknown argument `%s`\n", argv[i]);
             _exit(SVC_HOST_EXIT_USAGE);
         }
     }
-    if (!o.module || (o.fuel != 0 && o.fuel != 1) || o.parent <= 1 || o.native_headroom < 0 || o.cpu_seconds < 0) {
+    if (!o.module || !o.channel || (o.fuel != 0 && o.fuel != 1) || o.parent <= 1 || o.native_headroom < 0 ||
+        o.cpu_seconds < 0 || o.spin_micros < 0 || o.spin_micros > SPIN_MICROS_MAX) {
         die(SVC_HOST_EXIT_USAGE,
-            "usage: svc-engine-host --module=FILE --fuel=0|1 [--max-memory=BYTES] [--native-headroom=BYTES]"
-            " [--cpu-seconds=N] --parent=PID (it is started by the JVM's engine-jni, not by hand)");
+            "usage: svc-engine-host --module=FILE --channel=FILE --fuel=0|1 [--max-memory=BYTES]"
+            " [--native-headroom=BYTES] [--cpu-seconds=N] [--spin-micros=N] --parent=PID"
+            " (it is started by the JVM's engine-jni, not by hand)");
     }
     return o;
 }
@@ -441,11 +407,16 @@ static void follow_parent(long parent) {
     if ((long)getppid() != parent) _exit(SVC_HOST_EXIT_ORPHAN);
 }
 
-/* The channel is fds 0 and 1; fd 1 then points at stderr, so stray writes to stdout (from any
- * library) can't corrupt a frame. */
-static void take_channel(void) {
-    out_fd = dup(1);
-    if (out_fd < 0 || dup2(2, 1) < 0) die(SVC_HOST_EXIT_START, "the channel to the JVM could not be set up");
+/* The channel is the shared memory file with fds 0 and 1 as its pipes; fd 1 then points at
+ * stderr, so stray writes to stdout (from any library) can't corrupt a frame. Nothing can be
+ * sent before this, so a failure is said on stderr only. */
+static void take_channel(const options *o) {
+    int out_fd = dup(1);
+    if (out_fd < 0 || dup2(2, 1) < 0) die(SVC_HOST_EXIT_START, "the pipes to the JVM could not be set up");
+    if (!svc_host_channel_open(o->channel, 0, out_fd, (long)(o->spin_micros * 1000))) {
+        fprintf(stderr, "svc-engine-host: the channel file %s could not be mapped: %s\n", o->channel, strerror(errno));
+        _exit(SVC_HOST_EXIT_START);
+    }
 }
 
 /* Bytes of address space the process maps now (VmSize). */
@@ -475,7 +446,7 @@ static void start_failed(const char *problem) {
 int main(int argc, char **argv) {
     options o = parse(argc, argv);
     follow_parent(o.parent);
-    take_channel();
+    take_channel(&o);
     signal(SIGPIPE, SIG_IGN);
     const char *triggers = getenv("SVC_ENGINE_HOST_TEST_TRIGGERS");
     test_triggers = triggers && strcmp(triggers, "1") == 0;
@@ -505,7 +476,7 @@ int main(int argc, char **argv) {
     svc_failure failure = SVC_FAILURE_INIT;
     if (!svc_runtime_guest_init(&h.guest, &pre, o.max_memory, &failure, problem)) {
         if (failure.failed) {
-            send_failure(&failure);
+            send_failure(NULL, &failure);
             _exit(SVC_HOST_EXIT_START);
         }
         start_failed(problem);
@@ -515,6 +486,6 @@ int main(int argc, char **argv) {
     /* Linear memory lives inside wasmtime's reservation, already counted here; the headroom
      * bounds what native code may add. */
     limit(RLIMIT_AS, (rlim_t)(address_space() + (uint64_t)o.native_headroom), "RLIMIT_AS");
-    send_frame(SVC_HOST_READY, NULL, 0);
+    send_answer(SVC_HOST_READY, &h.guest, NULL, 0);
     serve(&h);
 }

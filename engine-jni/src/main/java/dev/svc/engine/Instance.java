@@ -26,6 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class Instance {
 
+  /** How the error of an instance that could not start begins. */
+  static final String START_FAILED = "starting the Sigil module failed: ";
+
   private static final String START_HELP =
       "build engine.wasm from the same svc revision as this library; with Limits.maxMemory, the"
           + " module needs a few MiB to start";
@@ -80,7 +83,7 @@ final class Instance {
           : NativeGuest.start(module, pre, limits, hostCalls);
     } catch (WasmError e) {
       module.release();
-      throw new StoppedException("starting the Sigil module failed: " + e.getMessage(), START_HELP, e);
+      throw new StoppedException(START_FAILED + e.getMessage(), START_HELP, e);
     } catch (RuntimeException | Error e) {
       module.release();
       throw e;

@@ -18,7 +18,8 @@ public enum Isolation {
    * crash, a call that blocks in native code past its hard deadline (the process is killed) or
    * native memory past its cap stops only that instance, with a {@link StoppedException} that says
    * how the process died. The host never outlives the JVM, even one killed with {@code kill -9}.
-   * Each call crosses a pipe to the host and back, and so does each host function call.
+   * Each call is one frame to the host and one back through memory the two share (so is each host
+   * function call); both sides spin briefly for the other's frame before sleeping on a pipe.
    */
   PROCESS
 }

@@ -10,8 +10,8 @@ import dev.svc.engine.internal.WasmError;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
-import java.util.concurrent.ScheduledFuture;
 
 /**
  * A guest in an engine host process of its own ({@link Isolation#PROCESS}): every entry is one
@@ -23,6 +23,9 @@ import java.util.concurrent.ScheduledFuture;
  * watchdog kills the process {@link #KILL_GRACE} after the deadline and the call fails as past its
  * deadline. A host that dies any other way (a signal, an exit) stops the guest with a {@link
  * GuestTrap.Kind#PROCESS_DIED} trap that says how, with the tail of the host's stderr.
+ *
+ * <p>Every answer to a guest entry carries the guest's memory size, so {@link #memorySize()} asks the
+ * host nothing: a call is one frame each way (plus two per host call).
  */
 final class ProcessGuest implements Guest {
 
@@ -36,6 +39,7 @@ final class ProcessGuest implements Guest {
   private final HostCalls hostCalls;
   private GuestTrap stopped; // guarded by the instance's lock
   private boolean dead; // guarded by the instance's lock: the host's output ended
+  private long memorySize; // guarded by the instance's lock: as of the last answer to an entry
 
   private ProcessGuest(HostProcess process, HostCalls hostCalls) {
     this.process = process;
@@ -55,25 +59,31 @@ final class ProcessGuest implements Guest {
     try {
       process = HostProcess.start(ModuleArtifacts.fileFor(module), module.config().fuel(), limits.maxMemory());
     } catch (IOException e) {
-      throw new WasmError("the engine host process could not be started: " + e.getMessage());
+      throw new StoppedException(Instance.START_FAILED + "the engine host process could not be started: "
+          + e.getMessage(), HostProcess.START_HELP, e);
     }
     ProcessGuest guest = new ProcessGuest(process, hostCalls);
-    ScheduledFuture<?> kill = process.killAfter(START_DEADLINE);
+    HostProcess.Watch watch = process.killAfter(START_DEADLINE);
     try {
       Frame ready = guest.channel.receive();
+      process.channelMapped();
       if (ready.type() != HostChannel.READY) {
         guest.answer(ready, null);
         throw new WasmError("the engine host process answered its start with frame " + ready.type());
       }
+      guest.memorySize = ready.int64(0);
       return guest;
     } catch (IOException e) {
+      // How it died first: closing deletes its stderr file.
+      String death = process.death();
       process.close();
-      throw new WasmError("the engine host process ended while starting: " + process.death());
+      throw new StoppedException(Instance.START_FAILED + "the engine host process ended while starting: " + death,
+          HostProcess.START_HELP, e);
     } catch (RuntimeException | Error e) {
       process.close();
       throw e;
     } finally {
-      kill.cancel(false);
+      watch.end();
     }
   }
 
@@ -106,7 +116,7 @@ final class ProcessGuest implements Guest {
 
   @Override
   public long memorySize() {
-    return dead ? 0 : new Frame(HostChannel.DONE, query(HostChannel.MEMORY_SIZE, new byte[8])).int64(0);
+    return dead ? 0 : memorySize;
   }
 
   @Override
@@ -117,6 +127,11 @@ final class ProcessGuest implements Guest {
   /** The host's process id, for tests that kill it from outside. */
   long pid() {
     return process.pid();
+  }
+
+  /** The host process, for tests. */
+  HostProcess process() {
+    return process;
   }
 
   /** Test-only: makes the host crash one way ({@code HostChannel.CRASH_*}); always throws. */
@@ -139,22 +154,32 @@ final class ProcessGuest implements Guest {
 
   private byte[] exchange(byte type, Optional<Duration> deadline, long fuel, byte[] body) {
     long ticks = deadline.map(EpochTicker::ticksFor).orElse(Native.NO_DEADLINE);
-    return exchange(deadline, () -> channel.send(type, ticks, fuel, body));
+    byte[] answer = exchange(deadline, () -> channel.send(type, ticks, fuel, body));
+    if (answer == null) {
+      return null;
+    }
+    memorySize = new Frame(HostChannel.DONE, answer).int64(0);
+    return Arrays.copyOfRange(answer, 8, answer.length);
   }
 
   // Sends a request that may enter guest code and reads the answer, killing the host if it hasn't
-  // answered by the deadline and a grace.
+  // answered by the deadline and a grace. An answer that comes as the watchdog kills counts as
+  // killed: the host is going, whatever it said.
   private byte[] exchange(Optional<Duration> deadline, Request request) {
     throwIfStopped();
-    ScheduledFuture<?> kill = deadline.map(d -> process.killAfter(d.plus(KILL_GRACE))).orElse(null);
+    HostProcess.Watch watch = deadline.map(d -> process.killAfter(d.plus(KILL_GRACE))).orElse(null);
     try {
       request.send();
-      return converse();
+      byte[] answer = converse();
+      if (watch != null && !watch.end()) {
+        throw died();
+      }
+      return answer;
     } catch (IOException e) {
       throw died();
     } finally {
-      if (kill != null) {
-        kill.cancel(false);
+      if (watch != null) {
+        watch.end();
       }
     }
   }
@@ -185,16 +210,20 @@ final class ProcessGuest implements Guest {
     }
   }
 
+  // The answer to a request; the answers to guest entries start with the memory size, which the
+  // entries' callers (exchange) take off: queries answer DONE without it.
   private byte[] answer(Frame frame, Throwable handlerFailure) {
     switch (frame.type()) {
       case HostChannel.DONE:
         return frame.payload();
       case HostChannel.NO_MEMORY:
+        memorySize = frame.int64(0);
         return null;
       case HostChannel.PROBLEM:
         throw new WasmError(frame.text(0));
       case HostChannel.TRAP:
-        stopped = GuestTrap.of(frame.int32(0), frame.int32(4), frame.text(8));
+        memorySize = frame.int64(0);
+        stopped = GuestTrap.of(frame.int32(8), frame.int32(12), frame.text(16));
         if (handlerFailure instanceof RuntimeException e) {
           throw e;
         }

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.svc.engine.internal.HostChannel;
+import dev.svc.engine.internal.HostProcess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +22,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -170,6 +176,73 @@ class ProcessIsolationTest {
       threads.shutdownNow();
       engines.forEach(Engine::close);
     }
+  }
+
+  @Test
+  void aWatchdogDueAfterItsCallAnsweredKillsNoLaterCall() {
+    try (Engine engine = Engine.create(TestModules.engine(), Limits.defaults(), Isolation.PROCESS)) {
+      HostProcess host = ((ProcessGuest) engine.instance().guest()).process();
+      HostProcess.Watch answered = host.killAfter(Duration.ofDays(1));
+      assertThat(answered.end()).isTrue();
+      HostProcess.Watch running = host.killAfter(Duration.ofDays(1));
+
+      host.checkDeadline(); // the watchdog fires now, with a call inside its own deadline
+
+      assertThat(host.alive()).isTrue();
+      assertThat(running.end()).isTrue();
+      assertThat(engine.format(MESSY)).isEqualTo(TIDY);
+    }
+  }
+
+  @Test
+  void aWatchedCallPastItsDeadlineHasItsHostKilledEvenWhenItAnswersLate() {
+    try (Engine engine = Engine.create(TestModules.engine(), Limits.defaults(), Isolation.PROCESS)) {
+      HostProcess host = ((ProcessGuest) engine.instance().guest()).process();
+
+      HostProcess.Watch late = host.killAfter(Duration.ZERO);
+      HostProcesses.awaitGone(host.pid());
+
+      assertThat(late.end()).as("the answer came too late").isFalse();
+      assertThat(host.killedAtDeadline()).isTrue();
+    }
+  }
+
+  @Test
+  void aMissingHostExecutableIsNamedWithHelpAboutTheHost() {
+    System.setProperty(HostProcess.EXECUTABLE_PROPERTY, "/nonexistent/" + HostProcess.EXECUTABLE);
+    try {
+      StoppedException refused = catchThrowableOfType(StoppedException.class,
+          () -> Engine.create(TestModules.engine(), Limits.defaults(), Isolation.PROCESS));
+
+      assertThat(refused.message()).isEqualTo("starting the Sigil module failed: the engine host process could not"
+          + " be started: there is no executable /nonexistent/svc-engine-host (-Dsvc.engine.host.path)");
+      assertThat(refused.help()).isEqualTo(HostProcess.START_HELP).contains("svc-engine-host", "make -C native/jni");
+    } finally {
+      System.clearProperty(HostProcess.EXECUTABLE_PROPERTY);
+    }
+  }
+
+  @Test
+  void aHostThatDiesAtStartSaysHowWithHelpAboutTheHost(@TempDir Path dir) throws IOException {
+    System.setProperty(HostProcess.EXECUTABLE_PROPERTY, dyingHost(dir).toString());
+    try {
+      StoppedException refused = catchThrowableOfType(StoppedException.class,
+          () -> Engine.create(TestModules.engine(), Limits.defaults(), Isolation.PROCESS));
+
+      assertThat(refused.message()).isEqualTo("starting the Sigil module failed: the engine host process ended while"
+          + " starting: its host process exited with code 3\nsvc-engine-host: dies at start (test)");
+      assertThat(refused.help()).isEqualTo(HostProcess.START_HELP);
+    } finally {
+      System.clearProperty(HostProcess.EXECUTABLE_PROPERTY);
+    }
+  }
+
+  /** A stand-in for the host executable that says why on stderr and exits with code 3 at once. */
+  static Path dyingHost(Path dir) throws IOException {
+    Path script = dir.resolve("dying-host");
+    Files.writeString(script, "#!/bin/sh\necho 'svc-engine-host: dies at start (test)' >&2\nexit 3\n");
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    return script;
   }
 
   private static Consumer<Engine> crash(byte how) {

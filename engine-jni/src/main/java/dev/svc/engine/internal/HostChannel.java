@@ -4,15 +4,22 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.function.BooleanSupplier;
 
 /**
- * The JVM's end of an engine host's framed protocol ({@code native/jni/svc_host_protocol.h}, whose
- * numbers this class mirrors): a frame is its type (one byte), its payload length (four bytes,
- * little-endian) and the payload. One request at a time: {@link #send} writes a whole frame with
- * one write, {@link #receive()} reads the next one.
+ * The JVM's end of an engine host's channel ({@code native/jni/svc_host_protocol.h}, whose numbers
+ * this class mirrors). A frame is its type, its payload length and the payload. Frames travel
+ * through a memory region shared with the host, one region per direction, each with a sequence word
+ * that counts the frames published in it; the receiver spins on that word for a while, then sleeps
+ * on the host's pipe, which the sender rings when it sees the receiver asleep. So back-to-back calls
+ * cost no system call and no wake-up on either side, and an idle host sleeps. A frame larger than a
+ * region goes whole on the pipe. One request at a time: {@link #send} publishes a whole frame,
+ * {@link #receive()} takes the next one.
  *
  * <p><b>Thread safety:</b> not thread-safe; the instance's lock serialises its users.
  */
@@ -26,8 +33,6 @@ public final class HostChannel {
   public static final byte CALL = 3;
   /** The guest's captured stderr. */
   public static final byte STDERR = 4;
-  /** The size of the guest's linear memory, an i64. */
-  public static final byte MEMORY_SIZE = 5;
   /** The answer to a {@link #HOST_CALL}. */
   public static final byte REPLY = 6;
   /** The host function's handler failed; its message. */
@@ -35,13 +40,16 @@ public final class HostChannel {
   /** Test-only: crash the host one way ({@code CRASH_*}). */
   public static final byte CRASH = 8;
 
-  /** The instance exists; {@code _initialize} comes next. */
+  /** The instance exists, its memory size (an i64) follows; {@code _initialize} comes next. */
   public static final byte READY = 64;
-  /** The answer to a request. */
+  /**
+   * The answer to a request. To a guest entry ({@link #INIT}, {@link #ABI}, {@link #CALL}) it, {@link
+   * #NO_MEMORY} and {@link #TRAP} start with the guest's memory size after the entry (an i64).
+   */
   public static final byte DONE = 65;
   /** The module could not allocate memory for the request; it works on. */
   public static final byte NO_MEMORY = 66;
-  /** The guest stopped: kind ordinal, exit code, message. */
+  /** The guest stopped: memory size, kind ordinal, exit code, message. */
   public static final byte TRAP = 67;
   /** The request could not run; its message (a {@link WasmError}). */
   public static final byte PROBLEM = 68;
@@ -57,32 +65,106 @@ public final class HostChannel {
   /** Test trigger: allocate native memory until the address-space limit refuses, then abort. */
   public static final byte CRASH_MALLOC = 4;
 
-  private static final int HEADER = 5;
+  // The shared memory file's layout: byte offsets of the words and regions.
+  private static final int TO_HOST_SEQ = 0;
+  private static final int HOST_ASLEEP = 64;
+  private static final int TO_JVM_SEQ = 128;
+  private static final int JVM_ASLEEP = 192;
+  private static final int TO_HOST = 256;
+  private static final int REGION = 65536;
+  private static final int TO_JVM = TO_HOST + REGION;
+  private static final int REGION_HEADER = 8;
+  private static final int DOORBELL = 0;
+  private static final int ON_PIPE = 255;
+
+  /** Bytes of the shared memory file: the sequence words, then one region per direction. */
+  public static final int SHARED_BYTES = TO_JVM + REGION;
+  /** The largest payload that travels through a region; larger ones go on the pipe. */
+  public static final int REGION_PAYLOAD_MAX = REGION - REGION_HEADER;
+  /** The largest spin {@link #SPIN_PROPERTY} accepts (a minute: tests use it to show that a spin notices a death). */
+  public static final long SPIN_MICROS_MAX = 60_000_000;
   /**
-   * System property: how many microseconds {@link #receive()} polls for an answer before it blocks
-   * (default 20, about one evaluation; 0 blocks at once). An answer that comes within it costs the
-   * calling thread no sleep and wake-up, several microseconds each, for that much CPU at most.
+   * System property: how many microseconds each side spins at most for the other's frame before it
+   * sleeps on the pipe (default {@value #DEFAULT_SPIN_MICROS}; 0 sleeps at once). Within it a call
+   * costs no sleep and wake-up, several microseconds each; the price is that much CPU per wait at
+   * most. Each side spins less while spinning finds nothing. Read when a host starts.
    */
   public static final String SPIN_PROPERTY = "svc.engine.host.spinMicros";
+  /** The spin without {@link #SPIN_PROPERTY}: a few evaluations long. */
+  public static final long DEFAULT_SPIN_MICROS = 50;
 
-  private static final long SPIN_NANOS = Long.getLong(SPIN_PROPERTY, 20) * 1000;
+  private static final int PIPE_HEADER = 5;
   private static final int MAX_PAYLOAD = Integer.MAX_VALUE - 64;
+  // How often a spin asks whether the host still lives: a dead host publishes nothing.
+  private static final int SPINS_PER_LIFE_CHECK = 256;
+  private static final int PROBE_EVERY = 128;
+  private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+  private static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
   private final InputStream in;
   private final OutputStream out;
-  private final byte[] header = new byte[HEADER];
+  private final ByteBuffer shared;
+  private final ByteBuffer payloads; // the same memory, little-endian, for the payload's integers
+  private final long maxSpinNanos;
+  private final BooleanSupplier hostAlive;
+  private final byte[] pipeHeader = new byte[PIPE_HEADER];
+  private long sent;
+  private long received;
+  private long doorbells;
+  private long spinNanos; // the spin of the last wait
+  private boolean spunInVain; // the last wait's spin found no frame
+  private long waits;
 
-  /** A channel over a host's stdout ({@code in}) and stdin ({@code out}). */
-  public HostChannel(InputStream in, OutputStream out) {
+  /**
+   * A channel through {@code shared} (a mapping of the host's channel file, {@link #SHARED_BYTES}
+   * long) with the host's stdout ({@code in}) and stdin ({@code out}) as its pipes.
+   *
+   * @param spinMicros how long to spin for a frame before sleeping on the pipe
+   * @param hostAlive whether the host still runs, asked while spinning
+   */
+  public HostChannel(InputStream in, OutputStream out, ByteBuffer shared, long spinMicros, BooleanSupplier hostAlive) {
+    if (shared.capacity() != SHARED_BYTES) {
+      throw new IllegalArgumentException("the shared memory of a host channel must be " + SHARED_BYTES + " bytes");
+    }
     this.in = in;
     this.out = out;
+    this.shared = shared.duplicate().order(ByteOrder.nativeOrder());
+    this.payloads = shared.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    this.maxSpinNanos = spinMicros * 1000;
+    this.spinNanos = maxSpinNanos;
+    this.hostAlive = hostAlive;
+  }
+
+  /**
+   * The spin {@link #SPIN_PROPERTY} asks for, in microseconds.
+   *
+   * @throws IllegalArgumentException when it is not a whole number from 0 to {@link #SPIN_MICROS_MAX}
+   */
+  public static long spinMicros() {
+    String value = System.getProperty(SPIN_PROPERTY);
+    if (value == null) {
+      return DEFAULT_SPIN_MICROS;
+    }
+    try {
+      long micros = Long.parseLong(value.strip());
+      if (micros >= 0 && micros <= SPIN_MICROS_MAX) {
+        return micros;
+      }
+    } catch (NumberFormatException e) {
+      // Said below.
+    }
+    throw new IllegalArgumentException("the system property " + SPIN_PROPERTY
+        + " must be a number of microseconds from 0 to " + SPIN_MICROS_MAX + ", not `" + value + "`");
   }
 
   /** Sends a frame with {@code payload}. */
   public void send(byte type, byte[] payload) throws IOException {
-    ByteBuffer frame = frame(type, payload.length);
-    frame.put(payload);
-    write(frame);
+    if (payload.length <= REGION_PAYLOAD_MAX) {
+      payloads.put(TO_HOST + REGION_HEADER, payload);
+      publish(type, payload.length);
+    } else {
+      sendOnPipe(type, payload.length, frame -> frame.put(payload));
+    }
   }
 
   /** Sends a guest entry: its epoch deadline in ticks (0 = none), its fuel (-1 = unlimited) and {@code body}. */
@@ -90,9 +172,14 @@ public final class HostChannel {
     if (body.length > MAX_PAYLOAD - 16) {
       throw new IllegalArgumentException("the request is larger than the module's 32-bit memory can take");
     }
-    ByteBuffer frame = frame(type, 16 + body.length);
-    frame.putLong(deadlineTicks).putLong(fuel).put(body);
-    write(frame);
+    int length = 16 + body.length;
+    if (length <= REGION_PAYLOAD_MAX) {
+      int at = TO_HOST + REGION_HEADER;
+      payloads.putLong(at, deadlineTicks).putLong(at + 8, fuel).put(at + 16, body);
+      publish(type, length);
+    } else {
+      sendOnPipe(type, length, frame -> frame.putLong(deadlineTicks).putLong(fuel).put(body));
+    }
   }
 
   /**
@@ -101,35 +188,139 @@ public final class HostChannel {
    * @throws EOFException when the host's output ended: it exited or was killed
    */
   public Frame receive() throws IOException {
-    spin();
-    readFully(header, HEADER);
-    int length = ByteBuffer.wrap(header, 1, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    long frame = received + 1;
+    int first = await(frame);
+    received = frame;
+    if (first < 0) {
+      int type = shared.getInt(TO_JVM);
+      int length = shared.getInt(TO_JVM + 4);
+      if (type != ON_PIPE) {
+        if (type <= DOORBELL || type > 255 || length < 0 || length > REGION_PAYLOAD_MAX) {
+          throw new IOException("the engine host published a frame that breaks the protocol: type " + type
+              + ", " + Integer.toUnsignedString(length) + " bytes");
+        }
+        byte[] payload = new byte[length];
+        payloads.get(TO_JVM + REGION_HEADER, payload);
+        return new Frame((byte) type, payload);
+      }
+      do {
+        first = readByte();
+      } while (first == DOORBELL);
+    }
+    return receiveOnPipe((byte) first);
+  }
+
+  /** How many frames this channel sent: one per request and one per host call answered. */
+  public long framesSent() {
+    return sent;
+  }
+
+  /** How many times this channel rang the host's doorbell: it found the host asleep. */
+  public long doorbellsRung() {
+    return doorbells;
+  }
+
+  /** Whether the host sleeps on its pipe now, waiting for a frame (it spun past its spin). */
+  public boolean hostAsleep() {
+    return (int) INTS.getVolatile(shared, HOST_ASLEEP) != 0;
+  }
+
+  // The type and length go in the region, then the sequence word tells the host; a host asleep on
+  // its pipe gets a doorbell byte. The full fence orders the sequence store before the asleep load,
+  // as the host orders its asleep store before its sequence load: one of the two sees the other.
+  private void publish(int type, int length) throws IOException {
+    shared.putInt(TO_HOST, type);
+    shared.putInt(TO_HOST + 4, length);
+    LONGS.setVolatile(shared, TO_HOST_SEQ, ++sent);
+    VarHandle.fullFence();
+    if ((int) INTS.getVolatile(shared, HOST_ASLEEP) != 0) {
+      out.write(DOORBELL);
+      out.flush();
+      doorbells++;
+    }
+  }
+
+  @FunctionalInterface
+  private interface PayloadWriter {
+    void write(ByteBuffer frame);
+  }
+
+  // Published first, so a host spinning on the region turns to the pipe at once; the frame's bytes
+  // wake a sleeping one.
+  private void sendOnPipe(byte type, int length, PayloadWriter payload) throws IOException {
+    publish(ON_PIPE, 0);
+    ByteBuffer frame = ByteBuffer.allocate(PIPE_HEADER + length).order(ByteOrder.LITTLE_ENDIAN);
+    frame.put(type).putInt(length);
+    payload.write(frame);
+    out.write(frame.array(), 0, frame.position());
+    out.flush();
+  }
+
+  // Waits until the host published frame number {@code frame}: -1, or a frame came whole on the
+  // pipe first, and this is its type byte. A host that died publishes nothing: the spin asks after
+  // its life, and the pipe then ends.
+  private int await(long frame) throws IOException {
+    long end = System.nanoTime() + spinBudget();
+    for (int spins = 1; !published(frame); spins++) {
+      if (System.nanoTime() - end >= 0 || spins % SPINS_PER_LIFE_CHECK == 0 && !hostAlive.getAsBoolean()) {
+        break;
+      }
+      Thread.onSpinWait();
+    }
+    spunInVain = !published(frame);
+    while (true) {
+      if (published(frame)) {
+        return -1;
+      }
+      INTS.setVolatile(shared, JVM_ASLEEP, 1);
+      VarHandle.fullFence();
+      if (published(frame)) {
+        INTS.setVolatile(shared, JVM_ASLEEP, 0);
+        return -1;
+      }
+      int b = readByte();
+      INTS.setVolatile(shared, JVM_ASLEEP, 0);
+      if (b != DOORBELL) {
+        return b;
+      }
+    }
+  }
+
+  // The spin of the next wait. A spin that found no frame halves the next one, a spin that found it
+  // restores the whole spin, and every PROBE_EVERY-th wait spins the whole spin again: where the
+  // host answers fast (an idle machine), calls spin and cost no wake-up; where spinning doesn't pay
+  // (a busy machine, where the spinner may hold off the very core its host needs, or a host whose
+  // calls run long), the channel soon sleeps at once and costs only the wake-up.
+  private long spinBudget() {
+    if (spunInVain) {
+      spinNanos /= 2;
+    } else {
+      spinNanos = maxSpinNanos;
+    }
+    return ++waits % PROBE_EVERY == 0 ? maxSpinNanos : spinNanos;
+  }
+
+  private boolean published(long frame) {
+    return (long) LONGS.getAcquire(shared, TO_JVM_SEQ) >= frame;
+  }
+
+  private int readByte() throws IOException {
+    int b = in.read();
+    if (b < 0) {
+      throw new EOFException("the engine host's output ended");
+    }
+    return b;
+  }
+
+  private Frame receiveOnPipe(byte type) throws IOException {
+    readFully(pipeHeader, 4);
+    int length = ByteBuffer.wrap(pipeHeader, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
     if (length < 0 || length > MAX_PAYLOAD) {
       throw new IOException("the engine host sent a frame of " + Integer.toUnsignedString(length) + " bytes");
     }
     byte[] payload = new byte[length];
     readFully(payload, length);
-    return new Frame(header[0], payload);
-  }
-
-  private void spin() throws IOException {
-    if (SPIN_NANOS <= 0) {
-      return;
-    }
-    long end = System.nanoTime() + SPIN_NANOS;
-    while (in.available() == 0 && System.nanoTime() < end) {
-      Thread.onSpinWait();
-    }
-  }
-
-  private static ByteBuffer frame(byte type, int payloadLength) {
-    ByteBuffer frame = ByteBuffer.allocate(HEADER + payloadLength).order(ByteOrder.LITTLE_ENDIAN);
-    return frame.put(type).putInt(payloadLength);
-  }
-
-  private void write(ByteBuffer frame) throws IOException {
-    out.write(frame.array(), 0, frame.position());
-    out.flush();
+    return new Frame(type, payload);
   }
 
   private void readFully(byte[] target, int length) throws IOException {
