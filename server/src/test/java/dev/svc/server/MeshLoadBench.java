@@ -260,8 +260,9 @@ class MeshLoadBench {
     serverCpu = serverCpuNanos() - serverCpu;
     serverKernel = kernelNanos() - serverKernel;
     daemonCpu = cpuNanos(daemon) - daemonCpu;
-    System.out.println("wrk -c " + connections + " :" + port + " " + output.lines().filter(l -> l.contains("Requests/sec")
-        || l.contains("50%") || l.contains("99%") || l.contains("Non-2xx")).toList());
+    List<String> figures = output.lines().filter(l -> l.contains("Requests/sec") || l.contains("50%")
+        || l.contains("99%") || l.contains("Non-2xx") || l.contains("Socket errors")).toList();
+    System.out.println("wrk -c " + connections + " :" + port + " " + (figures.isEmpty() ? output : figures));
     double requests = output.lines().filter(l -> l.contains(" requests in ")).findFirst()
         .map(l -> Double.parseDouble(l.trim().split(" ")[0])).orElse(0.0);
     double rate = output.lines().filter(l -> l.startsWith("Requests/sec:")).findFirst()
