@@ -11,8 +11,15 @@ import dev.svc.server.mesh.tailnet.NodeLogin;
 import dev.svc.server.mesh.tailnet.WhoIsPathBench;
 import dev.svc.server.testkit.FakeTailscaledMain;
 import io.vertx.core.Context;
+import dev.svc.server.mesh.Caller;
+import dev.svc.server.mesh.Mesh;
+import dev.svc.server.mesh.MeshStatus;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.junit5.VertxExtension;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -28,6 +35,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
@@ -49,7 +57,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * cores to spare, a core of its own keeps the daemon's CPU out of the server's, as a sidecar's would be.
  * {@code -Dbench.warmUp=30s}, {@code -Dbench.connections=16,64} and {@code -Dbench.rounds=3} change the
  * warm-up, the connection counts and the rounds of each; {@code -Dbench.whoIs=false} leaves out the
- * who-is latency. {@code -Dbench.jfr=DIR} records one more 10 s run of each mode at 64 connections with Java Flight
+ * who-is latency; {@code -Dbench.devLater=true} makes mesh mode dev answer who-is one event-loop turn
+ * later, which parts the cost of waiting for a caller at all from that of asking the daemon. {@code -Dbench.jfr=DIR} records one more 10 s run of each mode at 64 connections with Java Flight
  * Recorder's profiling settings, into {@code DIR/dev.jfr} and {@code DIR/admission.jfr}, and the fake daemon's whole run into
  * {@code DIR/daemon.jfr}
  * ({@code jfr print --events jdk.ExecutionSample} reads them).
@@ -149,7 +158,13 @@ class MeshLoadBench {
     external.put(ConfigKey.MESH_MODE, "external");
     external.put(ConfigKey.MESH_SOCKET, socket.toString());
     SvcConfig tailnet = TestServers.config(external);
-    SvcServer devServer = await(SvcServer.create(dev, SvcServer.mesh(dev.mesh(), new NodeLogin("", false), Map.of()),
+    BiFunction<Vertx, MeterRegistry, Mesh> devMesh = SvcServer.mesh(dev.mesh(), new NodeLogin("", false), Map.of());
+    if (Boolean.getBoolean("bench.devLater")) {
+      System.out.println("mesh mode dev answers who-is one event-loop turn later");
+      BiFunction<Vertx, MeterRegistry, Mesh> now = devMesh;
+      devMesh = (vertx, registry) -> new LaterMesh(now.apply(vertx, registry));
+    }
+    SvcServer devServer = await(SvcServer.create(dev, devMesh,
         registry -> SupervisedEngines.start(dev.engine(), registry)).start());
     SvcServer meshServer = await(SvcServer.create(tailnet, SvcServer.mesh(tailnet.mesh(), new NodeLogin("", false),
         Map.of()), registry -> SupervisedEngines.start(tailnet.engine(), registry)).start());
@@ -179,6 +194,41 @@ class MeshLoadBench {
     } finally {
       await(devServer.stop());
       await(meshServer.stop());
+    }
+  }
+
+  /**
+   * A mesh that answers who-is as {@code now} does, one event-loop turn later: the request waits for
+   * its caller as it does for a daemon's answer, without the I/O, which tells the cost of waiting at
+   * all (the request paused and resumed, its handlers continued from another task) apart from the
+   * cost of asking tailscaled.
+   */
+  private record LaterMesh(Mesh now) implements Mesh {
+    @Override
+    public Future<HttpServerOptions> listenOptions(HttpServerOptions base) {
+      return now.listenOptions(base);
+    }
+
+    @Override
+    public String url(int port) {
+      return now.url(port);
+    }
+
+    @Override
+    public Future<Caller> whoIs(SocketAddress peer) {
+      Promise<Caller> later = Promise.promise();
+      Vertx.currentContext().runOnContext(v -> now.whoIs(peer).onComplete(later));
+      return later.future();
+    }
+
+    @Override
+    public MeshStatus status() {
+      return now.status();
+    }
+
+    @Override
+    public Future<Void> close() {
+      return now.close();
     }
   }
 
