@@ -302,10 +302,12 @@ final class LocalApiConnections {
 
     private void flush() {
       turn = null;
-      for (Connection connection : unflushed) {
+      // A copy: a write that fails may close its connection, which leaves the list.
+      Connection[] writing = unflushed.toArray(new Connection[0]);
+      unflushed.clear();
+      for (Connection connection : writing) {
         connection.flush();
       }
-      unflushed.clear();
     }
 
     /** A connection has room again: waiting calls may take it. */
