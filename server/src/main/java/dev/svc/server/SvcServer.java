@@ -101,14 +101,14 @@ public final class SvcServer {
     this.telemetry = Telemetry.start(config.otel(), registry);
     // The API counts and times its requests itself (RequestMetrics), at a fraction of the cost of
     // Vert.x's HTTP server metrics, which the spec allows in their place (access-server spec §9).
-    // The only HTTP client is the mesh's to tailscaled, whose who-is, one per API request, has its
-    // own histogram (svc_mesh_whois_duration_seconds); Vert.x's client metrics cost more than that
-    // and would measure it twice.
+    // The only HTTP and TCP clients are the mesh's to tailscaled, whose who-is, one per API request,
+    // has its own histogram (svc_mesh_whois_duration_seconds); Vert.x's client metrics (bytes read
+    // and written per socket event) cost more than that and would measure it twice.
     VertxOptions options = new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
         .setEnabled(true)
         .setJvmMetricsEnabled(true)
         .setDisabledMetricsCategories(Set.of(MetricsDomain.HTTP_SERVER.toCategory(),
-            MetricsDomain.HTTP_CLIENT.toCategory())));
+            MetricsDomain.HTTP_CLIENT.toCategory(), MetricsDomain.NET_CLIENT.toCategory())));
     VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(registry));
     telemetry.ifPresent(t -> {
       options.setTracingOptions(new OpenTelemetryOptions());

@@ -11,8 +11,15 @@ import dev.svc.server.mesh.tailnet.NodeLogin;
 import dev.svc.server.mesh.tailnet.WhoIsPathBench;
 import dev.svc.server.testkit.FakeTailscaledMain;
 import io.vertx.core.Context;
+import dev.svc.server.mesh.Caller;
+import dev.svc.server.mesh.Mesh;
+import dev.svc.server.mesh.MeshStatus;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.junit5.VertxExtension;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -28,7 +35,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -45,6 +55,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>{@code -Dbench.daemonCpus=2} runs the fake daemon under {@code taskset -c 2}: on a machine with
  * cores to spare, a core of its own keeps the daemon's CPU out of the server's, as a sidecar's would be.
+ * {@code -Dbench.warmUp=30s}, {@code -Dbench.connections=16,64} and {@code -Dbench.rounds=3} change the
+ * warm-up, the connection counts and the rounds of each; {@code -Dbench.whoIs=false} leaves out the
+ * who-is latency; {@code -Dbench.devLater=true} makes mesh mode dev answer who-is one event-loop turn
+ * later, which parts the cost of waiting for a caller at all from that of asking the daemon. {@code -Dbench.jfr=DIR} records one more 10 s run of each mode at 64 connections with Java Flight
+ * Recorder's profiling settings, into {@code DIR/dev.jfr} and {@code DIR/admission.jfr}, and the fake daemon's whole run into
+ * {@code DIR/daemon.jfr}
+ * ({@code jfr print --events jdk.ExecutionSample} reads them).
  */
 @ExtendWith(VertxExtension.class)
 class MeshLoadBench {
@@ -58,7 +75,9 @@ class MeshLoadBench {
     Path socket = Files.createTempDirectory("fake-ts").resolve("tailscaled.sock");
     Process daemon = startDaemon(socket);
     try {
-      whoIsLatency(vertx, socket);
+      if (!"false".equals(System.getProperty("bench.whoIs"))) {
+        whoIsLatency(vertx, socket);
+      }
       throughput(socket, daemon);
     } finally {
       daemon.getOutputStream().close();
@@ -80,12 +99,22 @@ class MeshLoadBench {
       command.addAll(List.of("taskset", "-c", cpus));
       System.out.println("the fake daemon runs on CPUs " + cpus);
     }
-    command.addAll(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
+    command.add(java.toString());
+    String jfr = System.getProperty("bench.jfr", "");
+    if (!jfr.isEmpty()) {
+      Files.createDirectories(Path.of(jfr));
+      command.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
+          + Path.of(jfr, "daemon.jfr").toAbsolutePath());
+    }
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
         FakeTailscaledMain.class.getName(), socket.toString(), PEER, "ann@corp.example",
         "{\"svc.dev/cap/svc\":[{\"role\":\"view\",\"period\":\"1h\"}]}"));
     Process daemon = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     BufferedReader lines = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
     String line = lines.readLine();
+    while (line != null && line.startsWith("[") && !FakeTailscaledMain.READY.equals(line)) {
+      line = lines.readLine(); // the JVM's own log lines, such as a flight recording's start
+    }
     if (!FakeTailscaledMain.READY.equals(line)) {
       daemon.destroy();
       throw new IllegalStateException("the fake daemon didn't start: " + line);
@@ -129,7 +158,13 @@ class MeshLoadBench {
     external.put(ConfigKey.MESH_MODE, "external");
     external.put(ConfigKey.MESH_SOCKET, socket.toString());
     SvcConfig tailnet = TestServers.config(external);
-    SvcServer devServer = await(SvcServer.create(dev, SvcServer.mesh(dev.mesh(), new NodeLogin("", false), Map.of()),
+    BiFunction<Vertx, MeterRegistry, Mesh> devMesh = SvcServer.mesh(dev.mesh(), new NodeLogin("", false), Map.of());
+    if (Boolean.getBoolean("bench.devLater")) {
+      System.out.println("mesh mode dev answers who-is one event-loop turn later");
+      BiFunction<Vertx, MeterRegistry, Mesh> now = devMesh;
+      devMesh = (vertx, registry) -> new LaterMesh(now.apply(vertx, registry));
+    }
+    SvcServer devServer = await(SvcServer.create(dev, devMesh,
         registry -> SupervisedEngines.start(dev.engine(), registry)).start());
     SvcServer meshServer = await(SvcServer.create(tailnet, SvcServer.mesh(tailnet.mesh(), new NodeLogin("", false),
         Map.of()), registry -> SupervisedEngines.start(tailnet.engine(), registry)).start());
@@ -138,16 +173,23 @@ class MeshLoadBench {
         + "wrk.body = '" + BODY + "'\n");
     try {
       // Long warm-ups: on 2 shared cores the JIT still compiles the hot paths after 10 s of load.
-      wrk(devServer.apiPort(), script, "30s", 16, daemon);
-      wrk(meshServer.apiPort(), script, "30s", 16, daemon);
-      for (int connections : new int[] {16, 64}) {
+      String warmUp = System.getProperty("bench.warmUp", "30s");
+      wrk(devServer.apiPort(), script, warmUp, 16, daemon);
+      wrk(meshServer.apiPort(), script, warmUp, 16, daemon);
+      for (String each : System.getProperty("bench.connections", "16,64").split(",")) {
+        int connections = Integer.parseInt(each.trim());
         List<Load> devLoads = new ArrayList<>();
         List<Load> meshLoads = new ArrayList<>();
-        for (int round = 0; round < 3; round++) {
+        for (int round = 0; round < Integer.getInteger("bench.rounds", 3); round++) {
           devLoads.add(wrk(devServer.apiPort(), script, "10s", connections, daemon));
           meshLoads.add(wrk(meshServer.apiPort(), script, "10s", connections, daemon));
         }
         report(connections, Load.mean(devLoads), Load.mean(meshLoads));
+      }
+      String jfr = System.getProperty("bench.jfr", "");
+      if (!jfr.isEmpty()) {
+        recorded(Path.of(jfr, "dev.jfr"), () -> wrk(devServer.apiPort(), script, "10s", 64, daemon));
+        recorded(Path.of(jfr, "admission.jfr"), () -> wrk(meshServer.apiPort(), script, "10s", 64, daemon));
       }
     } finally {
       await(devServer.stop());
@@ -156,13 +198,84 @@ class MeshLoadBench {
   }
 
   /**
-   * What one wrk run measured: requests per second, and the CPU time per request of this JVM (the
-   * server under load; the other one idles) and of the fake daemon's process.
+   * A mesh that answers who-is as {@code now} does, one event-loop turn later: the request waits for
+   * its caller as it does for a daemon's answer, without the I/O, which tells the cost of waiting at
+   * all (the request paused and resumed, its handlers continued from another task) apart from the
+   * cost of asking tailscaled.
    */
-  private record Load(double rate, double serverMicros, double daemonMicros) {
+  private record LaterMesh(Mesh now) implements Mesh {
+    @Override
+    public Future<HttpServerOptions> listenOptions(HttpServerOptions base) {
+      return now.listenOptions(base);
+    }
+
+    @Override
+    public String url(int port) {
+      return now.url(port);
+    }
+
+    @Override
+    public Future<Caller> whoIs(SocketAddress peer) {
+      Promise<Caller> later = Promise.promise();
+      Vertx.currentContext().runOnContext(v -> now.whoIs(peer).onComplete(later));
+      return later.future();
+    }
+
+    @Override
+    public MeshStatus status() {
+      return now.status();
+    }
+
+    @Override
+    public Future<Void> close() {
+      return now.close();
+    }
+  }
+
+  /** A wrk run that may throw. */
+  private interface Run {
+    Load run() throws IOException, InterruptedException;
+  }
+
+  /**
+   * {@code run} under a flight recording with the profiling settings, dumped to {@code file}, and,
+   * with {@code -Dbench.perf=true}, under {@code perf record} of this JVM too ({@code file} with
+   * {@code .perf} for {@code .jfr}; {@code jcmd Compiler.perfmap} writes the JIT's symbols for
+   * {@code perf report} to {@code /tmp/perf-PID.map}).
+   */
+  private static void recorded(Path file, Run run) throws Exception {
+    Files.createDirectories(file.getParent());
+    long pid = ProcessHandle.current().pid();
+    Process perf = null;
+    if (Boolean.getBoolean("bench.perf")) {
+      perf = new ProcessBuilder("perf", "record", "-F", "997", "-p", String.valueOf(pid), "-o",
+          file.toString().replace(".jfr", ".perf"), "--", "sleep", "10").redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    }
+    try (Recording recording = new Recording(Configuration.getConfiguration("profile"))) {
+      recording.start();
+      run.run();
+      recording.stop();
+      recording.dump(file);
+    }
+    if (perf != null) {
+      perf.waitFor();
+      new ProcessBuilder("jcmd", String.valueOf(pid), "Compiler.perfmap").redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    }
+    System.out.println("flight recording: " + file);
+  }
+
+  /**
+   * What one wrk run measured: requests per second, and the CPU time per request of this JVM (the
+   * server under load; the other one idles) and of the fake daemon's process, with the server's
+   * share spent in the kernel (system calls: socket reads and writes, wake-ups).
+   */
+  private record Load(double rate, double serverMicros, double serverKernelMicros, double daemonMicros) {
     static Load mean(List<Load> loads) {
       return new Load(loads.stream().mapToDouble(Load::rate).average().orElseThrow(),
           loads.stream().mapToDouble(Load::serverMicros).average().orElseThrow(),
+          loads.stream().mapToDouble(Load::serverKernelMicros).average().orElseThrow(),
           loads.stream().mapToDouble(Load::daemonMicros).average().orElseThrow());
     }
   }
@@ -179,12 +292,15 @@ class MeshLoadBench {
     System.out.printf("wrk -c %d: CPU per request: server %.1f us (dev %.1f us, +%.1f %%), fake daemon %.1f us%n",
         connections, mesh.serverMicros(), dev.serverMicros(), 100 * (mesh.serverMicros() / dev.serverMicros() - 1),
         mesh.daemonMicros());
+    System.out.printf("wrk -c %d: server CPU per request in the kernel: %.1f us (dev %.1f us)%n", connections,
+        mesh.serverKernelMicros(), dev.serverKernelMicros());
   }
 
   /** One wrk run of {@code connections} connections on the eval route. */
   private static Load wrk(int port, Path script, String duration, int connections, Process daemon)
       throws IOException, InterruptedException {
     long serverCpu = serverCpuNanos();
+    long serverKernel = kernelNanos();
     long daemonCpu = cpuNanos(daemon);
     Process wrk = new ProcessBuilder("wrk", "-t", "1", "-c", String.valueOf(connections), "-d", duration, "--latency",
         "-s", script.toString(), "http://127.0.0.1:" + port + "/api/v1/policies/access.main/eval")
@@ -192,18 +308,35 @@ class MeshLoadBench {
     String output = new String(wrk.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     wrk.waitFor();
     serverCpu = serverCpuNanos() - serverCpu;
+    serverKernel = kernelNanos() - serverKernel;
     daemonCpu = cpuNanos(daemon) - daemonCpu;
-    System.out.println("wrk -c " + connections + " :" + port + " " + output.lines().filter(l -> l.contains("Requests/sec")
-        || l.contains("50%") || l.contains("99%") || l.contains("Non-2xx")).toList());
+    List<String> figures = output.lines().filter(l -> l.contains("Requests/sec") || l.contains("50%")
+        || l.contains("99%") || l.contains("Non-2xx") || l.contains("Socket errors")).toList();
+    System.out.println("wrk -c " + connections + " :" + port + " " + (figures.isEmpty() ? output : figures));
     double requests = output.lines().filter(l -> l.contains(" requests in ")).findFirst()
         .map(l -> Double.parseDouble(l.trim().split(" ")[0])).orElse(0.0);
     double rate = output.lines().filter(l -> l.startsWith("Requests/sec:")).findFirst()
         .map(l -> Double.parseDouble(l.substring("Requests/sec:".length()).trim())).orElse(0.0);
-    return new Load(rate, serverCpu / 1e3 / requests, daemonCpu / 1e3 / requests);
+    return new Load(rate, serverCpu / 1e3 / requests, serverKernel / 1e3 / requests, daemonCpu / 1e3 / requests);
   }
 
   private static long serverCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  /**
+   * This process's CPU time in the kernel: field 15 ({@code stime}) of {@code /proc/self/stat}, in
+   * clock ticks of 10 ms (Linux's {@code USER_HZ}); 0 elsewhere.
+   */
+  private static long kernelNanos() {
+    try {
+      String stat = Files.readString(Path.of("/proc/self/stat"));
+      // The command name, field 2, may hold spaces: count fields after its closing parenthesis.
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Long.parseLong(fields[12]) * 10_000_000L;
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
   }
 
   private static long cpuNanos(Process process) {

@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * @param retryAfter the {@code Retry-After} header, or null
  * @param body the body, after any chunked encoding is undone
  * @param reusable whether the connection may carry another request: HTTP/1.1 without
- *     {@code Connection: close}, and the answer ended where the daemon said it would
+ *     {@code Connection: close}, and a body delimited by its length or by chunks
  */
 record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) {
 
@@ -78,7 +78,17 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
       if (part != Part.DONE) {
         return null;
       }
-      return new HttpAnswer(status, retryAfter, body, keepAlive && at == pending.length());
+      return new HttpAnswer(status, retryAfter, body, keepAlive);
+    }
+
+    /**
+     * The bytes that came after the answer's end: the start of the next answer, when requests are
+     * pipelined on the connection.
+     *
+     * @return those bytes, empty when the answer ended with the bytes fed
+     */
+    Buffer rest() {
+      return at == pending.length() ? Buffer.buffer() : pending.slice(at, pending.length());
     }
 
     /**

@@ -18,6 +18,8 @@ import io.vertx.core.tracing.TracingPolicy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,12 +33,23 @@ import java.util.concurrent.TimeoutException;
  * 2 cores a small server gets, that bookkeeping cost more than the who-is itself.
  *
  * <p>Each event loop keeps its own connections, so a call never leaves the thread of the request it
- * serves: idle ones are reused (the most recent first), at most {@link #MAX_PER_LOOP} are open, and
- * calls beyond that wait for one to come free, up to {@link #MAX_WAITING_PER_LOOP}; more fail at once, so
- * a daemon that stopped answering costs bounded memory however many requests arrive. A reused connection the daemon closed while it was
- * idle gets the call again on a fresh one (a {@code GET} is safe to repeat); any other failure ends
- * the call. Every call has a deadline ({@link CallDeadlines}); a call that passes it closes its
- * connection, so a late answer is never read as the answer of the next call.
+ * serves. The calls an event loop makes in one turn (the API requests of one batch of reads) are
+ * pipelined (HTTP/1.1): written together, in one write, on one connection, whose answers come back in
+ * their order. Go's {@code net/http} server, which serves tailscaled's local API, reads pipelined
+ * requests one after the other on a keep-alive connection; one write and one read for several
+ * who-is calls is what saves the system calls, wake-ups and I/O bookkeeping of both sides. A call
+ * goes on the connection of its turn while that carries fewer than {@link #MAX_PIPELINED}, else on an
+ * idle one, else on a new one while the event loop has fewer than {@link #MAX_PER_LOOP}, else on the
+ * least busy one with room; beyond that it waits, up to {@link #MAX_WAITING_PER_LOOP} calls, and
+ * more fail at once, so a daemon that stopped answering costs bounded memory however many requests
+ * arrive.
+ *
+ * <p>A call whose connection closed before any byte of its answer came gets the call once more on
+ * another connection (a {@code GET} is safe to repeat) when the close wasn't about it: the daemon
+ * closed a connection that had answered before (an idle timeout), or the call was pipelined behind
+ * one that failed. Any other failure ends the call. Every call has a deadline ({@link CallDeadlines});
+ * a call that passes it closes its connection, which frees the calls pipelined behind it and makes
+ * sure a late answer is never read as another call's.
  *
  * <p>When tracing is on, each call is a client span of the request it serves (access-server spec
  * §10), as a call through Vert.x's HTTP client would be: named after the method, with the method,
@@ -48,6 +61,8 @@ final class LocalApiConnections {
 
   /** The most connections one event loop opens to the daemon. */
   static final int MAX_PER_LOOP = 32;
+  /** The most calls in flight on one connection. */
+  static final int MAX_PIPELINED = 16;
   /** The most calls that wait for a connection on one event loop. */
   static final int MAX_WAITING_PER_LOOP = 4096;
 
@@ -186,9 +201,9 @@ final class LocalApiConnections {
 
     void expire() {
       Connection holding = connection;
-      if (fail(new TimeoutException("no answer within " + timeout.toMillis() + " ms"))
-          && holding != null && holding.call == this) {
-        holding.socket.close();
+      if (fail(new TimeoutException("no answer within " + timeout.toMillis() + " ms")) && holding != null
+          && holding.carries(this)) {
+        holding.close();
       }
     }
 
@@ -227,175 +242,275 @@ final class LocalApiConnections {
   /** The connections of one event loop; only touched on that loop's thread. */
   private final class Loop {
     private final ContextInternal base;
-    private final ArrayDeque<Connection> idle = new ArrayDeque<>();
+    private final List<Connection> connections = new ArrayList<>();
     private final ArrayDeque<Call> waiting = new ArrayDeque<>();
-    private int count;
+    private final List<Connection> unflushed = new ArrayList<>();
+    /** The connection the calls of this turn go on; null once the turn's requests are written. */
+    private Connection turn;
 
     Loop(ContextInternal base) {
       this.base = base;
     }
 
     void acquire(Call call) {
-      Connection connection = idle.pollLast();
-      if (connection != null) {
-        connection.send(call);
-      } else if (count < MAX_PER_LOOP) {
-        count++;
-        connect(call);
-      } else if (waiting.size() < MAX_WAITING_PER_LOOP) {
-        waiting.addLast(call);
-      } else {
-        call.fail(new IllegalStateException(MAX_WAITING_PER_LOOP + " calls already wait for one of the "
-            + MAX_PER_LOOP + " connections of this event loop"));
-      }
-    }
-
-    /** {@code connection} finished its call and may carry another. */
-    void release(Connection connection) {
-      Call next = nextWaiting();
-      if (next != null) {
-        connection.send(next);
-      } else {
-        idle.addLast(connection);
-      }
-    }
-
-    /** {@code connection} closed; a waiting call may open another. */
-    void lost(Connection connection) {
-      idle.remove(connection);
-      open.remove(connection);
-      freed();
-    }
-
-    /** One connection fewer: a waiting call may open another. */
-    private void freed() {
-      count--;
-      for (Call next = nextWaiting(); next != null; next = nextWaiting()) {
-        if (!closed) {
-          count++;
-          connect(next);
-          return;
-        }
-        next.fail(new IllegalStateException("the client is closed"));
-      }
-    }
-
-    private Call nextWaiting() {
-      Call next = waiting.pollFirst();
-      while (next != null && next.done) {
-        next = waiting.pollFirst();
-      }
-      return next;
-    }
-
-    private void connect(Call call) {
       if (closed) {
         call.fail(new IllegalStateException("the client is closed"));
-        freed();
-        return;
+      } else if (!place(call)) {
+        if (waiting.size() < MAX_WAITING_PER_LOOP) {
+          waiting.addLast(call);
+        } else {
+          call.fail(new IllegalStateException(MAX_WAITING_PER_LOOP + " calls already wait for one of the "
+              + MAX_PER_LOOP + " connections of this event loop"));
+        }
       }
+    }
+
+    /** Puts {@code call} on a connection with room, per the class comment; false when none has any. */
+    private boolean place(Call call) {
+      Connection target = turn != null && turn.hasRoom() ? turn : null;
+      Connection leastBusy = null;
+      for (int i = 0; target == null && i < connections.size(); i++) {
+        Connection each = connections.get(i);
+        if (each.idle()) {
+          target = each;
+        } else if (each.hasRoom() && (leastBusy == null || each.load() < leastBusy.load())) {
+          leastBusy = each;
+        }
+      }
+      if (target == null && connections.size() < MAX_PER_LOOP) {
+        target = connect();
+      }
+      if (target == null) {
+        target = leastBusy;
+      }
+      if (target == null) {
+        return false;
+      }
+      turn = target;
+      target.add(call);
+      return true;
+    }
+
+    /** {@code connection} has requests to write at the end of this turn. */
+    void unflushed(Connection connection) {
+      if (unflushed.isEmpty()) {
+        // Runs after the I/O and tasks at hand, so every call of this turn joins the write.
+        base.nettyEventLoop().execute(this::flush);
+      }
+      unflushed.add(connection);
+    }
+
+    private void flush() {
+      turn = null;
+      // A copy: a write that fails may close its connection, which leaves the list.
+      Connection[] writing = unflushed.toArray(new Connection[0]);
+      unflushed.clear();
+      for (Connection connection : writing) {
+        connection.flush();
+      }
+    }
+
+    /** A connection has room again: waiting calls may take it. */
+    void freed() {
+      for (Call next = waiting.peekFirst(); next != null; next = waiting.peekFirst()) {
+        if (next.done) {
+          waiting.pollFirst(); // it passed its deadline while waiting
+        } else if (closed) {
+          waiting.pollFirst().fail(new IllegalStateException("the client is closed"));
+        } else if (place(next)) {
+          waiting.pollFirst();
+        } else {
+          return;
+        }
+      }
+    }
+
+    /** {@code connection} closed. */
+    void lost(Connection connection) {
+      connections.remove(connection);
+      unflushed.remove(connection);
+      if (turn == connection) {
+        turn = null;
+      }
+      open.remove(connection);
+    }
+
+    private Connection connect() {
+      Connection connection = new Connection(this);
+      connections.add(connection);
       // On the loop's own context, so the socket's handlers run there and hold no request's context.
       base.emit(null, v -> net.connect(socket).onComplete(connected -> {
         if (connected.failed()) {
-          call.fail(connected.cause());
-          freed();
-          return;
+          connection.failed(connected.cause());
+        } else {
+          connection.connected(connected.result());
         }
-        Connection connection = new Connection(this, connected.result());
-        open.add(connection);
-        if (closed) {
-          connection.socket.close();
-        }
-        connection.send(call);
       }));
+      return connection;
     }
   }
 
-  /** One connection to the daemon, carrying one call at a time. */
+  /** One connection to the daemon, carrying its calls in order. */
   private final class Connection {
     private final Loop loop;
-    private final NetSocket socket;
-    private Call call;
-    private HttpAnswer.Reader reader;
-    private boolean reused;
+    /** The calls sent or to send, in order; the first one's answer comes next. */
+    private final ArrayDeque<Call> calls = new ArrayDeque<>();
+    private NetSocket socket; // null while connecting
+    private Buffer unsent;
+    private HttpAnswer.Reader reader = new HttpAnswer.Reader(maxBody);
+    private boolean answeredBefore;
     private boolean received;
+    private boolean closedHere;
     private Throwable broken;
 
-    Connection(Loop loop, NetSocket socket) {
+    Connection(Loop loop) {
       this.loop = loop;
-      this.socket = socket;
+    }
+
+    boolean idle() {
+      return calls.isEmpty() && !closedHere;
+    }
+
+    boolean hasRoom() {
+      return calls.size() < MAX_PIPELINED && !closedHere;
+    }
+
+    int load() {
+      return calls.size();
+    }
+
+    boolean carries(Call call) {
+      return calls.contains(call);
+    }
+
+    void add(Call call) {
+      call.connection = this;
+      calls.addLast(call);
+      if (unsent == null) {
+        unsent = Buffer.buffer(call.bytes.length() * 4);
+        loop.unflushed(this);
+      }
+      unsent.appendBuffer(call.bytes);
+    }
+
+    /** Writes the requests added in this turn, once connected. */
+    void flush() {
+      if (socket != null && unsent != null) {
+        socket.write(unsent);
+        unsent = null;
+      }
+    }
+
+    void connected(NetSocket connected) {
+      socket = connected;
+      open.add(this);
       socket.handler(this::onBytes);
       socket.exceptionHandler(failure -> {
         broken = failure;
-        socket.close();
+        close();
       });
       socket.closeHandler(v -> onClose());
-    }
-
-    void send(Call next) {
-      if (next.done) {
-        loop.release(this); // it passed its deadline while waiting
+      if (closed || closedHere) {
+        socket.close();
         return;
       }
-      call = next;
-      next.connection = this;
-      reader = new HttpAnswer.Reader(maxBody);
-      received = false;
-      socket.write(next.bytes);
+      flush();
+    }
+
+    void failed(Throwable cause) {
+      loop.lost(this);
+      for (Call call = calls.pollFirst(); call != null; call = calls.pollFirst()) {
+        call.fail(cause);
+      }
+      loop.freed();
+    }
+
+    void close() {
+      closedHere = true;
+      if (socket != null) {
+        socket.close();
+      }
     }
 
     private void onBytes(Buffer bytes) {
-      Call current = call;
-      if (current == null) {
-        socket.close(); // nothing was asked: the connection is out of step
-        return;
+      Buffer rest = bytes;
+      while (rest.length() > 0 && !closedHere) {
+        Call current = calls.peekFirst();
+        if (current == null) {
+          close(); // nothing was asked: the connection is out of step
+          return;
+        }
+        received = true;
+        HttpAnswer answer;
+        try {
+          answer = reader.feed(rest);
+        } catch (IllegalStateException unreadable) {
+          calls.pollFirst();
+          reader = new HttpAnswer.Reader(maxBody);
+          received = false; // nothing of the calls behind it came
+          current.fail(unreadable);
+          close();
+          return;
+        }
+        if (answer == null) {
+          return;
+        }
+        rest = reader.rest();
+        calls.pollFirst();
+        answeredBefore = true;
+        reader = new HttpAnswer.Reader(maxBody);
+        received = false;
+        if (!answer.reusable() || closed) {
+          close(); // the calls behind this one get another connection once it closed
+        } else {
+          // Free the slot first: the caller's continuation runs within end(), and its next who-is may take it.
+          loop.freed();
+        }
+        current.end(answer, null);
       }
-      received = true;
-      HttpAnswer answer;
-      try {
-        answer = reader.feed(bytes);
-      } catch (IllegalStateException unreadable) {
-        call = null;
-        current.fail(unreadable);
-        socket.close();
-        return;
-      }
-      if (answer == null) {
-        return;
-      }
-      call = null;
-      reused = true;
-      // Free first: the caller's continuation runs within end(), and its next who-is may take this connection.
-      if (answer.reusable() && !closed) {
-        loop.release(this);
-      } else {
-        socket.close();
-      }
-      current.end(answer, null);
     }
 
     private void onClose() {
       loop.lost(this);
-      Call current = call;
-      call = null;
-      if (current == null || current.done) {
-        return;
+      Call first = calls.pollFirst();
+      if (first != null && !first.done) {
+        endFirst(first);
       }
+      // The calls behind the first one were never looked at: another connection may carry them.
+      for (Call call = calls.pollFirst(); call != null; call = calls.pollFirst()) {
+        retryOrFail(call, new IllegalStateException("the connection closed before an answer"));
+      }
+      loop.freed();
+    }
+
+    /** The first call at the close: its answer may run to the close, or be cut. */
+    private void endFirst(Call first) {
       HttpAnswer answer;
       try {
         answer = reader.end();
       } catch (IllegalStateException cut) {
-        if (reused && !received && !current.retried && !closed) {
-          // The daemon closed the idle connection as this call began: try once on a fresh one.
-          current.retried = true;
-          current.connection = null;
-          loop.acquire(current);
+        if (!received && (answeredBefore || closedHere)) {
+          // The daemon closed the idle connection as this call began, or another call's end closed it.
+          retryOrFail(first, broken != null ? broken : cut);
         } else {
-          current.fail(broken != null ? broken : cut);
+          first.fail(broken != null ? broken : cut);
         }
         return;
       }
-      current.end(answer, null);
+      first.end(answer, null);
+    }
+
+    private void retryOrFail(Call call, Throwable failure) {
+      if (call.done) {
+        return;
+      }
+      if (call.retried || closed) {
+        call.fail(failure);
+        return;
+      }
+      call.retried = true;
+      call.connection = null;
+      loop.acquire(call);
     }
   }
 }

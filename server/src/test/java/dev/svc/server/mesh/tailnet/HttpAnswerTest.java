@@ -63,10 +63,25 @@ class HttpAnswerTest {
   }
 
   @Test
-  void connection_close_http_1_0_and_bytes_past_the_end_make_the_connection_unusable() {
+  void connection_close_and_http_1_0_make_the_connection_unusable() {
     assertThat(readWhole("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n").reusable()).isFalse();
     assertThat(readWhole("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n").reusable()).isFalse();
-    assertThat(readWhole("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nab").reusable()).isFalse();
+  }
+
+  @Test
+  void bytes_past_the_end_are_the_next_pipelined_answer() {
+    String second = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}";
+    HttpAnswer.Reader reader = new HttpAnswer.Reader(MAX_BODY);
+
+    HttpAnswer first = reader.feed(bytes("HTTP/1.1 204 No Content\r\n\r\n" + second.substring(0, 20)));
+
+    assertThat(first.status()).isEqualTo(204);
+    assertThat(first.reusable()).isTrue();
+    assertThat(reader.rest().toString()).isEqualTo(second.substring(0, 20));
+    HttpAnswer.Reader next = new HttpAnswer.Reader(MAX_BODY);
+    assertThat(next.feed(reader.rest())).isNull();
+    assertThat(next.feed(bytes(second.substring(20))).body().toString()).isEqualTo("{}");
+    assertThat(next.rest().length()).isZero();
   }
 
   @Test

@@ -45,6 +45,7 @@ class LocalApiConnectionsTest {
   private final List<String> requests = new CopyOnWriteArrayList<>();
   private final AtomicInteger connections = new AtomicInteger();
   private final AtomicInteger closed = new AtomicInteger();
+  private final AtomicInteger reads = new AtomicInteger();
   private NetServer server;
   private LocalApiConnections client;
   private CallDeadlines deadlines;
@@ -55,10 +56,14 @@ class LocalApiConnectionsTest {
       connections.incrementAndGet();
       connection.closeHandler(v -> closed.incrementAndGet());
       AtomicInteger index = new AtomicInteger();
-      connection.handler(RecordParser.newDelimited("\r\n\r\n", request -> {
+      RecordParser parser = RecordParser.newDelimited("\r\n\r\n", request -> {
         requests.add(request.toString() + "\r\n\r\n");
         script.answer(connection, index.getAndIncrement());
-      }));
+      });
+      connection.handler(bytes -> {
+        reads.incrementAndGet();
+        parser.handle(bytes);
+      });
     });
     await(server.listen(SocketAddress.domainSocketAddress(socket.toString())));
     return socket;
@@ -157,15 +162,15 @@ class LocalApiConnectionsTest {
   }
 
   @Test
-  void calls_beyond_the_connection_limit_wait_for_a_connection_to_come_free(Vertx vertx) throws Exception {
-    int limit = LocalApiConnections.MAX_PER_LOOP;
+  void calls_beyond_what_the_connections_may_carry_wait_for_room(Vertx vertx) throws Exception {
+    int capacity = LocalApiConnections.MAX_PER_LOOP * LocalApiConnections.MAX_PIPELINED;
     List<NetSocket> held = new ArrayList<>();
     LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
-      // Holds the first requests until as many connections as the client may open carry one each.
+      // Holds the first requests until the client's connections carry as many as they may.
       synchronized (held) {
-        if (held.size() < limit) {
+        if (held.size() < capacity) {
           held.add(connection);
-          if (held.size() == limit) {
+          if (held.size() == capacity) {
             held.forEach(waiting -> waiting.write(OK));
           }
           return;
@@ -174,20 +179,11 @@ class LocalApiConnectionsTest {
       connection.write(OK);
     }), Duration.ofSeconds(20));
 
-    Context loop = vertx.getOrCreateContext();
-    Promise<List<Future<HttpAnswer>>> started = Promise.promise();
-    loop.runOnContext(v -> {
-      List<Future<HttpAnswer>> calls = new ArrayList<>();
-      for (int i = 0; i < limit + 8; i++) {
-        calls.add(client.get(URI));
-      }
-      started.complete(calls);
-    });
-    List<Future<HttpAnswer>> calls = await(started.future());
+    List<Future<HttpAnswer>> calls = inOneTurn(vertx, client, capacity + 8);
     await(Future.all(calls));
 
-    assertThat(connections).hasValue(limit);
-    assertThat(requests).hasSize(limit + 8);
+    assertThat(connections).hasValue(LocalApiConnections.MAX_PER_LOOP);
+    assertThat(requests).hasSize(capacity + 8);
   }
 
   @Test
@@ -195,19 +191,76 @@ class LocalApiConnectionsTest {
     LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
       // Never answers: every connection stays busy.
     }), Duration.ofSeconds(20));
-    int busy = LocalApiConnections.MAX_PER_LOOP + LocalApiConnections.MAX_WAITING_PER_LOOP;
+    int busy = LocalApiConnections.MAX_PER_LOOP * LocalApiConnections.MAX_PIPELINED
+        + LocalApiConnections.MAX_WAITING_PER_LOOP;
 
-    Context loop = vertx.getOrCreateContext();
-    Promise<Future<HttpAnswer>> started = Promise.promise();
-    loop.runOnContext(v -> {
-      for (int i = 0; i < busy; i++) {
-        client.get(URI);
-      }
-      started.complete(client.get(URI));
-    });
+    List<Future<HttpAnswer>> calls = inOneTurn(vertx, client, busy + 1);
 
-    assertThat(catchThrowable(() -> await(await(started.future()))))
+    assertThat(catchThrowable(() -> await(calls.get(busy))))
         .hasMessage("4096 calls already wait for one of the 32 connections of this event loop");
+  }
+
+  @Test
+  void the_calls_of_one_turn_go_out_in_one_write_on_one_connection_and_get_their_own_answers(Vertx vertx)
+      throws Exception {
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) ->
+        connection.write("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n" + index)), Duration.ofSeconds(10));
+
+    List<Future<HttpAnswer>> calls = inOneTurn(vertx, client, 5);
+    await(Future.all(calls));
+
+    assertThat(calls).extracting(call -> call.result().body().toString()).containsExactly("0", "1", "2", "3", "4");
+    assertThat(connections).hasValue(1);
+    assertThat(reads).hasValue(1);
+    assertThat(requests).hasSize(5);
+  }
+
+  @Test
+  void garbage_fails_the_first_call_and_the_calls_behind_it_are_answered_on_another_connection(Vertx vertx)
+      throws Exception {
+    AtomicInteger answers = new AtomicInteger();
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) ->
+        connection.write(answers.getAndIncrement() == 0 ? "SSH-2.0-OpenSSH_9.6\r\n\r\n" : OK)),
+        Duration.ofSeconds(10));
+
+    List<Future<HttpAnswer>> calls = inOneTurn(vertx, client, 3);
+
+    assertThat(catchThrowable(() -> await(calls.get(0)))).hasMessage("not an HTTP/1.x status line: `SSH-2.0-OpenSSH_9.6`");
+    assertThat(await(calls.get(1)).status()).isEqualTo(200);
+    assertThat(await(calls.get(2)).status()).isEqualTo(200);
+    assertThat(connections).hasValue(2);
+  }
+
+  @Test
+  void an_answer_that_closes_the_connection_sends_the_calls_behind_it_to_another(Vertx vertx) throws Exception {
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
+      if (connections.get() == 1) {
+        connection.write("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}");
+        connection.close();
+      } else {
+        connection.write(OK);
+      }
+    }), Duration.ofSeconds(10));
+
+    List<Future<HttpAnswer>> calls = inOneTurn(vertx, client, 3);
+    await(Future.all(calls));
+
+    assertThat(calls).extracting(call -> call.result().status()).containsExactly(200, 200, 200);
+    assertThat(connections).hasValue(2);
+  }
+
+  /** {@code count} calls made in one turn of one event loop, as the API makes them under load. */
+  private static List<Future<HttpAnswer>> inOneTurn(Vertx vertx, LocalApiConnections client, int count) {
+    Context loop = vertx.getOrCreateContext();
+    Promise<List<Future<HttpAnswer>>> started = Promise.promise();
+    loop.runOnContext(v -> {
+      List<Future<HttpAnswer>> calls = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        calls.add(client.get(URI));
+      }
+      started.complete(calls);
+    });
+    return await(started.future());
   }
 
   @Test

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.server.mesh.Caller;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
@@ -101,6 +104,17 @@ abstract class LocalApiContract {
     assertThat(((LocalApiException) catchThrowable(() -> await(client.whoIs("127.0.0.1:1")))).status()).isEqualTo(404);
     assertThat(((LocalApiException) catchThrowable(() -> await(client.whoIs("not an address")))))
         .hasMessage("tailscaled refused whois (400): invalid 'addr' parameter");
+  }
+
+  @Test
+  void who_is_calls_of_one_turn_pipelined_on_one_connection_each_get_their_own_answer() {
+    Promise<List<Future<Caller>>> started = Promise.promise();
+    vertx.getOrCreateContext().runOnContext(v -> started.complete(List.of(client.whoIs("127.0.0.1:1"),
+        client.whoIs("not an address"), client.whoIs("127.0.0.1:2"))));
+    List<Future<Caller>> calls = await(started.future());
+
+    assertThat(calls).extracting(call -> ((LocalApiException) catchThrowable(() -> await(call))).status())
+        .containsExactly(404, 400, 404);
   }
 
   @Test
