@@ -203,3 +203,37 @@ fn a_chain_of_policies_that_each_invoke_the_next_twice_stops_at_the_instance_cap
     assert_eq!(count(&got, &error), 1, "{}", head(&got));
     assert_eq!(count(&got, r#""severity":"error""#), 1, "{}", head(&got));
 }
+
+#[test]
+#[ignore = "scratch profile"]
+fn scratch_profile() {
+    use crate::testing::peak_bytes;
+    let rules: String = (0..36_000).map(|i| format!("when floor > {i} and badge(user) and user != \"u{i}\" {{\n  allow(reason: member, minutes: floor + {i})\n}}\n\n")).collect();
+    let rules = format!("policy door.main: Door@1\n\n{rules}");
+    let lets: String = (0..140_000).map(|i| format!("let l{i} = floor + {i}\n")).collect();
+    let lets = format!("policy door.main: Door@1\n{lets}");
+    eprintln!("sizes: Expr {} ExprKind {} Stmt {} Ident {} Span {} Param {} CallStmt {} Let {} When {}",
+        size_of::<crate::ast::Expr>(), size_of::<crate::ast::ExprKind>(), size_of::<crate::ast::Stmt>(),
+        size_of::<crate::ast::Ident>(), size_of::<crate::source::Span>(), size_of::<crate::ast::Param>(),
+        size_of::<crate::ast::CallStmt>(), size_of::<crate::ast::Let>(), size_of::<crate::ast::When>());
+    for (what, src) in [("rules", &rules), ("lets", &lets)] {
+        let (_, p) = peak_bytes(|| crate::lexer::lex(src));
+        eprintln!("{what} ({} B): lex {p}", src.len());
+        let (tree, p) = peak_bytes(|| crate::parser::parse_file("a", src));
+        let (_, live) = peak_bytes(|| drop(tree));
+        eprintln!("{what}: parse peak {p} (live after: see drop) {live}");
+        let (_, p) = peak_bytes(|| Project::load(vec![NamedFile { path: "kind.sigil".into(), source: KIND.into(), trusted: false }, NamedFile { path: "door/main.sigil".into(), source: src.clone(), trusted: false }]));
+        eprintln!("{what}: project load {p}");
+        for op in ["check", "compile", "explain", "test", "format"] {
+            let request = match op {
+                "format" => format!(r#"{{"op":"format","path":"a.sigil","source":{}}}"#, super::fuzz_tests::json_string(src)),
+                "check" => format!(r#"{{"op":"check",{}}}"#, files(&[("door/main.sigil", src)])),
+                "test" => format!(r#"{{"op":"test",{},{}}}"#, files(&[("door/main.sigil", src)]), list_member("test_files", &[("door/main_test.yaml", TEST)])),
+                _ => format!(r#"{{"op":"{op}",{},"policy":"door.main"}}"#, files(&[("door/main.sigil", src)])),
+            };
+            let t = std::time::Instant::now();
+            let (got, p) = peak_bytes(|| answer(&request));
+            eprintln!("{what}: {op} peak {p} ({} MiB) in {:?}; answer {} {}", p >> 20, t.elapsed(), got.len(), head(&got).chars().take(80).collect::<String>());
+        }
+    }
+}
