@@ -199,9 +199,31 @@ fn a_chain_of_policies_that_each_invoke_the_next_twice_stops_at_the_instance_cap
         assert!(got.starts_with(r#"{"ok":false,"#), "{}", head(&got));
         assert!(got.ends_with(&format!(r#""diagnostics":[{error}]}}"#)), "{}", tail(&got));
     }
+    // A check gives each root its own instances, within the request's
+    // work: `door.main` crosses at the same call, `door.p1` one call on (its
+    // 10,001st instance), and `door.p2` crosses the work cap, after which
+    // no root is compiled.
     let got = answer(&format!(r#"{{"op":"check",{files}}}"#));
     assert_eq!(count(&got, &error), 1, "{}", head(&got));
-    assert_eq!(count(&got, r#""severity":"error""#), 1, "{}", head(&got));
+    let second = error.replace(r#""line":7"#, r#""line":8"#);
+    assert_eq!(count(&got, &second), 1, "{}", head(&got));
+    let work = "invoking `door.p29` here compiles more than 64 MiB of policy source in one request";
+    assert_eq!(count(&got, work), 1, "{}", head(&got));
+    assert_eq!(count(&got, r#""severity":"error""#), 3, "{}", head(&got));
+}
+
+#[test]
+fn check_gives_each_root_the_instances_a_compile_of_it_has() {
+    // Was: the roots of a check shared one budget, so at depth 13 (8,191
+    // instances for `door.main`, which compiles) the check of the chain
+    // (16,369 instances over its 13 roots) refused an invocation.
+    let chain = chain(13);
+    let policies: Vec<(&str, &str)> = chain.iter().map(|(p, s)| (p.as_str(), s.as_str())).collect();
+    let files = files(&policies);
+    let compiled = answer(&format!(r#"{{"op":"compile",{files},"policy":"door.main"}}"#));
+    assert!(compiled.starts_with(r#"{"ok":true,"#), "{}", head(&compiled));
+    let checked = answer(&format!(r#"{{"op":"check",{files}}}"#));
+    assert_eq!(checked, r#"{"ok":true,"diagnostics":[]}"#);
 }
 
 #[test]
