@@ -97,12 +97,13 @@ pub fn format_source(name: &str, src: &str) -> Result<String, FormatError> {
     if !diagnostics.is_empty() {
         return Err(FormatError::Syntax(diagnostics));
     }
-    let (out, texts) = print(&file, src, scanned);
+    let comments = verify::Comments::of(scanned.comments.iter().map(|c| c.text));
+    let out = printer::print(&file, src, scanned);
     // The input's tree goes before the output's is made (the proof holds
     // its fingerprint), so a large file is never two trees at once.
     let program = verify::Program::of(&file);
     drop(file);
-    verify::proven(name, program, &texts, &out)?;
+    verify::proven(name, program, comments, &out)?;
     Ok(out)
 }
 
@@ -111,18 +112,9 @@ pub fn format_source(name: &str, src: &str) -> Result<String, FormatError> {
 /// Only the proof fails: a tree with errors in it fails it.
 pub fn format_file(file: &File, src: &str) -> Result<String, FormatError> {
     let (tokens, _) = lex(src);
-    let (out, texts) = print(file, src, scan::scan(src, &tokens));
-    verify::same_program(file, &texts, &out)?;
+    let scanned = scan::scan(src, &tokens);
+    let comments = verify::Comments::of(scanned.comments.iter().map(|c| c.text));
+    let out = printer::print(file, src, scanned);
+    verify::proven(&file.name, verify::Program::of(file), comments, &out)?;
     Ok(out)
-}
-
-/// Prints `file` with what `scan::scan` found in `src`, its source: the
-/// output, and the texts of the source's comments for the proof.
-fn print<'src>(
-    file: &File,
-    src: &'src str,
-    scanned: scan::Scanned<'src>,
-) -> (String, Vec<&'src str>) {
-    let texts: Vec<&str> = scanned.comments.iter().map(|c| c.text).collect();
-    (printer::print(file, src, scanned), texts)
 }
