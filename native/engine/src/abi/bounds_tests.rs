@@ -238,7 +238,7 @@ fn scratch_profile() {
         size_of::<crate::ast::Expr>(), size_of::<crate::ast::ExprKind>(), size_of::<crate::ast::Stmt>(),
         size_of::<crate::ast::Ident>(), size_of::<crate::source::Span>(), size_of::<crate::ast::Param>(),
         size_of::<crate::ast::CallStmt>(), size_of::<crate::ast::Let>(), size_of::<crate::ast::When>());
-    eprintln!("Ty {} ExportedLet {} Facts {}", size_of::<crate::types::Ty>(), size_of::<crate::check::ExportedLet>(), size_of::<crate::check::Facts>());
+    eprintln!("Ty {} ExportedLet {} Facts {} Ex {} Value {} At {} Rule {} Node {}", size_of::<crate::types::Ty>(), size_of::<crate::check::ExportedLet>(), size_of::<crate::check::Facts>(), size_of::<crate::program::Ex>(), size_of::<crate::value::Value>(), size_of::<crate::program::At>(), size_of::<crate::program::Rule>(), size_of::<crate::program::Node>());
     for (what, src) in [("rules", &rules), ("lets", &lets)] {
         let (_, p) = peak_bytes(|| crate::lexer::lex(src));
         eprintln!("{what} ({} B): lex {p}", src.len());
