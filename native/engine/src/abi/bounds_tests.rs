@@ -259,7 +259,6 @@ fn peak(op: &str, source: &str) -> usize {
     };
     let (got, peak) = crate::testing::peak_bytes(|| answer(&request));
     assert!(got.starts_with(r#"{"ok":true,"#), "{op}: {}", head(&got));
-    eprintln!("{op}: {peak} bytes");
     peak
 }
 
