@@ -118,6 +118,10 @@ fn compile(policy: &str) -> String {
     format!(r#"{{"op":"compile",{},"policy":"door.main"}}"#, files(policy))
 }
 
+fn explain(policy: &str) -> String {
+    format!(r#"{{"op":"explain",{},"policy":"door.main"}}"#, files(policy))
+}
+
 fn format_op(source: &str) -> String {
     format!(r#"{{"op":"format","path":"door/main.sigil","source":{}}}"#, json(source))
 }
@@ -134,6 +138,15 @@ fn test_op(policy: &str) -> String {
 /// Junk: `n` tokens the lexer or parser refuses, one per character.
 fn junk(token: &str, n: usize) -> String {
     token.repeat(n)
+}
+
+/// Each op of the engine over the one policy `policy`, named `what`.
+fn every_op(out: &mut Vec<(String, String)>, what: &str, policy: &str) {
+    out.push((format!("check {what}"), check(policy)));
+    out.push((format!("compile {what}"), compile(policy)));
+    out.push((format!("explain {what}"), explain(policy)));
+    out.push((format!("format {what}"), format_op(policy)));
+    out.push((format!("test {what}"), test_op(policy)));
 }
 
 /// Every request of the issue and its neighbours, by name.
@@ -174,13 +187,13 @@ fn requests() -> Vec<(String, String)> {
         out.push((format!("check {n} documents"), check(&distinct)));
         out.push((format!("check {n} same documents"), check(&same)));
     }
-    for n in [1_000, 4_000, 8_000, 40_000] {
+    // 36,000 rules and 140,000 lets are the largest of their kind under 4 MiB (3.9 MB).
+    for n in [1_000, 4_000, 8_000, 36_000] {
         let policy = rules(n);
-        out.push((format!("check {n} rules"), check(&policy)));
-        out.push((format!("compile {n} rules"), compile(&policy)));
-        out.push((format!("format {n} rules"), format_op(&policy)));
-        out.push((format!("test {n} rules"), test_op(&policy)));
+        every_op(&mut out, &format!("{n} rules"), &policy);
     }
+    let lets: String = (0..140_000).map(|i| format!("let l{i} = floor + {i}\n")).collect();
+    every_op(&mut out, "140000 lets", &format!("policy door.main: Door@1\n{lets}"));
     for depth in [12, 16, 20, 30] {
         let files = files_of(&chain(depth));
         out.push((format!("check chain {depth}"), format!(r#"{{"op":"check",{files}}}"#)));

@@ -227,7 +227,9 @@ pub struct Fallback {
     pub payload: Vec<(Rc<str>, Value)>,
 }
 
-/// An expression with its names resolved.
+/// An expression with its names resolved. The rare large parts (a call's
+/// or negation's place, an addition) are boxed, so that every node, most
+/// of them small, isn't the size of the largest (issue #20).
 #[derive(Debug)]
 pub enum Ex {
     /// A constant: a literal, a param's bound value, an enum value, a
@@ -256,7 +258,7 @@ pub enum Ex {
     /// `not e`
     Not(Box<Ex>),
     /// `-e`: overflow negating the minimum is an error.
-    Neg(Box<Ex>, At),
+    Neg(Box<Ex>, Box<At>),
     /// `present e`
     Present(Box<Ex>),
     /// `a and b`, short-circuit.
@@ -287,7 +289,7 @@ pub enum Ex {
     /// `a ?? b`: `b` only when `a` is absent.
     Coalesce(Box<Ex>, Box<Ex>),
     /// `a + b` / `a - b`.
-    Arith(Arith),
+    Arith(Box<Arith>),
     /// `x.f` / `x?.f`: absent stays absent (the rest of a `?.` chain is
     /// skipped).
     Field(Box<Ex>, Rc<str>),
@@ -303,7 +305,7 @@ pub enum Ex {
         /// Its arguments.
         args: Vec<Ex>,
         /// The call.
-        at: At,
+        at: Box<At>,
     },
     /// `any v in xs: p` / `all v in xs: p`.
     Quantifier {

@@ -250,19 +250,23 @@ pub struct ImportItem {
     pub alias: Option<Ident>,
 }
 
-/// A statement of a policy, module or `when` body.
+/// A statement of a policy, module or `when` body. Each variant is boxed, so
+/// a statement is a pointer and its tag: a list of statements costs what its
+/// statements hold, not the largest statement's size per entry (issue #20:
+/// a policy of 140,000 lets held a list of 352-byte entries, grown by
+/// doubling).
 #[derive(Debug, PartialEq)]
 pub enum Stmt {
     /// `param name: T [= default] [, min: lo] [, max: hi]`
-    Param(Param),
+    Param(Box<Param>),
     /// `[pub] let name = value`
-    Let(Let),
+    Let(Box<Let>),
     /// `when cond { body }`
-    When(When),
+    When(Box<When>),
     /// `assert("reason", cond)`
-    Assert(Assert),
+    Assert(Box<Assert>),
     /// A decision constructor or policy invocation: `name(args)`.
-    Call(CallStmt),
+    Call(Box<CallStmt>),
 }
 
 impl Stmt {

@@ -12,7 +12,9 @@ use crate::types::Ty;
 pub struct Facts {
     /// Every `use` and each item of a selective one.
     pub imports: Vec<ImportFact>,
-    /// Lets that aren't `pub` and that nothing reads: name and span.
+    /// Lets that aren't `pub` and that nothing reads: name and span, in
+    /// source order, at most [`crate::diag::MAX_PER_FILE`] + 1 (what a
+    /// file's cap lets the lint report, and that it was cut).
     pub unread_lets: Vec<(String, Span)>,
     /// Names a document pinned to an older kind version took from the
     /// kind.

@@ -2,7 +2,7 @@
 //! imports, params, lets, `when`, `assert`, decision constructors and
 //! policy invocations.
 
-use super::Checker;
+use super::{Checker, exact};
 use super::error::{
     DocumentError, DynamicRead, InvocationError, OutOfBounds, ParamError, StatementError,
 };
@@ -13,7 +13,7 @@ use crate::ast::{
     Assert, CallStmt, Expr, ExprKind, Ident, Import, IntLit, Let, ModuleDoc, Param, PolicyDoc,
     Stmt, Use, When,
 };
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, MAX_PER_FILE};
 use crate::kind::{ConstructorError, DecisionDef, Kind};
 use crate::source::Span;
 use crate::types::Ty;
@@ -73,11 +73,14 @@ pub fn check_document<'a>(
     let mut params = Vec::new();
     match doc {
         DocumentRef::Policy(p) => {
+            let lets = p.stmts.iter().filter(|s| matches!(s, Stmt::Let(_)));
+            checker.names.lets.reserve_exact(lets.count());
             checker.declare_stmts(&p.stmts, None, &mut params, source);
             checker.type_lets();
             checker.stmts(&p.stmts, true);
         }
         DocumentRef::Module(m) => {
+            checker.names.lets.reserve_exact(m.lets.len());
             for l in &m.lets {
                 checker.declare_let(l, None);
             }
@@ -254,13 +257,17 @@ impl<'a> Checker<'a> {
         for import in &mut facts.imports {
             import.used = self.used_imports.contains(&import.local);
         }
-        facts.unread_lets = self
-            .names
-            .lets
-            .iter()
-            .filter(|l| !l.read && !l.decl.public)
-            .map(|l| (l.decl.name.name.clone(), l.decl.name.span))
-            .collect();
+        // In source order, as the lets were declared; one past a file's
+        // cap on diagnostics is as many as its lint can report (the rest
+        // would be cut), so a document of 140,000 unread lets keeps 101.
+        facts.unread_lets = exact(
+            self.names
+                .lets
+                .iter()
+                .filter(|l| !l.read && !l.decl.public)
+                .map(|l| (l.decl.name.name.clone(), l.decl.name.span))
+                .take(MAX_PER_FILE + 1),
+        );
         facts
     }
 
@@ -343,19 +350,20 @@ impl<'a> Checker<'a> {
     }
 
     fn exported_lets(&self) -> Vec<ExportedLet> {
-        self.names
-            .lets
-            .iter()
-            .filter(|l| l.body.is_none())
-            .map(|l| ExportedLet {
-                name: l.decl.name.name.clone(),
-                public: l.decl.public,
-                ty: match &l.state {
-                    LetState::Typed(ty) => ty.clone(),
-                    _ => Ty::Invalid,
-                },
-            })
-            .collect()
+        exact(
+            self.names
+                .lets
+                .iter()
+                .filter(|l| l.body.is_none())
+                .map(|l| ExportedLet {
+                    name: l.decl.name.name.clone(),
+                    public: l.decl.public,
+                    ty: match &l.state {
+                        LetState::Typed(ty) => ty.clone(),
+                        _ => Ty::Invalid,
+                    },
+                }),
+        )
     }
 
     // ---- params -------------------------------------------------------------------

@@ -87,7 +87,7 @@ impl<'p> Compiler<'p> {
                 match op {
                     UnaryOp::Not => Ex::Not(inner),
                     UnaryOp::Present => Ex::Present(inner),
-                    UnaryOp::Neg => Ex::Neg(inner, self.at(inst, e)),
+                    UnaryOp::Neg => Ex::Neg(inner, Box::new(self.at(inst, e))),
                 }
             }
             ExprKind::Binary { op, lhs, rhs, .. } => self.binary(inst, e, *op, lhs, rhs, vars),
@@ -119,7 +119,7 @@ impl<'p> Compiler<'p> {
                 Ex::Call {
                     function: function.unwrap_or(usize::MAX),
                     args,
-                    at: self.at(inst, e),
+                    at: Box::new(self.at(inst, e)),
                 }
             }
             ExprKind::Quantifier {
@@ -283,13 +283,13 @@ impl<'p> Compiler<'p> {
             BinaryOp::Has => Ex::Has(l, r),
             BinaryOp::Coalesce => Ex::Coalesce(l, r),
             // `+` and `-`: the patterns returned above.
-            _ => Ex::Arith(Arith {
+            _ => Ex::Arith(Box::new(Arith {
                 minus: op == BinaryOp::Sub,
                 lhs: l,
                 rhs: r,
                 text: Rc::from(e.canonical().as_str()),
                 at: self.at(inst, e),
-            }),
+            })),
         }
     }
 }

@@ -26,7 +26,7 @@ mod limit;
 mod text;
 
 use limit::Budget;
-pub use limit::{MAX_INSTANCES, MAX_WORK};
+pub use limit::{MAX_INSTANCES, MAX_REQUEST_INSTANCES, MAX_WORK};
 
 use crate::program::{
     AssertDef, Ex, Fallback, Invocation, Node, PayloadArg, Program, Rule, SourceFile, WhenNode,
@@ -66,14 +66,16 @@ pub fn compile_static(project: &Project, root: usize) -> Result<Program, Vec<Dia
 /// the check op adds once a bundle checks clean, as the reference's check
 /// compiles every policy in scope, so that an error only a compile finds,
 /// such as an invocation argument outside its param's bounds, fails the
-/// check too. The roots share one budget: once an invocation crosses its
-/// cap, the roots after it are not compiled.
+/// check too. Each root has its own cap on instances, as a compile of it
+/// alone has, within the request's caps on all of them and on the work:
+/// once an invocation crosses one of those, the roots after it are not
+/// compiled.
 pub fn static_errors(project: &Project, roots: &[usize]) -> Vec<Diagnostic> {
     let mut seen: HashSet<(Option<String>, Option<usize>, String)> = HashSet::new();
     let mut out = Vec::new();
     let mut budget = Budget::default();
     for &root in roots {
-        if budget.exhausted() {
+        if budget.spent() {
             break;
         }
         let Err(errors) = compile_in(project, root, Mode::Static, &mut budget) else {

@@ -97,7 +97,14 @@ pub fn format_source(name: &str, src: &str) -> Result<String, FormatError> {
     if !diagnostics.is_empty() {
         return Err(FormatError::Syntax(diagnostics));
     }
-    print_proven(&file, src, scanned)
+    let comments = verify::Comments::of(scanned.comments.iter().map(|c| c.text));
+    let out = printer::print(&file, src, scanned);
+    // The input's tree goes before the output's is made (the proof holds
+    // its fingerprint), so a large file is never two trees at once.
+    let program = verify::Program::of(&file);
+    drop(file);
+    verify::proven(name, program, comments, &out)?;
+    Ok(out)
 }
 
 /// Formats `file`, which [`parse_file`](crate::parser::parse_file) made of `src` without diagnostics,
@@ -105,14 +112,9 @@ pub fn format_source(name: &str, src: &str) -> Result<String, FormatError> {
 /// Only the proof fails: a tree with errors in it fails it.
 pub fn format_file(file: &File, src: &str) -> Result<String, FormatError> {
     let (tokens, _) = lex(src);
-    print_proven(file, src, scan::scan(src, &tokens))
-}
-
-/// Prints `file` with what `scan::scan` found in `src`, its source,
-/// and proves the output.
-fn print_proven(file: &File, src: &str, scanned: scan::Scanned<'_>) -> Result<String, FormatError> {
-    let texts: Vec<&str> = scanned.comments.iter().map(|c| c.text).collect();
+    let scanned = scan::scan(src, &tokens);
+    let comments = verify::Comments::of(scanned.comments.iter().map(|c| c.text));
     let out = printer::print(file, src, scanned);
-    verify::same_program(file, &texts, &out)?;
+    verify::proven(&file.name, verify::Program::of(file), comments, &out)?;
     Ok(out)
 }

@@ -53,10 +53,14 @@ impl<'src> Printer<'src> {
     /// A printer with no output yet for a tree of a source of `size`
     /// bytes whose lines start at `line_starts`.
     pub(super) fn new(size: usize, line_starts: Vec<usize>, comments: Vec<Comment<'src>>) -> Self {
+        // About as many lines as the source's, and a few more where the
+        // printer breaks what was written on one line: grown by doubling
+        // from a smaller guess, the list would reach twice its size.
+        let lines = line_starts.len() + size / 64 + 1;
         Printer {
             line_starts,
             line_hint: Cell::new(1),
-            lines: Vec::with_capacity(size / 24 + 1),
+            lines: Vec::with_capacity(lines),
             code: String::with_capacity(size),
             comments,
             next: 0,

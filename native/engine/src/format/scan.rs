@@ -34,10 +34,17 @@ pub(super) struct Scanned<'src> {
 /// `tokens`, what the lexer made of `src`: the tokens the tree doesn't
 /// keep. The source is searched for line breaks once, here.
 pub(super) fn scan<'src>(src: &'src str, tokens: &[CompactToken]) -> Scanned<'src> {
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(src.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    let mut comments = Vec::new();
+    // Both lists are allocated at their size: grown by doubling, they
+    // would hold up to twice their entries for as long as the printer runs.
+    let mut line_starts = Vec::with_capacity(src.bytes().filter(|&b| b == b'\n').count() + 1);
+    line_starts.push(0);
+    line_starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
+    let mut comments = Vec::with_capacity(
+        tokens
+            .iter()
+            .filter(|t| t.kind == TokenKind::Comment)
+            .count(),
+    );
     let mut separators = Vec::new();
     // The 1-based line of the token at hand: tokens come in source order,
     // so the line only moves forward.

@@ -25,7 +25,7 @@
 //! nesting level costs a few hundred bytes of stack, not kilobytes: the
 //! 256 levels must fit a WebAssembly stack of 1 MiB.
 
-use super::{Bail, Literals, LoosePrefix, Nesting, PResult, ParseError, Parser};
+use super::{Bail, Literals, fit, LoosePrefix, Nesting, PResult, ParseError, Parser};
 use crate::ast::{BinaryOp, Expr, ExprKind, Ident, MapEntry, Quantifier, UnaryOp};
 use crate::lexer::{
     Token, TokenKind, duration_nanos, float_value, int_value, raw_string_value, string_value,
@@ -372,7 +372,7 @@ impl<'src> Parser<'src> {
         if !self.at(closing) {
             self.expect_closing(closing, open)?;
         }
-        Ok(items)
+        Ok(fit(items))
     }
 
     /// An operand: a name, a literal, or a parenthesized, list or map
@@ -476,7 +476,7 @@ impl<'src> Parser<'src> {
             self.next();
         }
         let close = self.expect_closing(TokenKind::RBrace, open)?;
-        Ok(map(open.span.to(close.span), entries))
+        Ok(map(open.span.to(close.span), fit(entries)))
     }
 
     /// Fails at `after`, whose right operand is a map literal that is really

@@ -484,3 +484,12 @@ fn is_header_keyword(kind: TokenKind) -> bool {
         TokenKind::Policy | TokenKind::Module | TokenKind::Kind
     )
 }
+
+/// `list` without its spare capacity. A list grows by doubling (and from
+/// four entries), and the tree keeps every list it parsed: a `when` body of
+/// one statement or a call of two arguments would hold twice its entries
+/// (issue #20).
+fn fit<T>(mut list: Vec<T>) -> Vec<T> {
+    list.shrink_to_fit();
+    list
+}

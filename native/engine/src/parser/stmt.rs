@@ -9,7 +9,7 @@
 
 use super::error::{IMPORT_HELP, PARAM_BOUNDS_SHAPE, TopLevelOnly};
 use super::expr::{LOWEST, ident};
-use super::{Bail, Nesting, PResult, ParseError, Parser, is_header_keyword};
+use super::{Bail, Nesting, PResult, ParseError, Parser, fit, is_header_keyword};
 use crate::ast::{
     Assert, CallStmt, Document, DottedName, Expr, ExprKind, Ident, Import, ImportItem, IntLit, Let,
     ModuleDoc, NamedArg, Param, PolicyDoc, Stmt, StringLit, Use, When,
@@ -128,6 +128,7 @@ impl<'src> Parser<'src> {
                 doc.stmts.push(stmt);
             }
         }
+        doc.stmts.shrink_to_fit();
         Ok(doc)
     }
 
@@ -158,6 +159,7 @@ impl<'src> Parser<'src> {
                 Some(ModuleItem::Dropped) | None => {}
             }
         }
+        doc.lets.shrink_to_fit();
         Ok(doc)
     }
 
@@ -317,12 +319,12 @@ impl<'src> Parser<'src> {
     /// One top-level statement of a policy (`use` is the document's).
     fn policy_stmt(&mut self) -> PResult<Stmt> {
         match self.kind() {
-            TokenKind::Param => self.param().map(Stmt::Param),
-            TokenKind::Let | TokenKind::Pub => self.let_stmt().map(Stmt::Let),
-            TokenKind::When => self.when().map(|w| Stmt::When(*w)),
-            TokenKind::Assert => self.assert().map(Stmt::Assert),
+            TokenKind::Param => self.param().map(|p| Stmt::Param(Box::new(p))),
+            TokenKind::Let | TokenKind::Pub => self.let_stmt().map(|l| Stmt::Let(Box::new(l))),
+            TokenKind::When => self.when().map(Stmt::When),
+            TokenKind::Assert => self.assert().map(|a| Stmt::Assert(Box::new(a))),
             TokenKind::Enum => Err(self.fail_here(&ParseError::EnumOutsideKind)),
-            TokenKind::Ident if self.peek() == TokenKind::LParen => self.call().map(Stmt::Call),
+            TokenKind::Ident if self.peek() == TokenKind::LParen => self.call().map(|c| Stmt::Call(Box::new(c))),
             TokenKind::Ident => {
                 let name = self.tok().text.to_owned();
                 Err(self.fail_here(&ParseError::BareNameStatement { name }))
@@ -506,7 +508,7 @@ impl<'src> Parser<'src> {
         let mut body = Vec::new();
         loop {
             match self.kind() {
-                TokenKind::RBrace => return Ok(body),
+                TokenKind::RBrace => return Ok(fit(body)),
                 TokenKind::Eof | TokenKind::Separator => {
                     self.expect_closing(TokenKind::RBrace, open)?;
                 }
@@ -525,7 +527,7 @@ impl<'src> Parser<'src> {
     fn body_stmt(&mut self, body: &mut Vec<Stmt>) -> PResult<()> {
         if self.at(TokenKind::When) {
             let when = self.when()?;
-            push_when(body, when);
+            body.push(Stmt::When(when));
             Ok(())
         } else {
             self.body_leaf_stmt(body)
@@ -541,13 +543,13 @@ impl<'src> Parser<'src> {
         const WANT: &str = "a decision constructor, invocation, `when`, `let` or `assert`";
         let tok = self.tok();
         let stmt = match tok.kind {
-            TokenKind::Let => Stmt::Let(self.let_stmt()?),
+            TokenKind::Let => Stmt::Let(Box::new(self.let_stmt()?)),
             TokenKind::Pub => {
                 self.report(&ParseError::PubLetInBody, tok.span);
-                Stmt::Let(self.let_stmt()?)
+                Stmt::Let(Box::new(self.let_stmt()?))
             }
-            TokenKind::Assert => Stmt::Assert(self.assert()?),
-            TokenKind::Ident if self.peek() == TokenKind::LParen => Stmt::Call(self.call()?),
+            TokenKind::Assert => Stmt::Assert(Box::new(self.assert()?)),
+            TokenKind::Ident if self.peek() == TokenKind::LParen => Stmt::Call(Box::new(self.call()?)),
             TokenKind::Param => {
                 let what = TopLevelOnly::Param;
                 self.report(&ParseError::TopLevelInBody { what }, tok.span);
@@ -642,7 +644,7 @@ impl<'src> Parser<'src> {
             span: name.span.to(close.span),
             name,
             positional,
-            args,
+            args: fit(args),
         })
     }
 
@@ -687,15 +689,6 @@ fn starts_operand(kind: TokenKind) -> bool {
             | TokenKind::LBrace
             | TokenKind::Minus
     )
-}
-
-#[inline(never)]
-#[expect(
-    clippy::boxed_local,
-    reason = "the caller hands over the box it parsed; unboxing here keeps the move out of its frame"
-)]
-fn push_when(body: &mut Vec<Stmt>, when: Box<When>) {
-    body.push(Stmt::When(*when));
 }
 
 /// The stand-in for a condition that didn't parse, from `start` to `end`.
