@@ -22,7 +22,8 @@ const ACCESS_KIND: &str = include_str!("../../../conf/policies/kind.sigil");
 const ACCESS_MAIN: &str = include_str!("../../../conf/policies/access/main.sigil");
 /// A member's input, as the bench module's `PeerDecision` sends it.
 const ACCESS_INPUT: &str = r#"{"user":{"name":"ann","teams":["payments","search"],"admin":false},"action":"read","resource":{"name":"ledger","team":"payments"}}"#;
-const REFUND_KIND: &str = include_str!("../../../bench/src/main/resources/dev/svc/bench/refund-kind.sigil");
+const REFUND_KIND: &str =
+    include_str!("../../../bench/src/main/resources/dev/svc/bench/refund-kind.sigil");
 /// `EvalRoundTrip.policy(1)` of the bench module.
 const REFUND_POLICY: &str = "policy refund.desk: Refund@1\n\nwhen amount > 10000 {\n  deny(reason: fraud)\n}\n\n\
     when amount < 100 + 0 and channel == \"web\" {\n  approve(reason: small, limit: 100)\n}\n\n";
@@ -32,7 +33,10 @@ const CALLS: usize = 200_000;
 
 /// A JSON string of `text` (the sources hold quotes and newlines only).
 fn json_string(text: &str) -> String {
-    let escaped = text.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+    let escaped = text
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n");
     format!("\"{escaped}\"")
 }
 
@@ -82,8 +86,24 @@ fn percentiles(request: &[u8]) -> (Duration, Duration) {
 /// The four requests, access.main's first and the 1-rule decision's third;
 /// `None` when a policy doesn't compile.
 fn requests() -> Option<Vec<(&'static str, Vec<u8>)>> {
-    let access = |trace| eval_request(ACCESS_KIND, "access/main.sigil", ACCESS_MAIN, ACCESS_INPUT, trace);
-    let refund = |trace| eval_request(REFUND_KIND, "refund/desk.sigil", REFUND_POLICY, REFUND_INPUT, trace);
+    let access = |trace| {
+        eval_request(
+            ACCESS_KIND,
+            "access/main.sigil",
+            ACCESS_MAIN,
+            ACCESS_INPUT,
+            trace,
+        )
+    };
+    let refund = |trace| {
+        eval_request(
+            REFUND_KIND,
+            "refund/desk.sigil",
+            REFUND_POLICY,
+            REFUND_INPUT,
+            trace,
+        )
+    };
     Some(vec![
         ("access.main", access(true)?),
         ("access.main, without the trace", access(false)?),

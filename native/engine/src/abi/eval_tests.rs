@@ -135,7 +135,9 @@ fn every_policy_scenario_evaluates_to_its_expected_record() {
             for round in ["first", "second"] {
                 let got = answer(&eval);
                 if got != want {
-                    failures.push(format!("{name}/{stem} ({round} eval):\n got {got}\nwant {want}"));
+                    failures.push(format!(
+                        "{name}/{stem} ({round} eval):\n got {got}\nwant {want}"
+                    ));
                 }
             }
             checked += 1;
