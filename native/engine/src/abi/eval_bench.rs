@@ -12,7 +12,7 @@ use std::hint::black_box;
 use std::rc::Rc;
 use std::time::Instant;
 
-use super::eval_record::EvalRecord;
+use super::eval_record::{EvalRecord, RuleTexts};
 use super::fuzz_tests::json_string as json;
 use super::{handle, request, response};
 use crate::bundle::{FileInput, Project, named_files};
@@ -128,8 +128,10 @@ fn time(rules: usize, per_round: u32) {
             None,
         ));
     });
+    let texts = Rc::new(RuleTexts::of(&program));
     let evaluated = Ok(response::Success::Eval(EvalRecord::new(
         Rc::new(program),
+        texts,
         evaluation,
         true,
     )));

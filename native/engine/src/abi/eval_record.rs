@@ -2,13 +2,14 @@
 //! envelope: `payload`, `error`, `policy`, `decision`, `reason`,
 //! `outcome`, `trace`, `collect`, with their omission rules.
 
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use super::writer::Json;
 use crate::diag::go_quote;
 use crate::eval::{Candidate, Evaluation, FailedAssert, Failure, Outcome, Phase, RuntimeError};
 use crate::kind::Collect;
-use crate::program::{Fallback, Program};
+use crate::program::{Fallback, Program, Rule};
 use crate::value::Value;
 
 const RUNTIME_HELP: &str = "fix the expression the runtime error points at, or the input it read";
@@ -19,11 +20,85 @@ const ASSERTION_HELP: &str = "the input breaks an assert of the policy; if the i
 /// The one outcome entry's payload, decision and reason.
 type Single<'a> = (&'a [(Rc<str>, Value)], &'a str, &'a str);
 
+/// The JSON of each rule's entry that is the same in every record, kept
+/// with the compiled program and written once per rule, when it first fires
+/// (so a compile pays nothing for it): an entry is then a payload and one
+/// to three copies, where writing it anew would escape the same reason,
+/// position, chain and conditions texts at every eval.
+#[derive(Debug)]
+pub(crate) struct RuleTexts {
+    rules: Vec<OnceCell<RuleText>>,
+}
+
+/// One rule's [`RuleTexts`].
+#[derive(Debug)]
+struct RuleText {
+    /// `"decision":…,"reason":…,"policy":…,"position":…`.
+    head: String,
+    /// `,"chain":[…]`, or empty when the chain is.
+    chain: String,
+    /// `,"conditions":[…]`, or empty when there are none.
+    conditions: String,
+}
+
+impl RuleTexts {
+    /// Room for the texts of `program`'s rules, none written yet.
+    pub(crate) fn of(program: &Program) -> Self {
+        Self {
+            rules: program.rules.iter().map(|_| OnceCell::new()).collect(),
+        }
+    }
+
+    /// The texts of rule number `rule` of `program`, written on first use.
+    fn get(&self, program: &Program, rule: usize) -> Option<&RuleText> {
+        let cell = self.rules.get(rule)?;
+        let rule = program.rules.get(rule)?;
+        Some(cell.get_or_init(|| RuleText::of(program, rule)))
+    }
+}
+
+impl RuleText {
+    fn of(program: &Program, rule: &Rule) -> Self {
+        let mut head = Json::body();
+        head.raw("\"decision\":");
+        head.name(program.decision_name(rule.decision));
+        head.member("reason");
+        head.name(&rule.reason);
+        head.member("policy");
+        head.name(&rule.policy);
+        head.member("position");
+        head.string(&rule.position);
+        let list = |name: &str, items: &[Rc<str>]| {
+            let mut json = Json::body();
+            if !items.is_empty() {
+                json.member(name);
+                json.strings(items);
+            }
+            json
+        };
+        Self {
+            head: kept(head),
+            chain: kept(list("chain", &rule.chain)),
+            conditions: kept(list("conditions", &rule.conditions)),
+        }
+    }
+}
+
+/// The text of `json`, without the spare room a record being written has:
+/// it is kept as long as the program.
+fn kept(json: Json) -> String {
+    let mut text = json.into_members();
+    text.shrink_to_fit();
+    text
+}
+
 /// What eval answers: one evaluation of a compiled program, written by
 /// [`EvalRecord::write`].
 #[derive(Debug)]
 pub(crate) struct EvalRecord {
     program: Rc<Program>,
+    /// The program's rule texts.
+    texts: Rc<RuleTexts>,
     evaluation: Evaluation,
     /// Whether the record has its `trace` member: an eval request's
     /// `"trace":false` (our extension) leaves it out.
@@ -39,11 +114,17 @@ struct Shown {
 }
 
 impl EvalRecord {
-    /// The record of `evaluation` of `program`, with its trace when
-    /// `trace` is set.
-    pub(crate) fn new(program: Rc<Program>, evaluation: Evaluation, trace: bool) -> Self {
+    /// The record of `evaluation` of `program` (whose rule texts are
+    /// `texts`), with its trace when `trace` is set.
+    pub(crate) fn new(
+        program: Rc<Program>,
+        texts: Rc<RuleTexts>,
+        evaluation: Evaluation,
+        trace: bool,
+    ) -> Self {
         Self {
             program,
+            texts,
             evaluation,
             trace,
         }
@@ -177,31 +258,21 @@ impl EvalRecord {
     /// An entry: `payload`, `decision`, `reason`, `policy`, `position`,
     /// then what `shown` allows of `chain`, `conditions`, `outcome`.
     fn entry(&self, json: &mut Json, c: &Candidate, shown: Shown) {
-        let Some(rule) = self.program.rules.get(c.rule) else {
+        let Some(text) = self.texts.get(&self.program, c.rule) else {
             return;
         };
-        let decision = self.program.decision_name(rule.decision);
         json.raw("{");
         if !c.payload.is_empty() {
             json.raw("\"payload\":");
             write_payload(json, &c.payload);
             json.raw(",");
         }
-        json.raw("\"decision\":");
-        json.name(decision);
-        json.member("reason");
-        json.name(&rule.reason);
-        json.member("policy");
-        json.name(&rule.policy);
-        json.member("position");
-        json.string(&rule.position);
-        if shown.chain && !rule.chain.is_empty() {
-            json.member("chain");
-            json.strings(&rule.chain);
+        json.raw(&text.head);
+        if shown.chain {
+            json.raw(&text.chain);
         }
-        if shown.conditions && !rule.conditions.is_empty() {
-            json.member("conditions");
-            json.strings(&rule.conditions);
+        if shown.conditions {
+            json.raw(&text.conditions);
         }
         if shown.marked {
             json.member("outcome");

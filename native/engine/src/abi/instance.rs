@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use super::buffers::Buffers;
+use super::eval_record::RuleTexts;
 use super::handles::{HandleTable, TableFull};
 use crate::explain::Explanation;
 use crate::program::Program;
@@ -60,4 +61,6 @@ pub(crate) struct Compiled {
     pub(crate) stubs: BoundStubs,
     /// What explain by handle answers (§4.5).
     pub(crate) explanation: Rc<Explanation>,
+    /// The JSON of the program's rules in eval records, written as they fire.
+    pub(crate) rule_texts: Rc<RuleTexts>,
 }

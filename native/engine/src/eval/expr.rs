@@ -223,12 +223,8 @@ impl<'a> State<'a> {
                 v => Ok(v),
             },
             Ex::Arith(a) => self.arith(a, base),
-            Ex::Field(target, name) => Ok(match self.eval(target, base)? {
-                Value::Struct(fields) => fields
-                    .iter()
-                    .find(|(n, _)| **n == **name)
-                    .map(|(_, v)| v.clone())
-                    .unwrap_or(Value::Absent),
+            Ex::Field(target, name) => Ok(match self.operand(target, base)?.as_ref() {
+                Value::Struct(fields) => field(fields, name).cloned().unwrap_or(Value::Absent),
                 _ => Value::Absent,
             }),
             Ex::Index(ix) => self.index(ix, base),
@@ -268,25 +264,26 @@ impl<'a> State<'a> {
         }
     }
 
-    /// The value of an operand: a literal or an input by reference (most
-    /// operands are one, and a clone would count a reference up and down),
+    /// The value of an operand: a literal, an input or a field of one
+    /// (`user.teams`) by reference (most operands are one, and a clone
+    /// would count references up and down, the struct's and the field's),
     /// anything else evaluated.
     fn operand<'v>(&mut self, ex: &'v Ex, base: usize) -> Eval<Cow<'v, Value>>
     where
         'a: 'v,
     {
-        let inputs: &'v [Value] = self.inputs;
-        match ex {
-            Ex::Lit(v) => Ok(Cow::Borrowed(v)),
-            Ex::Input(i) => Ok(inputs
-                .get(*i)
-                .map_or(Cow::Owned(Value::Absent), Cow::Borrowed)),
-            _ => self.eval(ex, base).map(Cow::Owned),
+        match read_in_place(self.inputs, ex) {
+            Some(Some(value)) => Ok(Cow::Borrowed(value)),
+            Some(None) => Ok(Cow::Owned(Value::Absent)),
+            None => self.eval(ex, base).map(Cow::Owned),
         }
     }
 
     fn truth(&mut self, ex: &Ex, base: usize) -> Eval<bool> {
-        Ok(matches!(self.eval(ex, base)?, Value::Bool(true)))
+        Ok(matches!(
+            self.operand(ex, base)?.as_ref(),
+            Value::Bool(true)
+        ))
     }
 
     fn let_value(&mut self, slot: usize) -> Eval<Value> {
@@ -500,6 +497,27 @@ impl<'a> State<'a> {
             }))
         })
     }
+}
+
+/// The value of `ex` where it already is, when `ex` is a literal, an input
+/// or a field of one of those: `Some(None)` for an absent one (a field of
+/// something that isn't a struct, or an input out of range), as
+/// [`State::eval`] gives them. `None` for any other expression.
+fn read_in_place<'v>(inputs: &'v [Value], ex: &'v Ex) -> Option<Option<&'v Value>> {
+    match ex {
+        Ex::Lit(v) => Some(Some(v)),
+        Ex::Input(i) => Some(inputs.get(*i)),
+        Ex::Field(target, name) => Some(match read_in_place(inputs, target)? {
+            Some(Value::Struct(fields)) => field(fields, name),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// The field `name` of a struct's `fields`.
+fn field<'v>(fields: &'v [(Rc<str>, Value)], name: &str) -> Option<&'v Value> {
+    fields.iter().find(|(n, _)| **n == *name).map(|(_, v)| v)
 }
 
 /// A candidate as `outcome.d` reads it (language-core §4.7): its payload

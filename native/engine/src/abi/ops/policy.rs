@@ -11,7 +11,7 @@ use super::project::{
 };
 use crate::abi::diagnostic_record::records;
 use crate::abi::error::EngineError;
-use crate::abi::eval_record::EvalRecord;
+use crate::abi::eval_record::{EvalRecord, RuleTexts};
 use crate::abi::host::ModuleHost;
 use crate::abi::instance::{Compiled, Instance};
 use crate::abi::op_request::{CompileRequest, EvalRequest};
@@ -81,8 +81,10 @@ pub(super) fn compile(
     let outside = project.out_of_scope(&scope);
     let policy = program.policy.to_string();
     let explanation = crate::explain::flatten(&project, root, &program);
+    let rule_texts = Rc::new(RuleTexts::of(&program));
     let handle = instance
         .store(Compiled {
+            rule_texts,
             program: Rc::new(program),
             functions: request.functions.iter().map(|f| f.to_string()).collect(),
             stubs,
@@ -278,7 +280,12 @@ pub(super) fn eval(instance: &Instance, request: &EvalRequest<'_>) -> Result<Suc
         };
         let mut host = StubHost::new(&compiled.stubs, &mut module_host);
         let evaluation = crate::eval::evaluate(program, &inputs, &mut host, deadline);
-        Ok(EvalRecord::new(Rc::clone(program), evaluation, request.trace))
+        Ok(EvalRecord::new(
+            Rc::clone(program),
+            Rc::clone(&compiled.rule_texts),
+            evaluation,
+            request.trace,
+        ))
     });
     Ok(Success::Eval(
         evaluated.ok_or_else(|| unknown_handle(handle))??,
