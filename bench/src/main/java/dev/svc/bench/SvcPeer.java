@@ -44,10 +44,15 @@ final class SvcPeer implements AccessPeer<JsonNode> {
 
   private SvcPeer(EvalOptions options) {
     this.options = options;
-    List<SourceFile> files = List.of(source("kind.sigil"), source("access/main.sigil"));
+    List<SourceFile> files = files();
     module = EngineModule.bundled();
     engine = Engine.create(module);
     policy = engine.compile(files, CompileOptions.defaults().withPolicy("access.main"));
+  }
+
+  /** The kind and the policy of {@code access.main}, read from conf/policies. */
+  static List<SourceFile> files() {
+    return List.of(source("kind.sigil"), source("access/main.sigil"));
   }
 
   private static SourceFile source(String path) {
