@@ -109,6 +109,10 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
     Timer.Sample lookupTime = Timer.start(registry);
     mesh.whoIs(peer).onComplete(lookup -> {
       lookupTime.stop(whoIsDuration);
+      if (ctx.response().closed()) {
+        // The caller left while the mesh answered: nobody is there to admit, refuse or serve.
+        return;
+      }
       if (lookup.failed()) {
         LOG.log(Level.WARNING, "who-is of " + peer + " failed", lookup.cause());
         reject(ctx, new ApiError(500, "Error getting WhoIs",
