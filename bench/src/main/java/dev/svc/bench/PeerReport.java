@@ -1,8 +1,10 @@
 package dev.svc.bench;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.openjdk.jmh.results.RunResult;
@@ -15,57 +17,112 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.util.Statistics;
 
 /**
- * Runs {@link PeerDecision} and prints, from that one run, each peer's p50 and p99 per caller and
- * its p50 as a multiple of plain Java's and of svc's: {@code scripts/bench --peers [JMH options]}.
+ * Runs {@link PeerDecision} in rounds and prints each peer's p50 and p99 per caller and its p50 as
+ * a multiple of plain Java's and of svc's: {@code scripts/bench --peers [--rounds N] [JMH options]}.
+ *
+ * <p>Why rounds: the machines this runs on switch between a fast and a slow mode for minutes at a
+ * time, so one pass over fifteen benchmarks can time one peer fast and the next slow. Each round
+ * runs every peer, starting with a different one; a row reports the round where its p50 was lowest
+ * (every row gets the same treatment) and the range of its p50 over all rounds, so a reader sees
+ * how much the machine moved.
  */
 public final class PeerReport {
+
+  private static final int DEFAULT_ROUNDS = 3;
 
   private PeerReport() {}
 
   /**
    * Runs the peer benchmark.
    *
-   * @param args JMH's command line options (e.g. {@code -wi 3 -i 5}), which override the defaults
+   * @param args {@code --rounds N} first if given, then JMH's command line options (e.g. {@code -wi
+   *     3 -i 5}), which override the defaults
    * @throws RunnerException when JMH fails
    * @throws CommandLineOptionException when an option is malformed
    */
   public static void main(String[] args) throws RunnerException, CommandLineOptionException {
-    Options options =
-        new OptionsBuilder()
-            .parent(new CommandLineOptions(args))
-            .include(PeerDecision.class.getName() + ".decide")
-            .build();
-    Collection<RunResult> results = new Runner(options).run();
-    System.out.flush();
-    System.out.print(table(results));
-  }
-
-  /** The rows, in the order of the peers and callers, with the ratios of each p50. */
-  static String table(Collection<RunResult> results) {
-    Map<String, Statistics> byRow = new HashMap<>();
-    for (RunResult result : results) {
-      String peer = result.getParams().getParam("peer");
-      String caller = result.getParams().getParam("caller");
-      byRow.put(peer + "/" + caller, result.getPrimaryResult().getStatistics());
+    int rounds = DEFAULT_ROUNDS;
+    String[] jmhArgs = args;
+    if (args.length >= 2 && args[0].equals("--rounds")) {
+      rounds = parseRounds(args[1]);
+      jmhArgs = Arrays.copyOfRange(args, 2, args.length);
     }
-    List<String> lines = new ArrayList<>();
-    lines.add(String.format(
-        "%-13s %-9s %9s %9s %14s %9s", "peer", "caller", "p50 µs", "p99 µs", "p50/plainJava", "p50/svc"));
-    for (PeerDecision.Peer peer : PeerDecision.Peer.values()) {
-      for (AccessRequest.Caller caller : AccessRequest.Caller.values()) {
-        Statistics row = byRow.get(peer + "/" + caller);
-        if (row == null) {
-          continue;
-        }
-        double p50 = row.getPercentile(50);
-        lines.add(String.format(
-            "%-13s %-9s %9.3f %9.3f %14s %9s",
-            peer, caller, p50, row.getPercentile(99),
-            ratio(p50, byRow.get(PeerDecision.Peer.PLAIN_JAVA + "/" + caller)),
-            ratio(p50, byRow.get(PeerDecision.Peer.SVC + "/" + caller))));
+    CommandLineOptions jmh = new CommandLineOptions(jmhArgs);
+    Map<String, List<Statistics>> byRow = new LinkedHashMap<>();
+    for (int round = 0; round < rounds; round++) {
+      Options options =
+          new OptionsBuilder()
+              .parent(jmh)
+              .include(PeerDecision.class.getName() + ".decide")
+              .param("peer", peerOrder(round))
+              .build();
+      for (RunResult result : new Runner(options).run()) {
+        String row = result.getParams().getParam("peer") + "/" + result.getParams().getParam("caller");
+        byRow.computeIfAbsent(row, r -> new ArrayList<>()).add(result.getPrimaryResult().getStatistics());
       }
     }
-    return "\nPeer benchmark: access.main, one JMH run (SampleTime)\n" + String.join("\n", lines) + "\n";
+    System.out.flush();
+    System.out.print(table(best(byRow), byRow, rounds));
+  }
+
+  private static int parseRounds(String text) {
+    try {
+      int rounds = Integer.parseInt(text);
+      if (rounds >= 1) {
+        return rounds;
+      }
+    } catch (NumberFormatException e) {
+      // answered below, as for a number out of range
+    }
+    throw new IllegalArgumentException(
+        "--rounds must be a whole number of at least 1, not `" + text + "`; e.g. --rounds 3");
+  }
+
+  /** The peers rotated by the round number, so no peer always runs first or last. */
+  private static String[] peerOrder(int round) {
+    PeerDecision.Peer[] peers = PeerDecision.Peer.values();
+    String[] order = new String[peers.length];
+    for (int i = 0; i < peers.length; i++) {
+      order[i] = peers[(i + round) % peers.length].name();
+    }
+    return order;
+  }
+
+  /** Each row's round with the lowest p50. */
+  private static Map<String, Statistics> best(Map<String, List<Statistics>> byRow) {
+    Map<String, Statistics> best = new LinkedHashMap<>();
+    byRow.forEach((row, runs) ->
+        best.put(row, runs.stream().min(Comparator.comparingDouble(s -> s.getPercentile(50))).orElseThrow()));
+    return best;
+  }
+
+  /** The rows, in the order of the peers and callers, with the ratios of each best p50. */
+  static String table(Map<String, Statistics> best, Map<String, List<Statistics>> byRow, int rounds) {
+    List<String> lines = new ArrayList<>();
+    lines.add(String.format("%-13s %-9s %9s %9s %17s %14s %9s",
+        "peer", "caller", "p50 µs", "p99 µs", "p50 range µs", "p50/plainJava", "p50/svc"));
+    for (PeerDecision.Peer peer : PeerDecision.Peer.values()) {
+      for (AccessRequest.Caller caller : AccessRequest.Caller.values()) {
+        String row = peer + "/" + caller;
+        Statistics stats = best.get(row);
+        if (stats == null) {
+          continue;
+        }
+        double p50 = stats.getPercentile(50);
+        lines.add(String.format("%-13s %-9s %9.3f %9.3f %17s %14s %9s",
+            peer, caller, p50, stats.getPercentile(99), range(byRow.get(row)),
+            ratio(p50, best.get(PeerDecision.Peer.PLAIN_JAVA + "/" + caller)),
+            ratio(p50, best.get(PeerDecision.Peer.SVC + "/" + caller))));
+      }
+    }
+    return "\nPeer benchmark: access.main, " + rounds + " round(s) of JMH SampleTime; each row's best"
+        + " round, and its p50 over all rounds\n" + String.join("\n", lines) + "\n";
+  }
+
+  private static String range(Collection<Statistics> runs) {
+    double low = runs.stream().mapToDouble(s -> s.getPercentile(50)).min().orElseThrow();
+    double high = runs.stream().mapToDouble(s -> s.getPercentile(50)).max().orElseThrow();
+    return String.format("%.3f-%.3f", low, high);
   }
 
   /** {@code p50} over the other row's p50, or a dash when that row didn't run. */
