@@ -187,7 +187,7 @@ static bool beside_jvm(void) {
  * enough: once a wait slept, the wake-up put both threads on one CPU (the scheduler keeps a
  * waker and its wakee together), where each spin ran out in vain, the spins shrank to sleeping
  * at once, and the pair stayed there, one asleep whenever the other ran, so no balancing ever
- * separated them: every call paid two wake-ups. */
+ * separated them: most calls paid a wake-up on one side or both. */
 static bool await(uint64_t frame, uint8_t *first) {
     say_cpu();
     long end = now_ns() + spin_budget();
@@ -195,7 +195,8 @@ static bool await(uint64_t frame, uint8_t *first) {
     uint64_t yields = 0;
     while (!published(frame)) {
         if (now_ns() >= end) break;
-        if (++loops % CPU_CHECK_EVERY == 0) {
+        /* From the first turn: a JVM that just published and started waiting is often right here. */
+        if (loops++ % CPU_CHECK_EVERY == 0) {
             say_cpu();
             if (beside_jvm()) {
                 sched_yield();

@@ -331,7 +331,7 @@ public final class HostChannel {
       if (System.nanoTime() - end >= 0 || spins % SPINS_PER_LIFE_CHECK == 0 && !hostAlive.getAsBoolean()) {
         break;
       }
-      if (spins % CPU_CHECK_EVERY == 0) {
+      if (spins % CPU_CHECK_EVERY == 1) { // from the first turn: a host that just answered is often right here
         sayCpu();
         if (besideHost()) {
           Thread.yield();
