@@ -8,6 +8,7 @@
 #include "svc_host_channel.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "svc_host_protocol.h"
 
 #define PROBE_EVERY 128
+#define CPU_CHECK_EVERY 16 /* spin turns between looks at the CPUs */
 
 static uint8_t *shared;
 static int in_fd = -1;
@@ -31,9 +33,26 @@ static bool spun_in_vain;  /* the last wait's spin found no frame */
 static uint64_t waits;
 static uint64_t received; /* frames taken from the JVM */
 static uint64_t sent;     /* frames published to the JVM */
+static long taken_at;     /* ns: when the last frame from the JVM was taken */
+static int cpu = -1;      /* the CPU this host last said it runs on */
 
 static uint64_t *word64(size_t offset) { return (uint64_t *)(void *)(shared + offset); }
 static uint32_t *word32(size_t offset) { return (uint32_t *)(void *)(shared + offset); }
+
+/* The counters of SVC_HOST_SHM_HOST_COUNTERS, in their order there. */
+enum counter { WAITS, SPIN_HITS, SLEEPS, SPIN_LOOPS, DOORBELLS, BUSY_NS, YIELDS };
+
+/* Only this thread writes them: relaxed stores, which the JVM may read at any time. */
+static void count(enum counter which, uint64_t n) {
+    uint64_t *at = word64(SVC_HOST_SHM_HOST_COUNTERS + 8 * (size_t)which);
+    __atomic_store_n(at, __atomic_load_n(at, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+static long now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000L + t.tv_nsec;
+}
 
 static void die(const char *what) {
     fprintf(stderr, "svc-engine-host: %s\n", what);
@@ -52,11 +71,15 @@ bool svc_host_channel_open(const char *path, int in, int out, long spin) {
     void *map = mmap(NULL, SVC_HOST_SHM_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (map == MAP_FAILED) return false;
+    /* Both sides have it mapped now (the JVM maps it before it starts the host): the name can go,
+     * so a JVM killed before this host is ready leaves no file in /dev/shm. */
+    unlink(path);
     shared = map;
     in_fd = in;
     out_fd = out;
     spin_max = spin;
     spin_now = spin;
+    taken_at = now_ns();
     return true;
 }
 
@@ -119,12 +142,6 @@ static uint8_t *receive_on_pipe(uint8_t type, uint8_t *out_type, size_t *len) {
 
 /* ---- waiting ------------------------------------------------------------------------------ */
 
-static long now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1000000000L + t.tv_nsec;
-}
-
 static void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -146,31 +163,78 @@ static long spin_budget(void) {
     return ++waits % PROBE_EVERY == 0 ? spin_max : spin_now;
 }
 
+/* Says which CPU this thread runs on, when that changed (the JVM reads it as it spins). */
+static void say_cpu(void) {
+    int now = sched_getcpu();
+    if (now != cpu) {
+        cpu = now;
+        __atomic_store_n(word32(SVC_HOST_SHM_HOST_CPU), (uint32_t)now, __ATOMIC_RELAXED);
+    }
+}
+
+/* Whether the JVM's caller runs (or last ran) on this thread's CPU. */
+static bool beside_jvm(void) {
+    return cpu >= 0 && __atomic_load_n(word32(SVC_HOST_SHM_JVM_CPU), __ATOMIC_RELAXED) == (uint32_t)cpu;
+}
+
 /* Waits until the JVM published `frame`: true, or a frame came whole on the pipe first (its type
- * byte in *first; it was published as SVC_HOST_ON_PIPE). */
+ * byte in *first; it was published as SVC_HOST_ON_PIPE).
+ *
+ * The spin yields the CPU while the JVM's caller is on the same one: there, spinning only keeps
+ * the caller from running (the frame can't come before the spin ends), while a yield lets it run
+ * at once, cheaper than sleeping and being woken. And both stay runnable, so the scheduler's load
+ * balancing moves one of them to an idle CPU, where both spin. Without it, two CPUs were not
+ * enough: once a wait slept, the wake-up put both threads on one CPU (the scheduler keeps a
+ * waker and its wakee together), where each spin ran out in vain, the spins shrank to sleeping
+ * at once, and the pair stayed there, one asleep whenever the other ran, so no balancing ever
+ * separated them: most calls paid a wake-up on one side or both. */
 static bool await(uint64_t frame, uint8_t *first) {
+    say_cpu();
     long end = now_ns() + spin_budget();
+    uint64_t loops = 0;
+    uint64_t yields = 0;
     while (!published(frame)) {
         if (now_ns() >= end) break;
+        /* From the first turn: a JVM that just published and started waiting is often right here. */
+        if (loops++ % CPU_CHECK_EVERY == 0) {
+            say_cpu();
+            if (beside_jvm()) {
+                sched_yield();
+                yields++;
+                continue;
+            }
+        }
         cpu_relax();
     }
     spun_in_vain = !published(frame);
     uint32_t *asleep = word32(SVC_HOST_SHM_HOST_ASLEEP);
+    bool slept = false;
+    bool in_region = true;
     for (;;) {
-        if (published(frame)) return true;
+        if (published(frame)) break;
         __atomic_store_n(asleep, 1u, __ATOMIC_SEQ_CST);
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         if (published(frame)) {
             __atomic_store_n(asleep, 0u, __ATOMIC_SEQ_CST);
-            return true;
+            break;
         }
+        slept = true;
         uint8_t b = read_byte();
         __atomic_store_n(asleep, 0u, __ATOMIC_SEQ_CST);
         if (b != SVC_HOST_DOORBELL) {
+            /* A frame on the pipe: it was published (SVC_HOST_ON_PIPE) before it was written. */
             *first = b;
-            return false;
+            in_region = false;
+            break;
         }
     }
+    say_cpu();
+    count(WAITS, 1);
+    count(slept ? SLEEPS : SPIN_HITS, 1);
+    count(SPIN_LOOPS, loops);
+    count(YIELDS, yields);
+    taken_at = now_ns();
+    return in_region;
 }
 
 uint8_t *svc_host_channel_receive(uint8_t *type, size_t *len) {
@@ -200,6 +264,7 @@ uint8_t *svc_host_channel_receive(uint8_t *type, size_t *len) {
 /* ---- sending ------------------------------------------------------------------------------ */
 
 static void publish(uint32_t type, uint32_t len) {
+    count(BUSY_NS, (uint64_t)(now_ns() - taken_at));
     *word32(SVC_HOST_SHM_TO_JVM) = type;
     *word32(SVC_HOST_SHM_TO_JVM + 4) = len;
     __atomic_store_n(word64(SVC_HOST_SHM_TO_JVM_SEQ), ++sent, __ATOMIC_SEQ_CST);
@@ -217,6 +282,7 @@ void svc_host_channel_send(uint8_t type, const void *a, size_t a_len, const void
             uint8_t doorbell = SVC_HOST_DOORBELL;
             struct iovec ring = {&doorbell, 1};
             write_all(&ring, 1);
+            count(DOORBELLS, 1);
         }
         return;
     }

@@ -10,9 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Maps the shared memory file at `path` and takes fds `in_fd` (from the JVM) and `out_fd` (to
- * it); spins up to `spin_ns` for a frame before sleeping on the pipe (less while spinning finds
- * nothing). False (errno set) when the file can't be mapped. */
+/* Maps the shared memory file at `path`, deletes its name (the JVM mapped it before), and takes
+ * fds `in_fd` (from the JVM) and `out_fd` (to it); spins up to `spin_ns` for a frame before
+ * sleeping on the pipe (less while the JVM sends later than that). False (errno set) when the
+ * file can't be mapped. */
 bool svc_host_channel_open(const char *path, int in_fd, int out_fd, long spin_ns);
 
 /* Sends one frame whose payload is `a` then `b` (either may be empty). A JVM that is gone ends

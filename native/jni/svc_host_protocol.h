@@ -23,6 +23,9 @@
  *             write one SVC_HOST_DOORBELL byte to the pipe
  *
  * A stale doorbell (the receiver found the frame before it blocked) only costs one extra check.
+ * Each side also says which CPU it runs on when it starts and ends a wait (and as it spins); a
+ * spinner that finds the other side on its own CPU yields the CPU to it instead of spinning
+ * (svc_host_channel.c says why).
  * End of the pipe (the peer died or let go) ends the wait. A frame larger than a region is
  * published as SVC_HOST_ON_PIPE and then written whole on the pipe (5-byte header: type, u32
  * little-endian length; then the payload), where the receiver skips doorbell bytes to find it.
@@ -36,12 +39,19 @@
 /* The shared memory file: byte offsets of the words and regions, and their sizes. */
 #define SVC_HOST_SHM_TO_HOST_SEQ 0     /* u64: frames the JVM published */
 #define SVC_HOST_SHM_HOST_ASLEEP 64    /* u32: 1 while the host blocks on its pipe */
+#define SVC_HOST_SHM_HOST_CPU 68       /* u32: the CPU the host waits or works on (sched_getcpu) */
 #define SVC_HOST_SHM_TO_JVM_SEQ 128    /* u64: frames the host published */
 #define SVC_HOST_SHM_JVM_ASLEEP 192    /* u32: 1 while the JVM blocks on its pipe */
+#define SVC_HOST_SHM_JVM_CPU 196       /* u32: the CPU the JVM's caller waits or works on */
 #define SVC_HOST_SHM_TO_HOST 256       /* the JVM's region */
 #define SVC_HOST_SHM_REGION 65536u     /* bytes of one region, its 8-byte header included */
 #define SVC_HOST_SHM_TO_JVM (SVC_HOST_SHM_TO_HOST + SVC_HOST_SHM_REGION)
-#define SVC_HOST_SHM_BYTES (SVC_HOST_SHM_TO_JVM + SVC_HOST_SHM_REGION)
+/* u64 counters of the host's waits, written only by the host, read by the JVM on demand (tests,
+ * benchmarks): waits, frames found while spinning, frames found after sleeping on the pipe, spin
+ * iterations, doorbells rung, nanoseconds from taking a frame to sending the next (the host's
+ * work), yields of the spin to a JVM on the same CPU. A line of its own, so writing them never disturbs a hot word. */
+#define SVC_HOST_SHM_HOST_COUNTERS (SVC_HOST_SHM_TO_JVM + SVC_HOST_SHM_REGION)
+#define SVC_HOST_SHM_BYTES (SVC_HOST_SHM_HOST_COUNTERS + 64)
 #define SVC_HOST_REGION_HEADER 8u
 
 #define SVC_HOST_DOORBELL 0 /* a pipe byte that only wakes the peer */

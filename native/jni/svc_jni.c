@@ -1,7 +1,9 @@
 /* JNI_OnLoad/OnUnload, the natives table and the wasmtime self-test; see svc_jni.h. */
+#define _GNU_SOURCE /* sched_getcpu */
 #include "svc_jni.h"
 
 #include <jni.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +26,13 @@ static jint bridge_version(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
     return SVC_BRIDGE_VERSION;
+}
+
+/* The CPU the calling thread runs on (an engine host's channel yields to a host on the same one). */
+static jint current_cpu(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return sched_getcpu();
 }
 
 static jstring load_problem_string(JNIEnv *env, jclass cls) {
@@ -191,6 +200,7 @@ static const JNINativeMethod natives[] = {
     NATIVE("instanceStdout", "(J)[B", svc_instance_stdout),
     NATIVE("instanceMemorySize", "(J)J", svc_instance_memory_size),
     NATIVE("isStopped", "(J)Z", svc_instance_is_stopped),
+    NATIVE("currentCpu", "()I", current_cpu),
     NATIVE("initialize", "(JJJ)V", svc_call_initialize),
     NATIVE("abiVersion", "(JJJ)I", svc_call_abi_version),
     NATIVE("call", "(J[BJJ)[B", svc_call_call),

@@ -9,7 +9,7 @@
 
 /* Bumped whenever a native signature or behaviour the Java side relies on changes;
  * Native.BRIDGE_VERSION must be equal. */
-#define SVC_BRIDGE_VERSION 2
+#define SVC_BRIDGE_VERSION 3
 
 /* NULL when the wasmtime library passed the self-test, else why it did not. */
 const char *svc_jni_load_problem(void);

@@ -66,7 +66,6 @@ final class ProcessGuest implements Guest {
     HostProcess.Watch watch = process.killAfter(START_DEADLINE);
     try {
       Frame ready = guest.channel.receive();
-      process.channelMapped();
       if (ready.type() != HostChannel.READY) {
         guest.answer(ready, null);
         throw new WasmError("the engine host process answered its start with frame " + ready.type());
@@ -121,6 +120,7 @@ final class ProcessGuest implements Guest {
 
   @Override
   public void free() {
+    channel.printCounters();
     process.close();
   }
 

@@ -94,7 +94,42 @@ class HostChannelTest {
         assertThat(hosted.format("policy a.b: K@1\nlet  s =  " + i + "\n"))
             .isEqualTo("policy a.b: K@1\n\nlet s = " + i + "\n");
       }
-      assertThat(channel(hosted).doorbellsRung()).as("the host slept between calls").isPositive();
+      HostChannel channel = channel(hosted);
+      assertThat(channel.doorbellsRung()).as("the host slept between calls").isPositive();
+      assertThat(channel.hostCounters().sleeps()).isPositive();
+      for (HostChannel.Counters side : List.of(channel.jvmCounters(), channel.hostCounters())) {
+        assertThat(side.spinLoops()).as("no side spun").isZero();
+        assertThat(side.yields()).isZero();
+      }
+    }
+  }
+
+  @Test
+  void theCountersAccountForEveryWaitOnBothSides() {
+    try (Engine hosted = Engine.create(TestModules.engine(), Limits.defaults(), Isolation.PROCESS);
+        Policy bag = hosted.compile(List.of(BAG_KIND, BAG), CompileOptions.defaults())) {
+      for (int i = 0; i < 100; i++) {
+        bag.eval(Map.of("items", items(i)));
+      }
+      HostChannel channel = channel(hosted);
+      HostChannel.Counters jvm = channel.jvmCounters();
+      HostChannel.Counters host = channel.hostCounters();
+
+      assertThat(host.waits()).as("one wait for each frame the JVM sent").isEqualTo(channel.framesSent());
+      assertThat(jvm.waits()).as("READY and one answer for each frame").isEqualTo(channel.framesSent() + 1);
+      assertThat(host.spinHits() + host.sleeps()).isEqualTo(host.waits());
+      assertThat(jvm.spinHits() + jvm.sleeps()).isEqualTo(jvm.waits());
+      assertThat(host.busyNanos()).as("the host worked").isPositive();
+    }
+  }
+
+  @Test
+  void theHostDeletesTheChannelFileAsSoonAsItHasMappedIt() {
+    try (Engine hosted = Engine.create(TestModules.engine(), Limits.defaults(), Isolation.PROCESS)) {
+      // The JVM deletes it only when the host never got that far: a JVM killed while its host
+      // starts leaves nothing in /dev/shm.
+      assertThat(((ProcessGuest) hosted.instance().guest()).process().sharedMemoryFile()).doesNotExist();
+      assertThat(hosted.format("policy a.b: K@1\n")).isEqualTo("policy a.b: K@1\n");
     }
   }
 

@@ -9,6 +9,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -17,7 +18,10 @@ import java.util.function.BooleanSupplier;
  * through a memory region shared with the host, one region per direction, each with a sequence word
  * that counts the frames published in it; the receiver spins on that word for a while, then sleeps
  * on the host's pipe, which the sender rings when it sees the receiver asleep. So back-to-back calls
- * cost no system call and no wake-up on either side, and an idle host sleeps. A frame larger than a
+ * cost no system call and no wake-up on either side, and an idle host sleeps. A spinner that finds
+ * the host on its own CPU yields the CPU to it rather than spin, so a pair that the scheduler put on
+ * one CPU hands over at once and stays runnable until load balancing separates it. Both sides count
+ * how their waits went ({@link Counters}). A frame larger than a
  * region goes whole on the pipe. One request at a time: {@link #send} publishes a whole frame,
  * {@link #receive()} takes the next one.
  *
@@ -68,17 +72,20 @@ public final class HostChannel {
   // The shared memory file's layout: byte offsets of the words and regions.
   private static final int TO_HOST_SEQ = 0;
   private static final int HOST_ASLEEP = 64;
+  private static final int HOST_CPU = 68;
   private static final int TO_JVM_SEQ = 128;
   private static final int JVM_ASLEEP = 192;
+  private static final int JVM_CPU = 196;
   private static final int TO_HOST = 256;
   private static final int REGION = 65536;
   private static final int TO_JVM = TO_HOST + REGION;
   private static final int REGION_HEADER = 8;
+  private static final int HOST_COUNTERS = TO_JVM + REGION;
   private static final int DOORBELL = 0;
   private static final int ON_PIPE = 255;
 
-  /** Bytes of the shared memory file: the sequence words, then one region per direction. */
-  public static final int SHARED_BYTES = TO_JVM + REGION;
+  /** Bytes of the shared memory file: the sequence words, one region per direction, the host's counters. */
+  public static final int SHARED_BYTES = HOST_COUNTERS + 64;
   /** The largest payload that travels through a region; larger ones go on the pipe. */
   public static final int REGION_PAYLOAD_MAX = REGION - REGION_HEADER;
   /** The largest spin {@link #SPIN_PROPERTY} accepts (a minute: tests use it to show that a spin notices a death). */
@@ -90,6 +97,12 @@ public final class HostChannel {
    * most. Each side spins less while spinning finds nothing. Read when a host starts.
    */
   public static final String SPIN_PROPERTY = "svc.engine.host.spinMicros";
+  /**
+   * System property: a number of seconds N prints both sides' {@link Counters} to stderr for every
+   * N seconds of calls and when the host is closed (benchmarks and debugging: how calls waited,
+   * whether anyone slept, how long the host worked). Read when a host starts.
+   */
+  public static final String PRINT_COUNTERS_PROPERTY = "svc.engine.host.printCounters";
   /** The spin without {@link #SPIN_PROPERTY}: a few evaluations long. */
   public static final long DEFAULT_SPIN_MICROS = 50;
 
@@ -98,6 +111,7 @@ public final class HostChannel {
   // How often a spin asks whether the host still lives: a dead host publishes nothing.
   private static final int SPINS_PER_LIFE_CHECK = 256;
   private static final int PROBE_EVERY = 128;
+  private static final int CPU_CHECK_EVERY = 16; // spin turns between looks at the CPUs
   private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
   private static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
@@ -110,10 +124,23 @@ public final class HostChannel {
   private final byte[] pipeHeader = new byte[PIPE_HEADER];
   private long sent;
   private long received;
-  private long doorbells;
   private long spinNanos; // the spin of the last wait
   private boolean spunInVain; // the last wait's spin found no frame
+  // Counters (see Counters): cheap enough to keep, and the only way to see how calls wait.
   private long waits;
+  private long spinHits;
+  private long sleeps;
+  private long spinLoops;
+  private long doorbells;
+  private long busyNanos;
+  private long yields;
+  private int cpu = -1; // the CPU this side last said it runs on
+  private long receivedAt = System.nanoTime();
+  private final String name;
+  private final long printEveryNanos; // 0: never
+  private long printedAt = receivedAt;
+  private Counters printedJvm = new Counters(0, 0, 0, 0, 0, 0, 0);
+  private Counters printedHost = printedJvm;
 
   /**
    * A channel through {@code shared} (a mapping of the host's channel file, {@link #SHARED_BYTES}
@@ -121,8 +148,10 @@ public final class HostChannel {
    *
    * @param spinMicros how long to spin for a frame before sleeping on the pipe
    * @param hostAlive whether the host still runs, asked while spinning
+   * @param name the host's name in printed counters ({@link #PRINT_COUNTERS_PROPERTY})
    */
-  public HostChannel(InputStream in, OutputStream out, ByteBuffer shared, long spinMicros, BooleanSupplier hostAlive) {
+  public HostChannel(InputStream in, OutputStream out, ByteBuffer shared, long spinMicros, BooleanSupplier hostAlive,
+      String name) {
     if (shared.capacity() != SHARED_BYTES) {
       throw new IllegalArgumentException("the shared memory of a host channel must be " + SHARED_BYTES + " bytes");
     }
@@ -133,6 +162,8 @@ public final class HostChannel {
     this.maxSpinNanos = spinMicros * 1000;
     this.spinNanos = maxSpinNanos;
     this.hostAlive = hostAlive;
+    this.name = name;
+    this.printEveryNanos = Math.max(0, Long.getLong(PRINT_COUNTERS_PROPERTY, 0)) * 1_000_000_000L;
   }
 
   /**
@@ -220,6 +251,38 @@ public final class HostChannel {
     return doorbells;
   }
 
+  /**
+   * Prints both sides' counters since the last print to stderr when {@link #PRINT_COUNTERS_PROPERTY}
+   * asks for them.
+   */
+  public void printCounters() {
+    if (printEveryNanos == 0) {
+      return;
+    }
+    Counters jvm = jvmCounters();
+    Counters host = hostCounters();
+    long now = System.nanoTime();
+    System.err.printf(Locale.ROOT, "%s, %.1f s: jvm %s; host %s%n", name, (now - printedAt) / 1e9,
+        jvm.minus(printedJvm).describe(), host.minus(printedHost).describe());
+    printedAt = now;
+    printedJvm = jvm;
+    printedHost = host;
+  }
+
+  /** How this side's waits for the host went, so far. */
+  public Counters jvmCounters() {
+    return new Counters(waits, spinHits, sleeps, spinLoops, doorbells, busyNanos, yields);
+  }
+
+  /** How the host's waits for this side went, so far, as the host counts them in the shared memory. */
+  public Counters hostCounters() {
+    long[] values = new long[7];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = (long) LONGS.getOpaque(shared, HOST_COUNTERS + 8 * i);
+    }
+    return new Counters(values[0], values[1], values[2], values[3], values[4], values[5], values[6]);
+  }
+
   /** Whether the host sleeps on its pipe now, waiting for a frame (it spun past its spin). */
   public boolean hostAsleep() {
     return (int) INTS.getVolatile(shared, HOST_ASLEEP) != 0;
@@ -229,6 +292,7 @@ public final class HostChannel {
   // its pipe gets a doorbell byte. The full fence orders the sequence store before the asleep load,
   // as the host orders its asleep store before its sequence load: one of the two sees the other.
   private void publish(int type, int length) throws IOException {
+    busyNanos += System.nanoTime() - receivedAt;
     shared.putInt(TO_HOST, type);
     shared.putInt(TO_HOST + 4, length);
     LONGS.setVolatile(shared, TO_HOST_SEQ, ++sent);
@@ -260,30 +324,54 @@ public final class HostChannel {
   // pipe first, and this is its type byte. A host that died publishes nothing: the spin asks after
   // its life, and the pipe then ends.
   private int await(long frame) throws IOException {
+    sayCpu();
     long end = System.nanoTime() + spinBudget();
-    for (int spins = 1; !published(frame); spins++) {
+    int spins = 1;
+    for (; !published(frame); spins++) {
       if (System.nanoTime() - end >= 0 || spins % SPINS_PER_LIFE_CHECK == 0 && !hostAlive.getAsBoolean()) {
         break;
+      }
+      if (spins % CPU_CHECK_EVERY == 1) { // from the first turn: a host that just answered is often right here
+        sayCpu();
+        if (besideHost()) {
+          Thread.yield();
+          yields++;
+          continue;
+        }
       }
       Thread.onSpinWait();
     }
     spunInVain = !published(frame);
-    while (true) {
-      if (published(frame)) {
-        return -1;
-      }
+    int first = -1;
+    boolean slept = false;
+    while (!published(frame)) {
       INTS.setVolatile(shared, JVM_ASLEEP, 1);
       VarHandle.fullFence();
       if (published(frame)) {
         INTS.setVolatile(shared, JVM_ASLEEP, 0);
-        return -1;
+        break;
       }
+      slept = true;
       int b = readByte();
       INTS.setVolatile(shared, JVM_ASLEEP, 0);
       if (b != DOORBELL) {
-        return b;
+        first = b;
+        break;
       }
     }
+    sayCpu();
+    waits++;
+    if (slept) {
+      sleeps++;
+    } else {
+      spinHits++;
+    }
+    spinLoops += spins - 1;
+    receivedAt = System.nanoTime();
+    if (printEveryNanos > 0 && receivedAt - printedAt >= printEveryNanos) {
+      printCounters();
+    }
+    return first;
   }
 
   // The spin of the next wait. A spin that found no frame halves the next one, a spin that found it
@@ -297,7 +385,22 @@ public final class HostChannel {
     } else {
       spinNanos = maxSpinNanos;
     }
-    return ++waits % PROBE_EVERY == 0 ? maxSpinNanos : spinNanos;
+    return waits % PROBE_EVERY == 0 ? maxSpinNanos : spinNanos;
+  }
+
+  // Says which CPU this thread runs on, when that changed (the host reads it as it spins).
+  private void sayCpu() {
+    int now = Native.currentCpu();
+    if (now != cpu) {
+      cpu = now;
+      INTS.setOpaque(shared, JVM_CPU, now);
+    }
+  }
+
+  // Whether the host runs (or last ran) on this thread's CPU: then spinning only keeps it from
+  // running, and yielding lets it run at once (svc_host_channel.c's await says more).
+  private boolean besideHost() {
+    return cpu >= 0 && (int) INTS.getOpaque(shared, HOST_CPU) == cpu;
   }
 
   private boolean published(long frame) {
@@ -331,6 +434,39 @@ public final class HostChannel {
         throw new EOFException("the engine host's output ended");
       }
       done += n;
+    }
+  }
+
+  /**
+   * How one side of a channel waited for the other's frames, counted since the host started: a wait
+   * either found the frame while spinning ({@code spinHits}) or slept on the pipe until a doorbell or
+   * the frame woke it ({@code sleeps}).
+   *
+   * @param waits frames waited for
+   * @param spinHits waits whose frame came while this side spun (no system call)
+   * @param sleeps waits that blocked on the pipe: each cost a wake-up
+   * @param spinLoops iterations of the spin loops, all waits together
+   * @param doorbells doorbells this side rang: it found the other side asleep
+   * @param busyNanos nanoseconds from taking a frame to publishing the next: this side's own work
+   *     (for the host, the guest's; for the JVM, preparing the next request and answering host calls)
+   * @param yields times a spin yielded its CPU to the other side, which ran on the same one
+   */
+  public record Counters(
+      long waits, long spinHits, long sleeps, long spinLoops, long doorbells, long busyNanos, long yields) {
+
+    /** One line for people: {@code waits 100 (98 spinning, 2 asleep), 12.5 spin loops/wait, ...}. */
+    public String describe() {
+      long per = Math.max(1, waits);
+      return String.format(Locale.ROOT,
+          "waits %d (%d spinning, %d asleep), %.1f spin loops/wait, %d yields, %d doorbells, busy %.2f µs/wait",
+          waits, spinHits, sleeps, (double) spinLoops / per, yields, doorbells, busyNanos / 1000.0 / per);
+    }
+
+    /** The counts of this minus those of {@code earlier}: what happened in between. */
+    public Counters minus(Counters earlier) {
+      return new Counters(waits - earlier.waits, spinHits - earlier.spinHits, sleeps - earlier.sleeps,
+          spinLoops - earlier.spinLoops, doorbells - earlier.doorbells, busyNanos - earlier.busyNanos,
+          yields - earlier.yields);
     }
   }
 

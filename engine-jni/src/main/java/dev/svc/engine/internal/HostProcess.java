@@ -30,8 +30,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * and saying how it died.
  *
  * <p>The channel's shared memory is a file in {@code /dev/shm} (the private work directory where
- * there is none), made owner-only, mapped here and by the host, and deleted once the host is ready
- * (both keep their mappings) or gone.
+ * there is none), made owner-only and mapped here, then mapped by the host, which deletes it at
+ * once (both keep their mappings), so a JVM killed while its host starts leaves no file behind;
+ * this side deletes it when the host never got that far.
  *
  * <p>Hosts are started from one long-lived daemon thread, {@code svc-engine-host-launcher}, because
  * the kernel delivers a host's parent-death signal when the <em>thread</em> that started it ends,
@@ -90,7 +91,8 @@ public final class HostProcess implements AutoCloseable {
     this.stderrFile = stderrFile;
     this.channelFile = channelFile;
     this.channel =
-        new HostChannel(process.getInputStream(), process.getOutputStream(), shared, spinMicros, process::isAlive);
+        new HostChannel(process.getInputStream(), process.getOutputStream(), shared, spinMicros, process::isAlive,
+            EXECUTABLE + " " + process.pid());
   }
 
   /**
@@ -150,14 +152,9 @@ public final class HostProcess implements AutoCloseable {
   }
 
   private static Path executable() throws IOException {
+    NativeLibrary.ensureLoaded(); // the channel asks it which CPU it runs on
     String named = System.getProperty(EXECUTABLE_PROPERTY);
-    Path executable;
-    if (named != null) {
-      executable = Path.of(named);
-    } else {
-      NativeLibrary.ensureLoaded();
-      executable = NativeLibrary.directory().resolve(EXECUTABLE);
-    }
+    Path executable = named != null ? Path.of(named) : NativeLibrary.directory().resolve(EXECUTABLE);
     if (!Files.isExecutable(executable)) {
       throw new IOException("there is no executable " + executable
           + (named != null ? " (-D" + EXECUTABLE_PROPERTY + ")" : " beside the bridge library"));
@@ -179,17 +176,17 @@ public final class HostProcess implements AutoCloseable {
     return file;
   }
 
-  /** Deletes the channel's file once the host has mapped it (it said it is ready): the mappings live on. */
-  public void channelMapped() {
-    deleteChannelFile();
-  }
-
   private void deleteChannelFile() {
     try {
       Files.deleteIfExists(channelFile);
     } catch (IOException ignored) {
       // Only a file left in /dev/shm; a host that mapped it doesn't need it.
     }
+  }
+
+  /** The channel's shared memory file, which the host deletes as soon as it has mapped it. */
+  public Path sharedMemoryFile() {
+    return channelFile;
   }
 
   /** The channel to the host. */

@@ -38,7 +38,7 @@ package dev.svc.engine.internal;
 public final class Native {
 
   /** The bridge version this class is written against; {@link #bridgeVersion()} must equal it. */
-  public static final int BRIDGE_VERSION = 2;
+  public static final int BRIDGE_VERSION = 3;
 
   /** {@code deadlineTicks} for a call without a hard deadline. */
   public static final long NO_DEADLINE = 0;
@@ -56,6 +56,12 @@ public final class Native {
    * passed. {@link NativeLibrary} turns a non-null answer into a load failure.
    */
   static native String loadProblem();
+
+  /**
+   * The CPU the calling thread runs on now ({@code sched_getcpu}; -1 when the kernel can't say).
+   * {@link HostChannel} yields its spin to a host on the same CPU.
+   */
+  public static native int currentCpu();
 
   // ---- engines ---------------------------------------------------------------------------------
 
