@@ -29,11 +29,10 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The API listener on the mesh: every API route admits only callers the mesh vouches for
+ * One of the API's listeners on the mesh, one per event loop, sharing the port: every API route admits only callers the mesh vouches for
  * ({@link CallerAuthHandler}), reads bodies up to {@link #BODY_LIMIT}, and runs under the
  * {@code server.*} timeouts ({@link HttpTimeouts}). Stopping it lets requests in flight finish, for up
  * to the shutdown grace.
@@ -54,11 +53,18 @@ final class ApiVerticle extends VerticleBase {
   private final AccessRoutes access;
   private final Duration shutdownGrace;
   private final MeterRegistry registry;
+  private final HttpServerOptions listenOptions;
   private HttpServer server;
 
+  /**
+   * One of the API's listeners, which share its port, each on its event loop.
+   *
+   * @param listenOptions the options of {@link #listenOptions}, as the mesh completed them
+   */
   ApiVerticle(SvcConfig config, Mesh mesh, EnginePool engines, PolicyCatalog catalog, AccessRoutes access,
-      Duration shutdownGrace, MeterRegistry registry) {
+      Duration shutdownGrace, MeterRegistry registry, HttpServerOptions listenOptions) {
     this.config = config;
+    this.listenOptions = listenOptions;
     this.access = access;
     this.mesh = mesh;
     this.engines = engines;
@@ -94,17 +100,29 @@ final class ApiVerticle extends VerticleBase {
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);
     router.errorHandler(405, errors);
-    return mesh.listenOptions(timeouts.apply(new HttpServerOptions()))
-        .compose(options -> vertx.createHttpServer(options)
-            .connectionHandler(timeouts::awaitHeaders)
-            .requestHandler(router)
-            .listen())
+    return vertx.createHttpServer(new HttpServerOptions(listenOptions))
+        .connectionHandler(timeouts::awaitHeaders)
+        .requestHandler(router)
+        .listen()
         .onSuccess(s -> {
           server = s;
           mesh.serving(s);
-          LOG.log(Level.INFO, "API listening on " + mesh.url(s.actualPort()) + " (mesh mode "
-              + config.mesh().mode().name().toLowerCase(Locale.ROOT) + ")");
+          LOG.log(Level.DEBUG, "API listener on " + mesh.url(s.actualPort()) + " started");
         });
+  }
+
+  /**
+   * The options of the API's listeners before the mesh adds where it listens and its certificate:
+   * the {@code server.*} timeouts, and no WebSocket compression, whose handler would sit in every
+   * connection's pipeline though the API has no WebSocket route.
+   *
+   * @param timeouts the {@code server.*} timeouts
+   * @return the options
+   */
+  static HttpServerOptions listenOptions(HttpTimeouts timeouts) {
+    return timeouts.apply(new HttpServerOptions())
+        .setPerMessageWebSocketCompressionSupported(false)
+        .setPerFrameWebSocketCompressionSupported(false);
   }
 
   @Override

@@ -11,6 +11,7 @@ import dev.svc.server.health.HealthVerticle;
 import dev.svc.server.kube.EmbeddedCluster;
 import dev.svc.server.kube.KubernetesConnection;
 import dev.svc.server.health.Readiness;
+import dev.svc.server.http.HttpTimeouts;
 import dev.svc.server.mesh.DevMesh;
 import dev.svc.server.mesh.Mesh;
 import dev.svc.server.mesh.MeshStatus;
@@ -27,23 +28,31 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.OpenTelemetry;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.micrometer.MetricsDomain;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.tracing.opentelemetry.OpenTelemetryOptions;
 import io.vertx.tracing.opentelemetry.OpenTelemetryTracingFactory;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * {@code svc serve}: the server as one object. Starting it builds Vert.x with Micrometer metrics (and
@@ -64,8 +73,16 @@ import java.util.function.Function;
  */
 public final class SvcServer {
 
+  private static final Logger LOG = System.getLogger(SvcServer.class.getName());
+
   /** How long requests in flight may take to finish once the server stops. */
   public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
+
+  /**
+   * The API's listeners, each on an event loop of its own: one per processor, so the HTTP work of the
+   * requests runs on every core rather than queueing on one loop.
+   */
+  static final int API_EVENT_LOOPS = Runtime.getRuntime().availableProcessors();
 
   /** How long one Kubernetes call may take when {@code server.writeTimeout} is off. */
   static final Duration KUBERNETES_TIMEOUT = Duration.ofSeconds(10);
@@ -227,17 +244,31 @@ public final class SvcServer {
           return configured.start(vertx, ConfigPolicies.SCAN_PERIOD).map(pool);
         })
         .compose(pool -> startOperator().map(pool))
-        .compose(pool -> {
-          ApiVerticle apiVerticle = new ApiVerticle(config, mesh, pool, catalog, access, SHUTDOWN_GRACE, registry);
-          return vertx.deployVerticle(apiVerticle).map(id -> {
-            apiDeployment = id;
-            api = apiVerticle;
-            return this;
-          });
-        })
+        .compose(pool -> mesh.listenOptions(ApiVerticle.listenOptions(new HttpTimeouts(vertx, config.server())))
+            .compose(options -> startApi(pool, options)))
         .onSuccess(started::complete)
         .onFailure(failure -> stop().onComplete(stopped -> started.completeExceptionally(failure)));
     return Future.fromCompletionStage(started);
+  }
+
+  // Start-up's last step: the API's listeners on the mesh. One per event loop, sharing the port:
+  // Vert.x hands each new connection to the next, so the requests spread over the processors instead
+  // of queueing on one loop. Port 0 (tests) gets one listener: each would bind a random port of its own.
+  private Future<SvcServer> startApi(EnginePool pool, HttpServerOptions options) {
+    int loops = options.getPort() == 0 ? 1 : API_EVENT_LOOPS;
+    List<ApiVerticle> listeners = new CopyOnWriteArrayList<>();
+    Supplier<ApiVerticle> listener = () -> {
+      ApiVerticle made = new ApiVerticle(config, mesh, pool, catalog, access, SHUTDOWN_GRACE, registry, options);
+      listeners.add(made);
+      return made;
+    };
+    return vertx.deployVerticle(listener, new DeploymentOptions().setInstances(loops)).map(id -> {
+      apiDeployment = id;
+      api = listeners.get(0);
+      LOG.log(Level.INFO, "API listening on " + mesh.url(apiPort()) + " (mesh mode "
+          + config.mesh().mode().name().toLowerCase(Locale.ROOT) + ", " + loops + " event loops)");
+      return this;
+    });
   }
 
   // Start-up step 4: the cluster of kubernetes.mode, checked. Its calls should fail before the answer

@@ -13,13 +13,16 @@ final class FakeMesh implements Mesh {
   volatile Future<Caller> whoIs;
   volatile MeshStatus status = new MeshStatus(true, "mesh node is in Running state");
 
+  /** Where the API listens; 0, a free port of the system's choice. */
+  volatile int port;
+
   FakeMesh(Caller caller) {
     this.whoIs = Future.succeededFuture(caller);
   }
 
   @Override
   public Future<HttpServerOptions> listenOptions(HttpServerOptions base) {
-    return Future.succeededFuture(new HttpServerOptions(base).setHost("127.0.0.1").setPort(0));
+    return Future.succeededFuture(new HttpServerOptions(base).setHost("127.0.0.1").setPort(port));
   }
 
   @Override

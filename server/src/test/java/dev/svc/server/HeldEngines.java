@@ -4,6 +4,8 @@ import dev.svc.engine.EngineModule;
 import dev.svc.server.engine.EnginePool;
 import dev.svc.supervisor.Pool;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -15,10 +17,12 @@ final class HeldEngines implements EnginePool {
   private final EngineModule module = EngineModule.bundled();
   private final Pool pool = Pool.create(module, 1);
   private final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
+  private final Set<String> callerThreads = ConcurrentHashMap.newKeySet();
 
   @Override
   public <T> CompletionStage<T> submit(Function<Pool, T> operation) {
     CompletableFuture<T> result = new CompletableFuture<>();
+    callerThreads.add(Thread.currentThread().getName());
     held.add(() -> {
       try {
         result.complete(operation.apply(pool));
@@ -32,6 +36,11 @@ final class HeldEngines implements EnginePool {
   /** How many calls wait. */
   int waiting() {
     return held.size();
+  }
+
+  /** The threads that submitted calls: the API's event loops. */
+  Set<String> callerThreads() {
+    return Set.copyOf(callerThreads);
   }
 
   /** Runs the waiting calls. */

@@ -2,6 +2,7 @@ package dev.svc.server;
 
 import static dev.svc.server.TestServers.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.awaitility.Awaitility.await;
 
 import dev.svc.server.mesh.Caller;
@@ -13,8 +14,12 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.junit5.VertxExtension;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -87,6 +92,38 @@ class LifecycleTest {
     assertThat(answer.bodyAsJsonObject().getString("source")).isEqualTo("policy a.b: K@1\n");
     await(stopped);
     assertThat(refused).hasMessageContaining("Connection refused");
+  }
+
+  @Test
+  void the_api_serves_new_connections_on_an_event_loop_per_processor(Vertx vertx) throws IOException {
+    assumeTrue(SvcServer.API_EVENT_LOOPS >= 2, "one processor: the API has one event loop");
+    FakeMesh mesh = new FakeMesh(granted());
+    try (ServerSocket probe = new ServerSocket(0)) {
+      mesh.port = probe.getLocalPort();
+    }
+    HeldEngines engines = new HeldEngines();
+    SvcServer server = await(SvcServer.create(TestServers.config(), mesh, registry -> engines).start());
+    try {
+      List<Future<HttpResponse<Buffer>>> answers = new ArrayList<>();
+      for (int i = 0; i < SvcServer.API_EVENT_LOOPS; i++) {
+        // A client of its own per request: each request comes on a new connection.
+        WebClient client = WebClient.create(vertx, new WebClientOptions().setKeepAlive(false));
+        answers.add(client.post(mesh.port, "127.0.0.1", "/api/v1/format")
+            .putHeader("Content-Type", "application/json").sendJsonObject(FORMAT));
+      }
+      await().atMost(PATIENCE).until(() -> engines.waiting() == SvcServer.API_EVENT_LOOPS);
+
+      assertThat(engines.callerThreads()).as("the event loops that read the requests")
+          .hasSize(SvcServer.API_EVENT_LOOPS).allMatch(name -> name.startsWith("vert.x-eventloop-thread-"));
+      engines.release();
+      for (Future<HttpResponse<Buffer>> answer : answers) {
+        assertThat(await(answer).statusCode()).isEqualTo(200);
+      }
+    } finally {
+      engines.release();
+      await(server.stop());
+    }
+    assertThat(TestServers.refusedConnection(vertx, mesh.port)).hasMessageContaining("Connection refused");
   }
 
   @Test

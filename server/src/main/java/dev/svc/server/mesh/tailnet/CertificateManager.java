@@ -17,7 +17,9 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The node's HTTPS certificate for {@code mesh.port} 443 (notes/tailnet.md §3.4): issued by the
@@ -45,7 +47,8 @@ public final class CertificateManager {
   private final Clock clock;
   private volatile String domain;
   private volatile CertPair current;
-  private volatile HttpServer server;
+  // The API's listeners, one per event loop, sharing the port: each gets every new pair.
+  private final List<HttpServer> servers = new CopyOnWriteArrayList<>();
   private volatile long timer = -1;
   private volatile boolean closed;
 
@@ -79,13 +82,16 @@ public final class CertificateManager {
   }
 
   /**
-   * Starts the refreshes of the listener {@code listening}, which serves the first pair.
+   * Applies the refreshes to the listener {@code listening}, which serves the first pair; the first
+   * listener starts them.
    *
-   * @param listening the API listener
+   * @param listening one of the API's listeners
    */
-  void serving(HttpServer listening) {
-    server = listening;
-    schedule(nextRefresh(current));
+  synchronized void serving(HttpServer listening) {
+    servers.add(listening);
+    if (servers.size() == 1) {
+      schedule(nextRefresh(current));
+    }
   }
 
   /** Fetches the pair, and again with min_validity when it would expire within a day. */
@@ -108,7 +114,8 @@ public final class CertificateManager {
       if (pair.equals(current)) {
         return Future.succeededFuture(pair);
       }
-      return server.updateSSLOptions(new ServerSSLOptions().setKeyCertOptions(pem(pair))).map(updated -> {
+      ServerSSLOptions renewed = new ServerSSLOptions().setKeyCertOptions(pem(pair));
+      return Future.all(servers.stream().map(server -> server.updateSSLOptions(renewed)).toList()).map(updated -> {
         current = pair;
         LOG.log(Level.INFO, "mesh: HTTPS certificate of " + domain + " renewed, valid until " + notAfter(pair));
         return pair;
