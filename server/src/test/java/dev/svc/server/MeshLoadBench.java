@@ -53,6 +53,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <pre>mvn -q -o -pl server -am test -Dtest=MeshLoadBench -Dsurefire.failIfNoSpecifiedTests=false</pre>
  *
+ * <p>The servers and the fake daemon run on Netty's native epoll transport where it loads, as
+ * {@code svc serve} does; {@code -Dio.netty.transport.noNative=true} runs all of them on Java's NIO.
+ *
  * <p>{@code -Dbench.daemonCpus=2} runs the fake daemon under {@code taskset -c 2}: on a machine with
  * cores to spare, a core of its own keeps the daemon's CPU out of the server's, as a sidecar's would be.
  * {@code -Dbench.warmUp=30s}, {@code -Dbench.connections=16,64} and {@code -Dbench.rounds=3} change the
@@ -100,6 +103,10 @@ class MeshLoadBench {
       System.out.println("the fake daemon runs on CPUs " + cpus);
     }
     command.add(java.toString());
+    String noNative = System.getProperty("io.netty.transport.noNative", "");
+    if (!noNative.isEmpty()) {
+      command.add("-Dio.netty.transport.noNative=" + noNative); // the daemon's transport as the server's
+    }
     String jfr = System.getProperty("bench.jfr", "");
     if (!jfr.isEmpty()) {
       Files.createDirectories(Path.of(jfr));
