@@ -121,40 +121,51 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
       };
     }
 
+    /**
+     * The status line and the headers, read off the bytes in place: only a value this client keeps
+     * becomes a string, as this runs for every who-is, on the request's event loop.
+     */
     private boolean head() {
       int end = indexOf("\r\n\r\n", MAX_HEAD_BYTES, "the head (status line and headers)");
       if (end < 0) {
         return false;
       }
-      String head = pending.getString(at, end, StandardCharsets.ISO_8859_1.name());
-      at = end + 4;
-      int line = head.indexOf("\r\n");
-      statusLine(line < 0 ? head : head.substring(0, line));
+      int lineEnd = lineEnd(at, end);
+      statusLine(at, lineEnd);
       long length = -1;
       boolean chunked = false;
-      while (line >= 0) {
-        int next = head.indexOf("\r\n", line + 2);
-        String header = head.substring(line + 2, next < 0 ? head.length() : next);
-        line = next;
-        int colon = header.indexOf(':');
-        if (colon <= 0) {
-          throw new IllegalStateException("a header line without a name: " + quote(header));
+      while (lineEnd < end) {
+        int line = lineEnd + 2;
+        lineEnd = lineEnd(line, end);
+        int colon = line;
+        while (colon < lineEnd && pending.getByte(colon) != ':') {
+          colon++;
         }
-        String name = header.substring(0, colon);
-        String value = header.substring(colon + 1).trim();
-        if (name.equalsIgnoreCase("Content-Length")) {
-          length = contentLength(value, length);
-        } else if (name.equalsIgnoreCase("Transfer-Encoding")) {
-          if (!value.equalsIgnoreCase("chunked")) {
-            throw new IllegalStateException("the transfer encoding " + quote(value) + " is not chunked");
+        if (colon == line || colon == lineEnd) {
+          throw new IllegalStateException("a header line without a name: " + quote(text(line, lineEnd)));
+        }
+        int value = colon + 1;
+        int valueEnd = lineEnd;
+        while (value < valueEnd && (pending.getByte(value) & 0xff) <= ' ') {
+          value++; // String.trim's rule
+        }
+        while (valueEnd > value && (pending.getByte(valueEnd - 1) & 0xff) <= ' ') {
+          valueEnd--;
+        }
+        if (named(line, colon, "Content-Length")) {
+          length = contentLength(text(value, valueEnd), length);
+        } else if (named(line, colon, "Transfer-Encoding")) {
+          if (!named(value, valueEnd, "chunked")) {
+            throw new IllegalStateException("the transfer encoding " + quote(text(value, valueEnd)) + " is not chunked");
           }
           chunked = true;
-        } else if (name.equalsIgnoreCase("Connection") && value.equalsIgnoreCase("close")) {
+        } else if (named(line, colon, "Connection") && named(value, valueEnd, "close")) {
           keepAlive = false;
-        } else if (name.equalsIgnoreCase("Retry-After")) {
-          retryAfter = value;
+        } else if (named(line, colon, "Retry-After")) {
+          retryAfter = text(value, valueEnd);
         }
       }
+      at = end + 4;
       body = Buffer.buffer();
       if (status == 204 || status == 304) {
         part = Part.DONE;
@@ -171,17 +182,51 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
       return true;
     }
 
-    private void statusLine(String line) {
-      // HTTP/1.1 200 OK
-      if (line.length() < 12 || !line.startsWith("HTTP/1.") || line.charAt(8) != ' '
-          || (line.length() > 12 && line.charAt(12) != ' ')) {
-        throw new IllegalStateException("not an HTTP/1.x status line: " + quote(line));
+    /** Where the line starting at {@code from} ends: at its CRLF, or at {@code end}, the head's end. */
+    private int lineEnd(int from, int end) {
+      for (int i = from; i < end; i++) {
+        if (pending.getByte(i) == '\r' && pending.getByte(i + 1) == '\n') {
+          return i;
+        }
       }
-      keepAlive = line.charAt(7) == '1';
-      try {
-        status = Integer.parseInt(line.substring(9, 12));
-      } catch (NumberFormatException e) {
-        throw new IllegalStateException("not an HTTP/1.x status line: " + quote(line), e);
+      return end;
+    }
+
+    /** Whether the bytes {@code from} to {@code to} are {@code word}, whatever the case of its ASCII letters. */
+    private boolean named(int from, int to, String word) {
+      if (to - from != word.length()) {
+        return false;
+      }
+      for (int i = 0; i < word.length(); i++) {
+        int b = pending.getByte(from + i);
+        int c = word.charAt(i);
+        if (b != c && ((b | 0x20) != (c | 0x20) || (c | 0x20) < 'a' || (c | 0x20) > 'z')) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** The bytes {@code from} to {@code to} as text, one character per byte (ISO-8859-1). */
+    private String text(int from, int to) {
+      return pending.getString(from, to, StandardCharsets.ISO_8859_1.name());
+    }
+
+    private void statusLine(int from, int to) {
+      // HTTP/1.1 200 OK
+      int length = to - from;
+      if (length < 12 || !matches(from, "HTTP/1.") || pending.getByte(from + 8) != ' '
+          || (length > 12 && pending.getByte(from + 12) != ' ')) {
+        throw new IllegalStateException("not an HTTP/1.x status line: " + quote(text(from, to)));
+      }
+      keepAlive = pending.getByte(from + 7) == '1';
+      status = 0;
+      for (int i = from + 9; i < from + 12; i++) {
+        int digit = pending.getByte(i) - '0';
+        if (digit < 0 || digit > 9) {
+          throw new IllegalStateException("not an HTTP/1.x status line: " + quote(text(from, to)));
+        }
+        status = status * 10 + digit;
       }
       if (status < 200 || status > 599) {
         throw new IllegalStateException("the status " + status + " is no final answer");

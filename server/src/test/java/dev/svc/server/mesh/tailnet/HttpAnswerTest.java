@@ -63,6 +63,17 @@ class HttpAnswerTest {
   }
 
   @Test
+  void header_values_are_trimmed_and_compared_in_any_case() {
+    HttpAnswer answer = readWhole("HTTP/1.1 503 Service Unavailable\r\nRETRY-AFTER:\t 120 \r\n"
+        + "transfer-encoding:  CHUNKED\r\nconnection: Close\r\n\r\n0\r\n\r\n");
+
+    assertThat(answer.status()).isEqualTo(503);
+    assertThat(answer.retryAfter()).isEqualTo("120");
+    assertThat(answer.body().length()).isZero();
+    assertThat(answer.reusable()).isFalse();
+  }
+
+  @Test
   void connection_close_and_http_1_0_make_the_connection_unusable() {
     assertThat(readWhole("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n").reusable()).isFalse();
     assertThat(readWhole("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n").reusable()).isFalse();
@@ -120,6 +131,8 @@ class HttpAnswerTest {
     assertThatThrownBy(() -> readWhole("SSH-2.0-OpenSSH_9.6\r\n\r\n"))
         .hasMessage("not an HTTP/1.x status line: `SSH-2.0-OpenSSH_9.6`");
     assertThatThrownBy(() -> readWhole("HTTP/1.1 2x0 OK\r\n\r\n")).hasMessage("not an HTTP/1.x status line: `HTTP/1.1 2x0 OK`");
+    assertThatThrownBy(() -> readWhole("http/1.1 200 OK\r\n\r\n")).hasMessage("not an HTTP/1.x status line: `http/1.1 200 OK`");
+    assertThatThrownBy(() -> readWhole("HTTP/1.1 +20 OK\r\n\r\n")).hasMessage("not an HTTP/1.x status line: `HTTP/1.1 +20 OK`");
     assertThatThrownBy(() -> readWhole("HTTP/1.1 100 Continue\r\n\r\n")).hasMessage("the status 100 is no final answer");
     assertThatThrownBy(() -> readWhole("HTTP/1.1 200 OK\r\nno colon\r\n\r\n"))
         .hasMessage("a header line without a name: `no colon`");
