@@ -31,10 +31,15 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
     /** The most bytes of a status line and headers. */
     static final int MAX_HEAD_BYTES = 16 << 10;
 
+    /** No bytes; never written to. */
+    private static final Buffer NONE = Buffer.buffer(0);
+    /** The most bytes a sized body's buffer takes before its bytes come. */
+    private static final int MAX_PRESIZED_BODY = 64 << 10;
+
     private enum Part { HEAD, SIZED_BODY, CHUNK_SIZE, CHUNK_DATA, CHUNK_END, TRAILERS, BODY_TO_CLOSE, DONE }
 
     private final int maxBody;
-    private Buffer pending = Buffer.buffer();
+    private Buffer pending = NONE;
     private int at;
     private Part part = Part.HEAD;
     private int status;
@@ -85,10 +90,10 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
      * The bytes that came after the answer's end: the start of the next answer, when requests are
      * pipelined on the connection.
      *
-     * @return those bytes, empty when the answer ended with the bytes fed
+     * @return those bytes, empty when the answer ended with the bytes fed; not to be modified
      */
     Buffer rest() {
-      return at == pending.length() ? Buffer.buffer() : pending.slice(at, pending.length());
+      return at == pending.length() ? NONE : pending.slice(at, pending.length());
     }
 
     /**
@@ -166,16 +171,19 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
         }
       }
       at = end + 4;
-      body = Buffer.buffer();
       if (status == 204 || status == 304) {
+        body = Buffer.buffer(0);
         part = Part.DONE;
       } else if (chunked) {
+        body = Buffer.buffer();
         part = Part.CHUNK_SIZE;
       } else if (length >= 0) {
         bound(length);
+        body = Buffer.buffer((int) Math.min(length, MAX_PRESIZED_BODY));
         remaining = length;
         part = Part.SIZED_BODY;
       } else {
+        body = Buffer.buffer();
         keepAlive = false;
         part = Part.BODY_TO_CLOSE;
       }
