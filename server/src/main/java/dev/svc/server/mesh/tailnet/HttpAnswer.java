@@ -1,6 +1,8 @@
 package dev.svc.server.mesh.tailnet;
 
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -40,6 +42,10 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
 
     private final int maxBody;
     private Buffer pending = NONE;
+    // pending's bytes: byte i at bytes[base + i]. Read off the array, as Buffer.getByte checks the
+    // buffer's bounds and reference count for every byte.
+    private byte[] bytes = new byte[0];
+    private int base;
     private int at;
     private Part part = Part.HEAD;
     private int status;
@@ -71,10 +77,17 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
       }
       if (at == pending.length()) {
         pending = chunk;
-        at = 0;
       } else {
         pending = pending.getBuffer(at, pending.length()).appendBuffer(chunk);
-        at = 0;
+      }
+      at = 0;
+      ByteBuf view = ((BufferInternal) pending).getByteBuf();
+      if (view.hasArray()) {
+        bytes = view.array();
+        base = view.arrayOffset();
+      } else {
+        bytes = pending.getBytes();
+        base = 0;
       }
       boolean progress = true;
       while (progress && part != Part.DONE) {
@@ -143,7 +156,7 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
         int line = lineEnd + 2;
         lineEnd = lineEnd(line, end);
         int colon = line;
-        while (colon < lineEnd && pending.getByte(colon) != ':') {
+        while (colon < lineEnd && byteAt(colon) != ':') {
           colon++;
         }
         if (colon == line || colon == lineEnd) {
@@ -151,10 +164,10 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
         }
         int value = colon + 1;
         int valueEnd = lineEnd;
-        while (value < valueEnd && (pending.getByte(value) & 0xff) <= ' ') {
+        while (value < valueEnd && (byteAt(value) & 0xff) <= ' ') {
           value++; // String.trim's rule
         }
-        while (valueEnd > value && (pending.getByte(valueEnd - 1) & 0xff) <= ' ') {
+        while (valueEnd > value && (byteAt(valueEnd - 1) & 0xff) <= ' ') {
           valueEnd--;
         }
         if (named(line, colon, "Content-Length")) {
@@ -193,7 +206,7 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
     /** Where the line starting at {@code from} ends: at its CRLF, or at {@code end}, the head's end. */
     private int lineEnd(int from, int end) {
       for (int i = from; i < end; i++) {
-        if (pending.getByte(i) == '\r' && pending.getByte(i + 1) == '\n') {
+        if (byteAt(i) == '\r' && byteAt(i + 1) == '\n') {
           return i;
         }
       }
@@ -206,7 +219,7 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
         return false;
       }
       for (int i = 0; i < word.length(); i++) {
-        int b = pending.getByte(from + i);
+        int b = byteAt(from + i);
         int c = word.charAt(i);
         if (b != c && ((b | 0x20) != (c | 0x20) || (c | 0x20) < 'a' || (c | 0x20) > 'z')) {
           return false;
@@ -223,14 +236,14 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
     private void statusLine(int from, int to) {
       // HTTP/1.1 200 OK
       int length = to - from;
-      if (length < 12 || !matches(from, "HTTP/1.") || pending.getByte(from + 8) != ' '
-          || (length > 12 && pending.getByte(from + 12) != ' ')) {
+      if (length < 12 || !matches(from, "HTTP/1.") || byteAt(from + 8) != ' '
+          || (length > 12 && byteAt(from + 12) != ' ')) {
         throw new IllegalStateException("not an HTTP/1.x status line: " + quote(text(from, to)));
       }
-      keepAlive = pending.getByte(from + 7) == '1';
+      keepAlive = byteAt(from + 7) == '1';
       status = 0;
       for (int i = from + 9; i < from + 12; i++) {
-        int digit = pending.getByte(i) - '0';
+        int digit = byteAt(i) - '0';
         if (digit < 0 || digit > 9) {
           throw new IllegalStateException("not an HTTP/1.x status line: " + quote(text(from, to)));
         }
@@ -306,7 +319,7 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
       if (pending.length() - at < 2) {
         return false;
       }
-      if (pending.getByte(at) != '\r' || pending.getByte(at + 1) != '\n') {
+      if (byteAt(at) != '\r' || byteAt(at + 1) != '\n') {
         throw new IllegalStateException("a chunk doesn't end with CRLF");
       }
       at += 2;
@@ -341,6 +354,10 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
       }
     }
 
+    private byte byteAt(int index) {
+      return bytes[base + index];
+    }
+
     /** Where {@code marker} starts from {@link #at}; -1 when not there yet; fails past {@code limit} bytes. */
     private int indexOf(String marker, int limit, String what) {
       int last = pending.length() - marker.length();
@@ -360,7 +377,7 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
 
     private boolean matches(int from, String marker) {
       for (int j = 0; j < marker.length(); j++) {
-        if (pending.getByte(from + j) != marker.charAt(j)) {
+        if (byteAt(from + j) != marker.charAt(j)) {
           return false;
         }
       }

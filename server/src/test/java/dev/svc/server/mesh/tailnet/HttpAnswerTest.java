@@ -3,7 +3,10 @@ package dev.svc.server.mesh.tailnet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -60,6 +63,17 @@ class HttpAnswerTest {
     assertThat(answer.status()).isEqualTo(429);
     assertThat(answer.retryAfter()).isEqualTo("7");
     assertThat(answer.body().toString()).isEqualTo("slow\n");
+  }
+
+  @Test
+  void an_answer_in_direct_memory_reads_as_one_on_the_heap() {
+    String text = "HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n{\"Node\":{}}";
+    ByteBuf direct = Unpooled.directBuffer().writeBytes(text.getBytes(StandardCharsets.ISO_8859_1));
+
+    HttpAnswer answer = new HttpAnswer.Reader(MAX_BODY).feed(BufferInternal.buffer(direct));
+
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(answer.body().toString()).isEqualTo("{\"Node\":{}}");
   }
 
   @Test
