@@ -53,12 +53,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <pre>mvn -q -o -pl server -am test -Dtest=MeshLoadBench -Dsurefire.failIfNoSpecifiedTests=false</pre>
  *
+ * <p>The servers and the fake daemon run on Netty's native epoll transport where it loads, as
+ * {@code svc serve} does; {@code -Dio.netty.transport.noNative=true} runs all of them on Java's NIO.
+ *
  * <p>{@code -Dbench.daemonCpus=2} runs the fake daemon under {@code taskset -c 2}: on a machine with
  * cores to spare, a core of its own keeps the daemon's CPU out of the server's, as a sidecar's would be.
  * {@code -Dbench.warmUp=30s}, {@code -Dbench.connections=16,64} and {@code -Dbench.rounds=3} change the
  * warm-up, the connection counts and the rounds of each; {@code -Dbench.whoIs=false} leaves out the
  * who-is latency; {@code -Dbench.devLater=true} makes mesh mode dev answer who-is one event-loop turn
- * later, which parts the cost of waiting for a caller at all from that of asking the daemon. {@code -Dbench.jfr=DIR} records one more 10 s run of each mode at 64 connections with Java Flight
+ * later, which parts the cost of waiting for a caller at all from that of asking the daemon. {@code -Dbench.jfr=DIR} records one more 10 s run (or {@code -Dbench.recordFor=40s}) of each mode at 64 connections with Java Flight
  * Recorder's profiling settings, into {@code DIR/dev.jfr} and {@code DIR/admission.jfr}, and the fake daemon's whole run into
  * {@code DIR/daemon.jfr}
  * ({@code jfr print --events jdk.ExecutionSample} reads them).
@@ -100,6 +103,10 @@ class MeshLoadBench {
       System.out.println("the fake daemon runs on CPUs " + cpus);
     }
     command.add(java.toString());
+    String noNative = System.getProperty("io.netty.transport.noNative", "");
+    if (!noNative.isEmpty()) {
+      command.add("-Dio.netty.transport.noNative=" + noNative); // the daemon's transport as the server's
+    }
     String jfr = System.getProperty("bench.jfr", "");
     if (!jfr.isEmpty()) {
       Files.createDirectories(Path.of(jfr));
@@ -188,8 +195,10 @@ class MeshLoadBench {
       }
       String jfr = System.getProperty("bench.jfr", "");
       if (!jfr.isEmpty()) {
-        recorded(Path.of(jfr, "dev.jfr"), () -> wrk(devServer.apiPort(), script, "10s", 64, daemon));
-        recorded(Path.of(jfr, "admission.jfr"), () -> wrk(meshServer.apiPort(), script, "10s", 64, daemon));
+        String recordFor = System.getProperty("bench.recordFor", "10s");
+        recorded(Path.of(jfr, "dev.jfr"), recordFor, () -> wrk(devServer.apiPort(), script, recordFor, 64, daemon));
+        recorded(Path.of(jfr, "admission.jfr"), recordFor,
+            () -> wrk(meshServer.apiPort(), script, recordFor, 64, daemon));
       }
     } finally {
       await(devServer.stop());
@@ -238,18 +247,19 @@ class MeshLoadBench {
   }
 
   /**
-   * {@code run} under a flight recording with the profiling settings, dumped to {@code file}, and,
+   * {@code run}, which lasts {@code duration} (such as {@code 10s}), under a flight recording with the
+   * profiling settings, dumped to {@code file}, and,
    * with {@code -Dbench.perf=true}, under {@code perf record} of this JVM too ({@code file} with
    * {@code .perf} for {@code .jfr}; {@code jcmd Compiler.perfmap} writes the JIT's symbols for
    * {@code perf report} to {@code /tmp/perf-PID.map}).
    */
-  private static void recorded(Path file, Run run) throws Exception {
+  private static void recorded(Path file, String duration, Run run) throws Exception {
     Files.createDirectories(file.getParent());
     long pid = ProcessHandle.current().pid();
     Process perf = null;
     if (Boolean.getBoolean("bench.perf")) {
       perf = new ProcessBuilder("perf", "record", "-F", "997", "-p", String.valueOf(pid), "-o",
-          file.toString().replace(".jfr", ".perf"), "--", "sleep", "10").redirectErrorStream(true)
+          file.toString().replace(".jfr", ".perf"), "--", "sleep", duration).redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     }
     try (Recording recording = new Recording(Configuration.getConfiguration("profile"))) {

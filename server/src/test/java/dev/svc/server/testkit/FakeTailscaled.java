@@ -10,13 +10,16 @@ import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.SocketAddress;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,6 +55,12 @@ public final class FakeTailscaled {
   public static final String NODE_IP = "100.88.12.34";
 
   private static final String HOST = "local-tailscaled.sock";
+  // Header names and values encoded once: the fake shares the cores of load tests with the server.
+  private static final CharSequence TAILSCALE_VERSION = HttpHeaders.createOptimized("Tailscale-Version");
+  private static final CharSequence VERSION_VALUE = HttpHeaders.createOptimized(VERSION);
+  private static final CharSequence TAILSCALE_CAP = HttpHeaders.createOptimized("Tailscale-Cap");
+  private static final CharSequence CAP_VALUE = HttpHeaders.createOptimized("145");
+  private static final CharSequence APPLICATION_JSON = HttpHeaders.createOptimized("application/json");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** What the control plane does with an auth key. */
@@ -170,7 +179,10 @@ public final class FakeTailscaled {
   }
 
   private Future<FakeTailscaled> listen(Path at) {
-    return vertx.createHttpServer().requestHandler(this::handle)
+    // No WebSocket compression: the local API has no WebSockets, and the extension handler would
+    // look at every answer.
+    return vertx.createHttpServer(new HttpServerOptions().setPerMessageWebSocketCompressionSupported(false)
+            .setPerFrameWebSocketCompressionSupported(false)).requestHandler(this::handle)
         .listen(SocketAddress.domainSocketAddress(at.toString()))
         .map(s -> {
           server = s;
@@ -417,10 +429,10 @@ public final class FakeTailscaled {
             MultiMap.caseInsensitiveMultiMap().addAll(request.headers()), body.toString(StandardCharsets.UTF_8)));
       }
       HttpServerResponse response = request.response()
-          .putHeader("Tailscale-Version", VERSION).putHeader("Tailscale-Cap", "145");
-      String host = request.headers().get("Host");
-      if ((host != null && !host.equals(HOST)) || request.headers().contains("Origin")
-          || request.headers().contains("Referer")) {
+          .putHeader(TAILSCALE_VERSION, VERSION_VALUE).putHeader(TAILSCALE_CAP, CAP_VALUE);
+      String host = request.headers().get(HttpHeaders.HOST);
+      if ((host != null && !host.equals(HOST)) || request.headers().contains(HttpHeaders.ORIGIN)
+          || request.headers().contains(HttpHeaders.REFERER)) {
         text(response, 403, "invalid localapi request");
         return;
       }
@@ -489,12 +501,12 @@ public final class FakeTailscaled {
 
   private void cert(HttpServerRequest request, HttpServerResponse response) {
     String domain = request.path().substring("/localapi/v0/cert/".length());
-    String type = request.getParam("type", "cert");
+    String type = param(request, "type", "cert");
     if (!List.of("cert", "key", "pair").contains(type)) {
       text(response, 400, "invalid type");
       return;
     }
-    String minValidity = request.getParam("min_validity");
+    String minValidity = param(request, "min_validity", null);
     if (minValidity != null && !minValidity.matches("[0-9]+(s|m|h)")) {
       text(response, 400, "invalid 'min_validity' parameter");
       return;
@@ -629,7 +641,7 @@ public final class FakeTailscaled {
   }
 
   private void whois(HttpServerRequest request, HttpServerResponse response) {
-    String addr = request.getParam("addr");
+    String addr = param(request, "addr", null);
     if (addr == null || addr.isEmpty()) {
       text(response, 400, "missing 'addr' parameter");
       return;
@@ -650,7 +662,38 @@ public final class FakeTailscaled {
       text(response, 404, "no match for IP:port");
       return;
     }
-    response.setStatusCode(200).putHeader("Content-Type", "application/json").end(peer.whoIs());
+    response.setStatusCode(200).putHeader(HttpHeaders.CONTENT_TYPE, APPLICATION_JSON).end(peer.whoIs());
+  }
+
+  /**
+   * The first value of the query parameter {@code name}, as Go's {@code FormValue} reads it: pairs
+   * split at {@code &}, names and values unescaped ({@code +} is a space), a pair that holds a
+   * {@code ;} or doesn't unescape skipped; {@code absent} when no pair names it.
+   */
+  private static String param(HttpServerRequest request, String name, String absent) {
+    String query = request.query();
+    if (query == null) {
+      return absent;
+    }
+    for (int from = 0; from <= query.length(); ) {
+      int end = query.indexOf('&', from);
+      end = end < 0 ? query.length() : end;
+      int equals = query.indexOf('=', from);
+      int nameEnd = equals < 0 || equals > end ? end : equals;
+      try {
+        if (query.substring(from, end).indexOf(';') < 0 && unescape(query.substring(from, nameEnd)).equals(name)) {
+          return nameEnd == end ? "" : unescape(query.substring(nameEnd + 1, end));
+        }
+      } catch (IllegalArgumentException badEscape) {
+        // Go skips the pair.
+      }
+      from = end + 1;
+    }
+    return absent;
+  }
+
+  private static String unescape(String text) {
+    return text.indexOf('%') < 0 && text.indexOf('+') < 0 ? text : URLDecoder.decode(text, StandardCharsets.UTF_8);
   }
 
   /** The IP of an {@code ip:port} or bare-IP address, unbracketed; null when it isn't one. */
@@ -750,7 +793,7 @@ public final class FakeTailscaled {
   private void watch(HttpServerRequest request, HttpServerResponse response) {
     int mask;
     try {
-      mask = Integer.parseInt(request.getParam("mask", "0"));
+      mask = Integer.parseInt(param(request, "mask", "0"));
     } catch (NumberFormatException e) {
       text(response, 400, "bad mask");
       return;

@@ -31,8 +31,9 @@ public final class FakeTailscaledMain {
       System.exit(2);
     }
     // One event loop serves every connection, as a small daemon's few threads do: on 2 shared cores,
-    // more loops only add wake-ups that compete with the server under measurement.
-    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    // more loops only add wake-ups that compete with the server under measurement. Native epoll where
+    // it loads, as the server prefers it (-Dio.netty.transport.noNative=true turns both to NIO).
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setPreferNativeTransport(true));
     FakeTailscaled.start(vertx, Path.of(args[0])).toCompletionStage().toCompletableFuture().join()
         .running().unrecorded().peer(args[1], args[2], List.of(), args[3]).everyLoopbackFrom(args[1]);
     System.out.println(READY);

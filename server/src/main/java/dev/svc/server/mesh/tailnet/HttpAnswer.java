@@ -1,6 +1,8 @@
 package dev.svc.server.mesh.tailnet;
 
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -31,10 +33,19 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
     /** The most bytes of a status line and headers. */
     static final int MAX_HEAD_BYTES = 16 << 10;
 
+    /** No bytes; never written to. */
+    private static final Buffer NONE = Buffer.buffer(0);
+    /** The most bytes a sized body's buffer takes before its bytes come. */
+    private static final int MAX_PRESIZED_BODY = 64 << 10;
+
     private enum Part { HEAD, SIZED_BODY, CHUNK_SIZE, CHUNK_DATA, CHUNK_END, TRAILERS, BODY_TO_CLOSE, DONE }
 
     private final int maxBody;
-    private Buffer pending = Buffer.buffer();
+    private Buffer pending = NONE;
+    // pending's bytes: byte i at bytes[base + i]. Read off the array, as Buffer.getByte checks the
+    // buffer's bounds and reference count for every byte.
+    private byte[] bytes = new byte[0];
+    private int base;
     private int at;
     private Part part = Part.HEAD;
     private int status;
@@ -66,10 +77,17 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
       }
       if (at == pending.length()) {
         pending = chunk;
-        at = 0;
       } else {
         pending = pending.getBuffer(at, pending.length()).appendBuffer(chunk);
-        at = 0;
+      }
+      at = 0;
+      ByteBuf view = ((BufferInternal) pending).getByteBuf();
+      if (view.hasArray()) {
+        bytes = view.array();
+        base = view.arrayOffset();
+      } else {
+        bytes = pending.getBytes();
+        base = 0;
       }
       boolean progress = true;
       while (progress && part != Part.DONE) {
@@ -85,10 +103,10 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
      * The bytes that came after the answer's end: the start of the next answer, when requests are
      * pipelined on the connection.
      *
-     * @return those bytes, empty when the answer ended with the bytes fed
+     * @return those bytes, empty when the answer ended with the bytes fed; not to be modified
      */
     Buffer rest() {
-      return at == pending.length() ? Buffer.buffer() : pending.slice(at, pending.length());
+      return at == pending.length() ? NONE : pending.slice(at, pending.length());
     }
 
     /**
@@ -121,67 +139,115 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
       };
     }
 
+    /**
+     * The status line and the headers, read off the bytes in place: only a value this client keeps
+     * becomes a string, as this runs for every who-is, on the request's event loop.
+     */
     private boolean head() {
       int end = indexOf("\r\n\r\n", MAX_HEAD_BYTES, "the head (status line and headers)");
       if (end < 0) {
         return false;
       }
-      String head = pending.getString(at, end, StandardCharsets.ISO_8859_1.name());
-      at = end + 4;
-      int line = head.indexOf("\r\n");
-      statusLine(line < 0 ? head : head.substring(0, line));
+      int lineEnd = lineEnd(at, end);
+      statusLine(at, lineEnd);
       long length = -1;
       boolean chunked = false;
-      while (line >= 0) {
-        int next = head.indexOf("\r\n", line + 2);
-        String header = head.substring(line + 2, next < 0 ? head.length() : next);
-        line = next;
-        int colon = header.indexOf(':');
-        if (colon <= 0) {
-          throw new IllegalStateException("a header line without a name: " + quote(header));
+      while (lineEnd < end) {
+        int line = lineEnd + 2;
+        lineEnd = lineEnd(line, end);
+        int colon = line;
+        while (colon < lineEnd && byteAt(colon) != ':') {
+          colon++;
         }
-        String name = header.substring(0, colon);
-        String value = header.substring(colon + 1).trim();
-        if (name.equalsIgnoreCase("Content-Length")) {
-          length = contentLength(value, length);
-        } else if (name.equalsIgnoreCase("Transfer-Encoding")) {
-          if (!value.equalsIgnoreCase("chunked")) {
-            throw new IllegalStateException("the transfer encoding " + quote(value) + " is not chunked");
+        if (colon == line || colon == lineEnd) {
+          throw new IllegalStateException("a header line without a name: " + quote(text(line, lineEnd)));
+        }
+        int value = colon + 1;
+        int valueEnd = lineEnd;
+        while (value < valueEnd && (byteAt(value) & 0xff) <= ' ') {
+          value++; // String.trim's rule
+        }
+        while (valueEnd > value && (byteAt(valueEnd - 1) & 0xff) <= ' ') {
+          valueEnd--;
+        }
+        if (named(line, colon, "Content-Length")) {
+          length = contentLength(text(value, valueEnd), length);
+        } else if (named(line, colon, "Transfer-Encoding")) {
+          if (!named(value, valueEnd, "chunked")) {
+            throw new IllegalStateException("the transfer encoding " + quote(text(value, valueEnd)) + " is not chunked");
           }
           chunked = true;
-        } else if (name.equalsIgnoreCase("Connection") && value.equalsIgnoreCase("close")) {
+        } else if (named(line, colon, "Connection") && named(value, valueEnd, "close")) {
           keepAlive = false;
-        } else if (name.equalsIgnoreCase("Retry-After")) {
-          retryAfter = value;
+        } else if (named(line, colon, "Retry-After")) {
+          retryAfter = text(value, valueEnd);
         }
       }
-      body = Buffer.buffer();
+      at = end + 4;
       if (status == 204 || status == 304) {
+        body = Buffer.buffer(0);
         part = Part.DONE;
       } else if (chunked) {
+        body = Buffer.buffer();
         part = Part.CHUNK_SIZE;
       } else if (length >= 0) {
         bound(length);
+        body = Buffer.buffer((int) Math.min(length, MAX_PRESIZED_BODY));
         remaining = length;
         part = Part.SIZED_BODY;
       } else {
+        body = Buffer.buffer();
         keepAlive = false;
         part = Part.BODY_TO_CLOSE;
       }
       return true;
     }
 
-    private void statusLine(String line) {
-      // HTTP/1.1 200 OK
-      if (line.length() < 12 || !line.startsWith("HTTP/1.") || line.charAt(8) != ' '
-          || (line.length() > 12 && line.charAt(12) != ' ')) {
-        throw new IllegalStateException("not an HTTP/1.x status line: " + quote(line));
+    /** Where the line starting at {@code from} ends: at its CRLF, or at {@code end}, the head's end. */
+    private int lineEnd(int from, int end) {
+      for (int i = from; i < end; i++) {
+        if (byteAt(i) == '\r' && byteAt(i + 1) == '\n') {
+          return i;
+        }
       }
-      keepAlive = line.charAt(7) == '1';
-      try {
-        status = Integer.parseInt(line.substring(9, 12));
-      } catch (NumberFormatException e) {
-        throw new IllegalStateException("not an HTTP/1.x status line: " + quote(line), e);
+      return end;
+    }
+
+    /** Whether the bytes {@code from} to {@code to} are {@code word}, whatever the case of its ASCII letters. */
+    private boolean named(int from, int to, String word) {
+      if (to - from != word.length()) {
+        return false;
+      }
+      for (int i = 0; i < word.length(); i++) {
+        int b = byteAt(from + i);
+        int c = word.charAt(i);
+        if (b != c && ((b | 0x20) != (c | 0x20) || (c | 0x20) < 'a' || (c | 0x20) > 'z')) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** The bytes {@code from} to {@code to} as text, one character per byte (ISO-8859-1). */
+    private String text(int from, int to) {
+      return pending.getString(from, to, StandardCharsets.ISO_8859_1.name());
+    }
+
+    private void statusLine(int from, int to) {
+      // HTTP/1.1 200 OK
+      int length = to - from;
+      if (length < 12 || !matches(from, "HTTP/1.") || byteAt(from + 8) != ' '
+          || (length > 12 && byteAt(from + 12) != ' ')) {
+        throw new IllegalStateException("not an HTTP/1.x status line: " + quote(text(from, to)));
+      }
+      keepAlive = byteAt(from + 7) == '1';
+      status = 0;
+      for (int i = from + 9; i < from + 12; i++) {
+        int digit = byteAt(i) - '0';
+        if (digit < 0 || digit > 9) {
+          throw new IllegalStateException("not an HTTP/1.x status line: " + quote(text(from, to)));
+        }
+        status = status * 10 + digit;
       }
       if (status < 200 || status > 599) {
         throw new IllegalStateException("the status " + status + " is no final answer");
@@ -253,7 +319,7 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
       if (pending.length() - at < 2) {
         return false;
       }
-      if (pending.getByte(at) != '\r' || pending.getByte(at + 1) != '\n') {
+      if (byteAt(at) != '\r' || byteAt(at + 1) != '\n') {
         throw new IllegalStateException("a chunk doesn't end with CRLF");
       }
       at += 2;
@@ -288,6 +354,10 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
       }
     }
 
+    private byte byteAt(int index) {
+      return bytes[base + index];
+    }
+
     /** Where {@code marker} starts from {@link #at}; -1 when not there yet; fails past {@code limit} bytes. */
     private int indexOf(String marker, int limit, String what) {
       int last = pending.length() - marker.length();
@@ -307,7 +377,7 @@ record HttpAnswer(int status, String retryAfter, Buffer body, boolean reusable) 
 
     private boolean matches(int from, String marker) {
       for (int j = 0; j < marker.length(); j++) {
-        if (pending.getByte(from + j) != marker.charAt(j)) {
+        if (byteAt(from + j) != marker.charAt(j)) {
           return false;
         }
       }

@@ -153,7 +153,7 @@ public final class LocalApiClient {
    * @return the caller; fails with status 404 when the address is no tailnet peer's
    */
   public Future<Caller> whoIs(String address) {
-    return whoIsCalls.get(API + "whois?addr=" + URLEncoder.encode(address, StandardCharsets.UTF_8))
+    return whoIsCalls.get(API + "whois?addr=" + queryValue(address))
         .recover(failure -> Future.failedFuture(failure instanceof TimeoutException ? timedOut("whois")
             : unreachable("whois", failure)))
         .map(answer -> {
@@ -162,6 +162,29 @@ public final class LocalApiClient {
           }
           return decode(answer.body(), "whois", whoIsAnswers::read);
         });
+  }
+
+  /**
+   * {@code value} encoded as {@link URLEncoder} encodes it, without its general machinery for the
+   * characters of an {@code ip:port} address, which every who-is sends.
+   */
+  static String queryValue(String value) {
+    StringBuilder encoded = new StringBuilder(value.length() + 16);
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.') {
+        encoded.append(c);
+      } else if (c == ':') {
+        encoded.append("%3A");
+      } else if (c == '[') {
+        encoded.append("%5B");
+      } else if (c == ']') {
+        encoded.append("%5D");
+      } else {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+      }
+    }
+    return encoded.toString();
   }
 
   /**

@@ -3,7 +3,10 @@ package dev.svc.server.mesh.tailnet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -60,6 +63,28 @@ class HttpAnswerTest {
     assertThat(answer.status()).isEqualTo(429);
     assertThat(answer.retryAfter()).isEqualTo("7");
     assertThat(answer.body().toString()).isEqualTo("slow\n");
+  }
+
+  @Test
+  void an_answer_in_direct_memory_reads_as_one_on_the_heap() {
+    String text = "HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n{\"Node\":{}}";
+    ByteBuf direct = Unpooled.directBuffer().writeBytes(text.getBytes(StandardCharsets.ISO_8859_1));
+
+    HttpAnswer answer = new HttpAnswer.Reader(MAX_BODY).feed(BufferInternal.buffer(direct));
+
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(answer.body().toString()).isEqualTo("{\"Node\":{}}");
+  }
+
+  @Test
+  void header_values_are_trimmed_and_compared_in_any_case() {
+    HttpAnswer answer = readWhole("HTTP/1.1 503 Service Unavailable\r\nRETRY-AFTER:\t 120 \r\n"
+        + "transfer-encoding:  CHUNKED\r\nconnection: Close\r\n\r\n0\r\n\r\n");
+
+    assertThat(answer.status()).isEqualTo(503);
+    assertThat(answer.retryAfter()).isEqualTo("120");
+    assertThat(answer.body().length()).isZero();
+    assertThat(answer.reusable()).isFalse();
   }
 
   @Test
@@ -120,6 +145,8 @@ class HttpAnswerTest {
     assertThatThrownBy(() -> readWhole("SSH-2.0-OpenSSH_9.6\r\n\r\n"))
         .hasMessage("not an HTTP/1.x status line: `SSH-2.0-OpenSSH_9.6`");
     assertThatThrownBy(() -> readWhole("HTTP/1.1 2x0 OK\r\n\r\n")).hasMessage("not an HTTP/1.x status line: `HTTP/1.1 2x0 OK`");
+    assertThatThrownBy(() -> readWhole("http/1.1 200 OK\r\n\r\n")).hasMessage("not an HTTP/1.x status line: `http/1.1 200 OK`");
+    assertThatThrownBy(() -> readWhole("HTTP/1.1 +20 OK\r\n\r\n")).hasMessage("not an HTTP/1.x status line: `HTTP/1.1 +20 OK`");
     assertThatThrownBy(() -> readWhole("HTTP/1.1 100 Continue\r\n\r\n")).hasMessage("the status 100 is no final answer");
     assertThatThrownBy(() -> readWhole("HTTP/1.1 200 OK\r\nno colon\r\n\r\n"))
         .hasMessage("a header line without a name: `no colon`");

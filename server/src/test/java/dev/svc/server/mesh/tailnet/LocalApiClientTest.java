@@ -14,6 +14,8 @@ import dev.svc.server.testkit.FakeTailscaled.Recorded;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -116,6 +118,15 @@ class LocalApiClientTest {
         JsonNodeFactory.instance.objectNode().put("role", "admin").put("period", "45m").put("priority", 30),
         NullNode.getInstance(), JsonNodeFactory.instance.textNode("x"));
     assertThat(daemon.requests("/localapi/v0/whois").get(0).query()).isEqualTo("addr=127.0.0.1%3A40001");
+  }
+
+  @Test
+  void who_is_addresses_are_encoded_as_url_encoder_does() {
+    for (String address : List.of("127.0.0.1:40001", "[fd7a:115c:a1e0::1:102]:51234", "[fe80::1%eth0]:80",
+        "a b&c=d", "ünï:1", "")) {
+      assertThat(LocalApiClient.queryValue(address)).as(address)
+          .isEqualTo(URLEncoder.encode(address, StandardCharsets.UTF_8));
+    }
   }
 
   @Test
