@@ -109,7 +109,7 @@ fn compiled_rules_keep_their_positions_in_every_file() {
     };
     let file = |path: &str, source: String| NamedFile {
         path: path.to_owned(),
-        source,
+        source: source.into(),
         trusted: false,
     };
     let main = format!(
