@@ -555,7 +555,10 @@ impl<'p> Compiler<'p> {
 
     /// `name` as the program's rules share it.
     fn shared(&mut self, name: &'p str) -> Rc<str> {
-        self.names.entry(name).or_insert_with(|| Rc::from(name)).clone()
+        self.names
+            .entry(name)
+            .or_insert_with(|| Rc::from(name))
+            .clone()
     }
 
     /// The position string and line/column of byte `offset` of the

@@ -56,13 +56,7 @@ pub const MAX_NESTING: usize = 256;
 /// with `file` set to `name`) are sorted by position and empty only for a
 /// clean file.
 pub fn parse_file(name: &str, src: &str) -> (File, Vec<Diagnostic>) {
-    let mut p = Parser::streaming(src);
-    let docs = p.documents();
-    let file = File {
-        name: name.to_owned(),
-        docs,
-    };
-    (file, p.finish(name, Vec::new()))
+    parse_documents(name, Parser::streaming(src), Vec::new())
 }
 
 /// Whether a parse works out the values of the literals in expressions.
@@ -81,19 +75,28 @@ pub(crate) enum Literals {
 /// [`parse_file`] of what [`lex`] made of `src`, for a caller that also
 /// reads the tokens the tree doesn't keep (the formatter's comments), so
 /// that the source is lexed once.
-pub(crate) fn parse_lexed<'src>(
+pub(crate) fn parse_lexed(
     name: &str,
-    src: &'src str,
+    src: &str,
     (tokens, lex_diagnostics): (Vec<CompactToken>, Vec<Diagnostic>),
     literals: Literals,
 ) -> (File, Vec<Diagnostic>) {
-    let mut p = Parser::new(src, tokens, literals);
+    parse_documents(name, Parser::new(src, tokens, literals), lex_diagnostics)
+}
+
+/// The file `p` parses, named `name`, and its diagnostics with the
+/// `lexical` ones given.
+fn parse_documents(
+    name: &str,
+    mut p: Parser<'_>,
+    lexical: Vec<Diagnostic>,
+) -> (File, Vec<Diagnostic>) {
     let docs = p.documents();
     let file = File {
         name: name.to_owned(),
         docs,
     };
-    (file, p.finish(name, lex_diagnostics))
+    (file, p.finish(name, lexical))
 }
 
 /// Parses all of `src` as one expression. On any error (lexical or
@@ -230,7 +233,11 @@ impl<'src> Parser<'src> {
             }
         }
         if done {
-            self.lexical = self.rest.take().map(Lexer::into_diagnostics).unwrap_or_default();
+            self.lexical = self
+                .rest
+                .take()
+                .map(Lexer::into_diagnostics)
+                .unwrap_or_default();
         }
     }
 

@@ -308,8 +308,16 @@ fn a_file_parses_the_same_streamed_as_from_all_its_tokens() {
         let (streamed, streamed_diags) = parse_file("t.sigil", src);
         let (whole, whole_diags) = parse_lexed("t.sigil", src, lex(src), Literals::Valued);
         let head: String = src.chars().take(40).collect();
-        assert_eq!(dump_file(&streamed, Some(src)), dump_file(&whole, Some(src)), "{head:?}");
-        assert_eq!(format!("{streamed_diags:?}"), format!("{whole_diags:?}"), "{head:?}");
+        assert_eq!(
+            dump_file(&streamed, Some(src)),
+            dump_file(&whole, Some(src)),
+            "{head:?}"
+        );
+        assert_eq!(
+            format!("{streamed_diags:?}"),
+            format!("{whole_diags:?}"),
+            "{head:?}"
+        );
     }
     let (_, junk) = parse_file("t.sigil", &sources[2]);
     assert_eq!(junk.len(), MAX_PER_FILE + 1, "the junk reaches the cap");
