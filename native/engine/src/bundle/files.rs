@@ -3,6 +3,8 @@
 //! failures of a path missing, given twice with two sources, or in both
 //! lists.
 
+use std::rc::Rc;
+
 use super::path::clean;
 
 /// A file as the request sends it.
@@ -19,8 +21,9 @@ pub struct FileInput<'r> {
 pub struct NamedFile {
     /// The cleaned path every diagnostic shows.
     pub path: String,
-    /// The source text.
-    pub source: String,
+    /// The source text, shared with the project and the compiled
+    /// programs made from it (one copy of a large source, not three).
+    pub source: Rc<str>,
     /// Whether it came from `trusted_files`.
     pub trusted: bool,
 }
@@ -71,7 +74,7 @@ fn dedup(list: &[FileInput<'_>], what: &str, trusted: bool) -> Result<Vec<NamedF
         }
         let path = clean(file.path);
         match out.iter().find(|f| f.path == path) {
-            Some(seen) if seen.source == file.source => {}
+            Some(seen) if *seen.source == *file.source => {}
             Some(_) => {
                 return Err(FileError {
                     message: format!("{path} is given twice, with two sources"),
@@ -80,7 +83,7 @@ fn dedup(list: &[FileInput<'_>], what: &str, trusted: bool) -> Result<Vec<NamedF
             }
             None => out.push(NamedFile {
                 path,
-                source: file.source.to_owned(),
+                source: Rc::from(file.source),
                 trusted,
             }),
         }

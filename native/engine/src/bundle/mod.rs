@@ -24,6 +24,7 @@ pub use path::clean;
 pub use scope::{Scope, pattern_matches};
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::ast::{Document, File};
 use crate::check::{Exports, Facts};
@@ -54,8 +55,8 @@ pub struct Project {
 pub struct ProjectFile {
     /// The cleaned path.
     pub path: String,
-    /// The source text.
-    pub source: String,
+    /// The source text (shared with the compiled programs' files).
+    pub source: Rc<str>,
     /// Whether it is a trusted file.
     pub trusted: bool,
     /// What parsed (with recovery, so a file with syntax errors still has

@@ -203,6 +203,7 @@ impl Project {
             entry.exports = Some(checked.exports);
             entry.failed = failed;
             entry.facts = checked.facts;
+            entry.facts.sort_reads();
         }
     }
 }

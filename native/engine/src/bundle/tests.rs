@@ -24,7 +24,7 @@ fn every_policy_example_bundle_checks_cleanly() {
             .into_owned();
         let named = NamedFile {
             path,
-            source: crate::testing::read(file),
+            source: crate::testing::read(file).into(),
             trusted: false,
         };
         match bundles.iter_mut().find(|(s, _)| *s == scenario) {

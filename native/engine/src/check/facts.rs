@@ -26,13 +26,31 @@ pub struct Facts {
     /// The decisions its constructors build, in source order.
     pub constructs: Vec<String>,
     /// Every indexing of a map: the index expression's span and the map's
-    /// value type, whose zero value a missing key reads.
+    /// value type, whose zero value a missing key reads. Sorted by span
+    /// once the document is checked ([`Facts::sort_reads`]).
     pub map_values: Vec<(Span, Ty)>,
     /// Every read of an input or struct field of an enum type: the read's
     /// span and the enum's name. A missing key reads as the empty name,
     /// which no enum declares: reading it there is a runtime error
-    /// (language-core §7).
+    /// (language-core §7). Sorted by span once the document is checked.
     pub enum_reads: Vec<(Span, String)>,
+}
+
+impl Facts {
+    /// Sorts the map indexings and enum reads by span, for a compile to
+    /// look each read up by its span in logarithmic time (a linear search
+    /// per read made compiling 36,000 rules that read an enum take minutes).
+    /// Stable: of equal spans the first recorded stays first.
+    pub fn sort_reads(&mut self) {
+        self.map_values.sort_by_key(|(span, _)| *span);
+        self.enum_reads.sort_by_key(|(span, _)| *span);
+    }
+
+    /// What `reads` (sorted by span) records for `span`: the first entry.
+    pub fn read_at<T>(reads: &[(Span, T)], span: Span) -> Option<&T> {
+        let first = reads.partition_point(|(s, _)| *s < span);
+        reads.get(first).filter(|(s, _)| *s == span).map(|(_, t)| t)
+    }
 }
 
 /// A whole import, or one item of a selective import.
@@ -74,4 +92,29 @@ pub struct InvocationFact {
     pub gated: bool,
     /// The statement.
     pub span: Span,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_are_looked_up_by_span_once_sorted() {
+        let mut facts = Facts {
+            enum_reads: vec![
+                (Span::new(30, 34), "Late".to_owned()),
+                (Span::new(5, 9), "First".to_owned()),
+                (Span::new(5, 9), "Second".to_owned()),
+                (Span::new(5, 7), "Inner".to_owned()),
+            ],
+            ..Facts::default()
+        };
+        facts.sort_reads();
+        let at = |start, end| Facts::read_at(&facts.enum_reads, Span::new(start, end)).cloned();
+        assert_eq!(at(5, 9).as_deref(), Some("First"), "the first recorded of a span");
+        assert_eq!(at(5, 7).as_deref(), Some("Inner"));
+        assert_eq!(at(30, 34).as_deref(), Some("Late"));
+        assert_eq!(at(6, 9), None);
+        assert_eq!(at(40, 41), None);
+    }
 }

@@ -8,6 +8,7 @@
 use std::rc::Rc;
 
 use super::{Compiler, ImportRef, Instance};
+use crate::check::Facts;
 use crate::ast::{BinaryOp, Expr, ExprKind, Quantifier, UnaryOp};
 use crate::input::zero_value;
 use crate::pattern::{Glob, Regex};
@@ -34,11 +35,8 @@ impl<'p> Compiler<'p> {
         if !matches!(read, Ex::Input(_) | Ex::Field(..)) {
             return read;
         }
-        let declared = inst
-            .enum_reads
-            .iter()
-            .find(|(span, _)| *span == e.span)
-            .and_then(|(_, name)| self.kind.enums.iter().position(|d| d.name == *name));
+        let declared = Facts::read_at(inst.enum_reads, e.span)
+            .and_then(|name| self.kind.enums.iter().position(|d| d.name == *name));
         match declared {
             Some(enumeration) => Ex::EnumRead(Box::new(EnumRead {
                 read,
@@ -96,11 +94,8 @@ impl<'p> Compiler<'p> {
                 self.enum_read(inst, e, read)
             }
             ExprKind::Index { target, index } => {
-                let zero = inst
-                    .map_values
-                    .iter()
-                    .find(|(span, _)| *span == index.span)
-                    .map(|(_, ty)| zero_value(ty, self.kind));
+                let zero = Facts::read_at(inst.map_values, index.span)
+                    .map(|ty| zero_value(ty, self.kind));
                 let target = self.expr_in(inst, target, vars);
                 let index_ex = self.expr_in(inst, index, vars);
                 Ex::Index(Box::new(IndexEx {

@@ -78,7 +78,7 @@ pub fn static_errors(project: &Project, roots: &[usize]) -> Vec<Diagnostic> {
         if budget.spent() {
             break;
         }
-        let Err(errors) = compile_in(project, root, Mode::Static, &mut budget) else {
+        let Err(errors) = compile_in(project, root, Mode::Check, &mut budget) else {
             continue;
         };
         for e in errors {
@@ -98,6 +98,17 @@ enum Mode {
     Eval,
     /// Explanation: a root param without a default stays unbound.
     Static,
+    /// A check's static compile, for its errors only: nothing of the
+    /// program is kept (its rules, asserts and nodes, with their record
+    /// texts, would be as large as the tree they come from).
+    Check,
+}
+
+impl Mode {
+    /// Whether the compiled program is wanted, not just the errors.
+    fn keeps_program(self) -> bool {
+        self != Mode::Check
+    }
 }
 
 /// Compiles `root`, spending `budget`.
@@ -125,12 +136,18 @@ fn compile_in(
         constants: None,
         budget: std::mem::take(budget),
         errors: Vec::new(),
+        names: HashMap::new(),
     };
     let params = compiler.root_params(root);
     let size = compiler.size(root);
     compiler.budget.root(size);
     let mut instance = compiler.instance(root, params, Vec::new(), Vec::new());
     let stmts = instance.stmts;
+    if mode.keeps_program() {
+        // The root's own rules at least, in one allocation: doubling would
+        // hold up to twice their room at the peak.
+        compiler.rules.reserve_exact(calls_in(stmts));
+    }
     let (body, _) = compiler.body(&mut instance, stmts, &mut Vec::new());
     *budget = std::mem::take(&mut compiler.budget);
     if !compiler.errors.is_empty() {
@@ -202,6 +219,9 @@ struct Compiler<'p> {
     /// What the request's compiles have instantiated so far.
     budget: Budget,
     errors: Vec<Diagnostic>,
+    /// The reasons and payload field names of the rules, one string each
+    /// however many rules name it.
+    names: HashMap<&'p str, Rc<str>>,
 }
 
 /// One instance of a document: its params bound, its lets and imports
@@ -309,7 +329,7 @@ impl<'p> Compiler<'p> {
         for p in &exports.params {
             match &p.default {
                 Some(v) => params.bind(p.name.as_str(), v.clone()),
-                None if self.mode == Mode::Static => {
+                None if self.mode != Mode::Eval => {
                     params.leave_unbound(p.name.as_str(), Rc::from(p.name.as_str()));
                 }
                 None => self.errors.push(
@@ -335,11 +355,11 @@ impl<'p> Compiler<'p> {
             .project
             .files
             .get(file)
-            .map(|f| (f.path.as_str(), f.source.as_str()))
+            .map(|f| (f.path.as_str(), f.source.clone()))
             .unwrap_or_default();
         self.files.push(SourceFile {
             path: Rc::from(path),
-            source: Rc::from(source),
+            source,
         });
         let at = self.files.len() - 1;
         if let Some(slot) = self.file_of.get_mut(file) {
@@ -351,7 +371,7 @@ impl<'p> Compiler<'p> {
     /// The line index of project file `file`, made on first use.
     fn lines(&mut self, file: usize) -> Rc<LineIndex<'p>> {
         let project = self.project;
-        let source = project.files.get(file).map_or("", |f| f.source.as_str());
+        let source = project.files.get(file).map_or("", |f| &*f.source);
         match self.lines_of.get_mut(file) {
             Some(slot) => slot
                 .get_or_insert_with(|| Rc::new(LineIndex::new(source)))
@@ -397,7 +417,7 @@ impl<'p> Compiler<'p> {
             name: Rc::from(entry.map_or("", |e| e.name.as_str())),
             file: self.file(file_index),
             path: file.map_or("", |f| f.path.as_str()),
-            source: file.map_or("", |f| f.source.as_str()),
+            source: file.map_or("", |f| &*f.source),
             lines: self.lines(file_index),
             stmts,
             params,
@@ -448,19 +468,32 @@ impl<'p> Compiler<'p> {
         stmts: &'p [Stmt],
         conds: &mut Vec<Rc<str>>,
     ) -> (Vec<Node>, Work) {
-        let mut nodes = Vec::new();
+        // At most a node per statement other than a param or let, in one
+        // allocation (nothing when no program is kept).
+        let room = stmts
+            .iter()
+            .filter(|s| self.mode.keeps_program() && !matches!(s, Stmt::Param(_) | Stmt::Let(_)))
+            .count();
+        let mut nodes = Vec::with_capacity(room);
         let mut work = Work::default();
         for stmt in stmts {
             match stmt {
                 Stmt::Param(_) | Stmt::Let(_) => {}
                 Stmt::When(w) => {
                     let cond = self.expr(inst, &w.cond);
-                    conds.push(text::of(inst.source, &w.cond, &inst.params.texts));
+                    // A condition's text is for records, which a check has none of.
+                    conds.push(match self.mode.keeps_program() {
+                        true => text::of(inst.source, &w.cond, &inst.params.texts),
+                        false => Rc::from(""),
+                    });
                     let (body, inner) = self.body(inst, &w.body, conds);
                     conds.pop();
                     let slot = self.conditions;
                     self.conditions += 1;
                     work = work.or(inner);
+                    if !self.mode.keeps_program() {
+                        continue;
+                    }
                     nodes.push(Node::When(Box::new(WhenNode {
                         cond,
                         slot,
@@ -471,6 +504,9 @@ impl<'p> Compiler<'p> {
                 Stmt::Assert(a) => {
                     let reads_outcome = text::reads_outcome(&a.cond);
                     let cond = self.expr(inst, &a.cond);
+                    if !self.mode.keeps_program() {
+                        continue;
+                    }
                     let own = self.position_of(inst, a.span.start);
                     let mut position: Vec<&str> = inst.chain.iter().map(|s| &*s.position).collect();
                     position.push(&own.position);
@@ -495,7 +531,8 @@ impl<'p> Compiler<'p> {
                 Stmt::Call(call) => match inst.imports.get(call.name.name.as_str()) {
                     Some(ImportRef::Whole(callee)) => {
                         let callee = *callee;
-                        if let Some(invocation) = self.invoke(inst, call, callee, conds) {
+                        let invocation = self.invoke(inst, call, callee, conds);
+                        if let Some(invocation) = invocation.filter(|_| self.mode.keeps_program()) {
                             work = work.or(invocation.work);
                             nodes.push(Node::Invoke(Box::new(invocation)));
                         }
@@ -514,6 +551,14 @@ impl<'p> Compiler<'p> {
             }
         }
         (nodes, work)
+    }
+
+    /// `name` as the program's rules share it.
+    fn shared(&mut self, name: &'p str) -> Rc<str> {
+        self.names
+            .entry(name)
+            .or_insert_with(|| Rc::from(name))
+            .clone()
     }
 
     /// The position string and line/column of byte `offset` of the
@@ -545,6 +590,15 @@ impl<'p> Compiler<'p> {
         let ExprKind::Ident(reason) = &reason.value.kind else {
             return None;
         };
+        if !self.mode.keeps_program() {
+            // Only the payload's expressions can be wrong.
+            for field in &def.fields {
+                if let Some(given) = call.args.iter().find(|a| a.name.name == field.name) {
+                    self.expr(inst, &given.value);
+                }
+            }
+            return None;
+        }
         let payload_texts = call
             .args
             .iter()
@@ -565,7 +619,7 @@ impl<'p> Compiler<'p> {
                         .unwrap_or_else(|| zero_value(&field.ty, kind)),
                 ),
             };
-            payload.push((Rc::from(field.name.as_str()), arg));
+            payload.push((self.shared(&field.name), arg));
         }
         payload.sort_by(|a, b| a.0.cmp(&b.0));
         let own = self.position_of(inst, call.name.span.start);
@@ -584,7 +638,7 @@ impl<'p> Compiler<'p> {
             .unwrap_or(0);
         Some(Rule {
             decision,
-            reason: Rc::from(reason.as_str()),
+            reason: self.shared(reason),
             payload,
             policy: inst.name.clone(),
             position: own.position.clone(),
@@ -707,6 +761,19 @@ impl<'p> Compiler<'p> {
         }
         slot
     }
+}
+
+/// How many call statements `stmts` hold, in `when` bodies too: rules and
+/// invocations.
+fn calls_in(stmts: &[Stmt]) -> usize {
+    stmts
+        .iter()
+        .map(|stmt| match stmt {
+            Stmt::Call(_) => 1,
+            Stmt::When(w) => calls_in(&w.body),
+            _ => 0,
+        })
+        .sum()
 }
 
 /// Every let of `stmts`, in `when` bodies too.

@@ -39,7 +39,7 @@ fn project(docs: &[(&str, &str)]) -> Project {
         .chain(docs.iter().copied())
         .map(|(path, source)| NamedFile {
             path: path.to_owned(),
-            source: source.to_owned(),
+            source: source.into(),
             trusted: false,
         })
         .collect();

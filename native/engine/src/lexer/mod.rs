@@ -57,9 +57,9 @@ pub fn lex(src: &str) -> (Vec<CompactToken>, Vec<Diagnostic>) {
     let mut lexer = Lexer::new(src);
     let mut tokens = Vec::with_capacity(count);
     loop {
-        let (kind, start) = lexer.advance();
-        tokens.push(CompactToken::new(kind, Span::new(start, lexer.pos)));
-        if kind == TokenKind::Eof {
+        let token = lexer.next_compact();
+        tokens.push(token);
+        if token.kind == TokenKind::Eof {
             break;
         }
     }
@@ -107,6 +107,12 @@ impl<'src> Lexer<'src> {
     pub fn next_token(&mut self) -> Token<'src> {
         let (kind, start) = self.advance();
         self.token(kind, start)
+    }
+
+    /// [`Lexer::next_token`] without the text.
+    pub(crate) fn next_compact(&mut self) -> CompactToken {
+        let (kind, start) = self.advance();
+        CompactToken::new(kind, Span::new(start, self.pos))
     }
 
     /// Skips whitespace and moves over the next token: its kind and where

@@ -166,7 +166,7 @@ impl Linter<'_, '_> {
         for call in &facts.invocations {
             let key = (call.target.as_str(), call.args.as_slice());
             if let Some(first) = seen.get(&key) {
-                let source = project.files.get(self.doc.at.0).map_or("", |f| f.source.as_str());
+                let source = project.files.get(self.doc.at.0).map_or("", |f| &*f.source);
                 let line = lines
                     .get_or_insert_with(|| LineIndex::new(source))
                     .position(first.start)

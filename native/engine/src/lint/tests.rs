@@ -30,12 +30,12 @@ default deny(reason: expired)
 fn lint(files: &[(&str, &str)], config: &[(&str, &str)], required: &[&str]) -> Vec<String> {
     let mut named = vec![NamedFile {
         path: "kind.sigil".to_owned(),
-        source: KIND.to_owned(),
+        source: KIND.into(),
         trusted: false,
     }];
     named.extend(files.iter().map(|(path, source)| NamedFile {
         path: (*path).to_owned(),
-        source: (*source).to_owned(),
+        source: (*source).into(),
         trusted: false,
     }));
     let project = Project::load(named);

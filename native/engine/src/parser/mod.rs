@@ -43,7 +43,7 @@ mod tests;
 
 use crate::ast::{Expr, File};
 use crate::diag::{self, Diagnostic, MAX_PER_FILE, too_many_in_file};
-use crate::lexer::{CompactToken, Token, TokenKind, lex};
+use crate::lexer::{CompactToken, Lexer, Token, TokenKind, lex};
 use crate::source::{LineIndex, Position, Span};
 
 /// How deeply expressions, types and `when` blocks may nest, counted
@@ -56,7 +56,7 @@ pub const MAX_NESTING: usize = 256;
 /// with `file` set to `name`) are sorted by position and empty only for a
 /// clean file.
 pub fn parse_file(name: &str, src: &str) -> (File, Vec<Diagnostic>) {
-    parse_lexed(name, src, lex(src), Literals::Valued)
+    parse_documents(name, Parser::streaming(src), Vec::new())
 }
 
 /// Whether a parse works out the values of the literals in expressions.
@@ -75,19 +75,28 @@ pub(crate) enum Literals {
 /// [`parse_file`] of what [`lex`] made of `src`, for a caller that also
 /// reads the tokens the tree doesn't keep (the formatter's comments), so
 /// that the source is lexed once.
-pub(crate) fn parse_lexed<'src>(
+pub(crate) fn parse_lexed(
     name: &str,
-    src: &'src str,
+    src: &str,
     (tokens, lex_diagnostics): (Vec<CompactToken>, Vec<Diagnostic>),
     literals: Literals,
 ) -> (File, Vec<Diagnostic>) {
-    let mut p = Parser::new(src, tokens, literals);
+    parse_documents(name, Parser::new(src, tokens, literals), lex_diagnostics)
+}
+
+/// The file `p` parses, named `name`, and its diagnostics with the
+/// `lexical` ones given.
+fn parse_documents(
+    name: &str,
+    mut p: Parser<'_>,
+    lexical: Vec<Diagnostic>,
+) -> (File, Vec<Diagnostic>) {
     let docs = p.documents();
     let file = File {
         name: name.to_owned(),
         docs,
     };
-    (file, p.finish(name, lex_diagnostics))
+    (file, p.finish(name, lexical))
 }
 
 /// Parses all of `src` as one expression. On any error (lexical or
@@ -112,14 +121,28 @@ struct Bail;
 
 type PResult<T> = Result<T, Bail>;
 
+/// How many tokens a streaming parse holds at once (issue #20: a large
+/// file's tokens never all sit beside its tree).
+const WINDOW: usize = 1024;
+/// How far the parser looks ahead: [`Parser::peek_at`] reads at most the
+/// third token after the current one.
+const LOOKAHEAD: usize = 4;
+
 /// The state of one parse.
 struct Parser<'src> {
     src: &'src str,
-    // INVARIANT: not empty, no comments, and the last token (only the last)
-    // is `Eof`; `pos` indexes a token, never past the `Eof`. Compact (issue
-    // #20): `tok` gives the current one with its text.
+    // INVARIANT: not empty, no comments; `pos` indexes a token, never past
+    // the `Eof`. Either the last token (only the last) is `Eof` and `rest`
+    // is None, or `rest` lexes the tokens after the last and at least
+    // LOOKAHEAD tokens follow `pos`. Compact (issue #20): `tok` gives the
+    // current one with its text.
     tokens: Vec<CompactToken>,
     pos: usize,
+    /// In a streaming parse, the lexer of the source after `tokens`: the
+    /// tokens before the previous one are dropped as the window moves on.
+    rest: Option<Lexer<'src>>,
+    /// The lexer's diagnostics, once a streaming parse's lexer is done.
+    lexical: Vec<Diagnostic>,
     diagnostics: Vec<Diagnostic>,
     /// Where the last `sync` stopped, so a statement that fails at its first
     /// token can't be retried forever.
@@ -159,6 +182,8 @@ impl<'src> Parser<'src> {
             src,
             tokens,
             pos: 0,
+            rest: None,
+            lexical: Vec::new(),
             diagnostics: Vec::new(),
             last_sync: None,
             depth: 0,
@@ -173,11 +198,71 @@ impl<'src> Parser<'src> {
         }
     }
 
+    /// A parser that lexes `src` as it reads it, [`WINDOW`] tokens at a
+    /// time.
+    fn streaming(src: &'src str) -> Self {
+        // `new` of no tokens holds just an `Eof`: the window replaces it.
+        let mut p = Parser::new(src, Vec::new(), Literals::Valued);
+        p.tokens = Vec::with_capacity(WINDOW);
+        p.rest = Some(Lexer::new(src));
+        p.refill();
+        p
+    }
+
+    /// Moves the window of a streaming parse on: drops the tokens before
+    /// the previous one and lexes up to [`WINDOW`] more, comments skipped.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self) {
+        let Some(lexer) = self.rest.as_mut() else {
+            return;
+        };
+        let keep = self.pos.saturating_sub(1);
+        self.tokens.drain(..keep);
+        self.pos -= keep;
+        let mut done = false;
+        while self.tokens.len() < WINDOW {
+            let token = lexer.next_compact();
+            if token.kind.is_trivia() {
+                continue;
+            }
+            self.tokens.push(token);
+            if token.kind == TokenKind::Eof {
+                done = true;
+                break;
+            }
+        }
+        if done {
+            self.lexical = self
+                .rest
+                .take()
+                .map(Lexer::into_diagnostics)
+                .unwrap_or_default();
+        }
+    }
+
+    /// Moves to the `Eof`. A streaming parse lexes the rest of the source
+    /// first, for its lexical diagnostics.
+    fn skip_to_end(&mut self) {
+        if let Some(mut lexer) = self.rest.take() {
+            loop {
+                let token = lexer.next_compact();
+                if token.kind == TokenKind::Eof {
+                    self.tokens.push(token);
+                    break;
+                }
+            }
+            self.lexical = lexer.into_diagnostics();
+        }
+        self.pos = self.tokens.len().saturating_sub(1);
+    }
+
     /// All diagnostics, parser's and lexer's, placed in `name`, sorted and
     /// capped at [`MAX_PER_FILE`] (see [`diag::cap`]).
     fn finish(self, name: &str, lexical: Vec<Diagnostic>) -> Vec<Diagnostic> {
         let mut all = self.diagnostics;
         all.extend(lexical);
+        all.extend(self.lexical);
         let mut all: Vec<Diagnostic> = all.into_iter().map(|d| d.with_file(name)).collect();
         diag::sort(&mut all);
         diag::cap(all)
@@ -247,6 +332,9 @@ impl<'src> Parser<'src> {
             _ => {}
         }
         self.pos += 1;
+        if self.rest.is_some() && self.pos + LOOKAHEAD >= self.tokens.len() {
+            self.refill();
+        }
     }
 
     /// Replaces the current token (the type parser splits a `>=`).
@@ -283,7 +371,7 @@ impl<'src> Parser<'src> {
         if self.diagnostics.len() == MAX_PER_FILE {
             self.diagnostics.push(too_many_in_file(None));
         }
-        self.pos = self.tokens.len().saturating_sub(1);
+        self.skip_to_end();
     }
 
     /// Records `error` at `span` and returns the bail that abandons the

@@ -30,7 +30,7 @@ fn trusted_paths_are_cleaned_and_kept_once() {
 fn covered_files_become_trusted_after_the_trusted_files_in_their_order() {
     let file = |path: &str, trusted: bool| NamedFile {
         path: path.to_owned(),
-        source: String::new(),
+        source: "".into(),
         trusted,
     };
     let files = vec![

@@ -178,7 +178,7 @@ fn render(project: &Project, diagnostics: &[Diagnostic]) -> String {
             .files
             .iter()
             .find(|f| f.path == file)
-            .map(|f| f.source.as_str())
+            .map(|f| &*f.source)
     })
 }
 

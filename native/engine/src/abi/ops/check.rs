@@ -14,13 +14,13 @@ use crate::require::{self, Requirement};
 /// them. Finding errors is a result (`ok: true`); a request whose lints,
 /// files, requirements or patterns can't be used fails, in the order the
 /// spec lists those failures.
-pub(super) fn check(request: &CheckRequest<'_>) -> Result<Success, EngineError> {
+pub(super) fn check(request: &mut CheckRequest<'_>) -> Result<Success, EngineError> {
     let lints = request.lints.iter().map(|(k, v)| (k.as_ref(), v.as_ref()));
     let levels = Levels::configured(lints).map_err(|e| EngineError::rejected(e.message, e.help))?;
     let requirements = requirements(request);
     let paths = request.files.files.iter().chain(&request.files.trusted);
     require::check_trusted_paths(&requirements, paths.map(|f| f.path.as_ref())).map_err(refused)?;
-    let project = load_project(&request.files, &requirements)?;
+    let project = load_project(&mut request.files, &requirements)?;
     require::check_named(&requirements, "deploy.guardrails").map_err(refused)?;
     let patterns: Vec<&str> = request.policies.iter().map(AsRef::as_ref).collect();
     let scope = project

@@ -21,10 +21,10 @@ use crate::explain::Explanation;
 /// pattern), not both.
 pub(super) fn explain(
     instance: &Instance,
-    request: &ExplainRequest<'_>,
+    request: &mut ExplainRequest<'_>,
 ) -> Result<Success, EngineError> {
     if request.handle == 0 {
-        let project = load_project(&request.files, &[])?;
+        let project = load_project(&mut request.files, &[])?;
         let explanations = explain_files(&project, &request.policy)?;
         return Ok(Success::Explained(
             explanations.into_iter().map(Rc::new).collect(),

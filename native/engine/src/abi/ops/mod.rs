@@ -20,10 +20,10 @@ use super::response::Success;
 pub(crate) fn run(instance: &Instance, request: OpRequest<'_>) -> Result<Success, EngineError> {
     match request {
         OpRequest::Version => Ok(Success::Version),
-        OpRequest::Check(request) => check::check(&request),
-        OpRequest::Compile(request) => policy::compile(instance, &request),
+        OpRequest::Check(mut request) => check::check(&mut request),
+        OpRequest::Compile(mut request) => policy::compile(instance, &mut request),
         OpRequest::Eval(request) => policy::eval(instance, &request),
-        OpRequest::Explain(request) => explain::explain(instance, &request),
+        OpRequest::Explain(mut request) => explain::explain(instance, &mut request),
         OpRequest::Format(request) => format::format(&request),
         OpRequest::Test(request) => test::test(&request),
         OpRequest::Release(handle) => policy::release(instance, handle),

@@ -27,10 +27,10 @@ use crate::value::Value;
 /// §4.3: compiles the root in the scope of what it uses, and stores it.
 pub(super) fn compile(
     instance: &Instance,
-    request: &CompileRequest<'_>,
+    request: &mut CompileRequest<'_>,
 ) -> Result<Success, EngineError> {
     let requirements = compile_requirements(request)?;
-    let project = load_project(&request.files, &[])?;
+    let project = load_project(&mut request.files, &[])?;
     let root = pick_root(&project, &request.policy)?;
     if !request.files.trusted.is_empty() {
         from_trusted_files(&project, &requirements)?;

@@ -3,6 +3,8 @@
 //! answer: an unknown handle, the bundle's diagnostics, a requirement's
 //! refusal.
 
+use std::borrow::Cow;
+
 use crate::abi::diagnostic_record::{DiagnosticRecord, records};
 use crate::abi::error::EngineError;
 use crate::abi::op_request::Files;
@@ -31,9 +33,11 @@ pub(super) fn refused(refusal: Refusal) -> EngineError {
 }
 
 /// The request's files and trusted files, parsed, indexed and checked;
-/// files below a requirement's trusted path count as trusted.
+/// files below a requirement's trusted path count as trusted. The project
+/// takes the sources: the request's copies (decoded from the JSON) are
+/// dropped before the trees are built beside them.
 pub(super) fn load_project(
-    request: &Files<'_>,
+    request: &mut Files<'_>,
     requirements: &[Requirement],
 ) -> Result<Project, EngineError> {
     if request.files.is_empty() {
@@ -41,6 +45,9 @@ pub(super) fn load_project(
     }
     let files = named_files(&inputs(&request.files), &inputs(&request.trusted))
         .map_err(|e| EngineError::rejected(e.message, e.help))?;
+    for file in request.files.iter_mut().chain(request.trusted.iter_mut()) {
+        file.source = Cow::Borrowed("");
+    }
     Ok(Project::load(require::move_into_trusted(
         requirements,
         files,

@@ -285,3 +285,40 @@ fn recovery() {
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
+
+#[test]
+fn a_file_parses_the_same_streamed_as_from_all_its_tokens() {
+    // parse_file lexes as it reads, a window of tokens at a time (issue
+    // #20); the formatter's parse reads every token, lexed up front. Both
+    // build the same tree with the same diagnostics: over many windows,
+    // with comments between the tokens, errors at the end, lexical errors,
+    // and the move to the end once a file has too many errors.
+    let rules: String = (0..3_000)
+        .map(|i| format!("// rule {i}\nwhen floor > {i} and user != \"u{i}\" {{\n  allow(reason: member)\n}}\n"))
+        .collect();
+    let sources = [
+        format!("policy a.b: K\n\n{rules}"),
+        format!("policy a.b: K\n\n{rules}when x > {{\n"),
+        format!("policy a.b: K\n{}", "when 1x ) {\n".repeat(500)),
+        "# @ ".repeat(5_000),
+        "policy a: K\nlet x = (((1 + 2\n".to_owned(),
+        String::new(),
+    ];
+    for src in &sources {
+        let (streamed, streamed_diags) = parse_file("t.sigil", src);
+        let (whole, whole_diags) = parse_lexed("t.sigil", src, lex(src), Literals::Valued);
+        let head: String = src.chars().take(40).collect();
+        assert_eq!(
+            dump_file(&streamed, Some(src)),
+            dump_file(&whole, Some(src)),
+            "{head:?}"
+        );
+        assert_eq!(
+            format!("{streamed_diags:?}"),
+            format!("{whole_diags:?}"),
+            "{head:?}"
+        );
+    }
+    let (_, junk) = parse_file("t.sigil", &sources[2]);
+    assert_eq!(junk.len(), MAX_PER_FILE + 1, "the junk reaches the cap");
+}
