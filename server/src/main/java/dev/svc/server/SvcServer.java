@@ -90,8 +90,6 @@ public final class SvcServer {
   /** The least time one Kubernetes call gets. */
   static final Duration MIN_KUBERNETES_TIMEOUT = Duration.ofSeconds(1);
 
-  private static final Logger LOG = System.getLogger(SvcServer.class.getName());
-
   private final SvcConfig config;
   private final Mesh mesh;
   private final Function<MeterRegistry, EnginePool> engineFactory;
