@@ -11,11 +11,14 @@ import io.vertx.core.http.impl.Http1xServerConnection;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The {@code server.*} timeouts, which carry Go's {@code net/http} meanings, on a Vert.x listener. Vert.x
@@ -46,7 +49,10 @@ import java.util.concurrent.TimeUnit;
  * handler whose work can't be taken back once started (an install) puts a {@link LateAnswer} in the
  * request's data under {@link #LATE_ANSWER}, which answers in place of the write timeout's 503.
  *
- * <p><b>Thread safety:</b> thread-safe.
+ * <p>The three timers are one periodic sweep per listener (a twentieth of the shortest timeout, 5 to
+ * 250 ms), so each fires up to that much after its time.
+ *
+ * <p><b>Thread safety:</b> an instance belongs to one listener and its event loop.
  */
 public final class HttpTimeouts {
 
@@ -69,12 +75,23 @@ public final class HttpTimeouts {
     void answer(RoutingContext ctx, ApiError timeout);
   }
 
+  /** The sweep's period as a share of the shortest timeout: each may fire up to that much late. */
+  private static final long SWEEPS_PER_TIMEOUT = 20;
+  private static final long MIN_SWEEP_MILLIS = 5;
+  private static final long MAX_SWEEP_MILLIS = 250;
+
   private final Vertx vertx;
   private final SvcConfig.Server config;
-  private final Map<HttpConnection, HeaderWatch> watches = new ConcurrentHashMap<>();
+  private final long sweepMillis;
+  // What the sweep watches. An instance serves one listener, whose connections and requests all run on
+  // its event loop, as the sweep does: no locks.
+  private final Map<HttpConnection, HeaderWatch> watches = new HashMap<>();
+  private final Set<RequestDeadlines> requests = new HashSet<>();
+  private long sweep = -1;
 
   /**
-   * The timeouts {@code config} sets, timed by {@code vertx}.
+   * The timeouts {@code config} sets, timed by {@code vertx}. Used by one listener: its handlers must
+   * all run on one event loop.
    *
    * @param vertx the timers' owner
    * @param config the {@code server.*} keys
@@ -82,6 +99,9 @@ public final class HttpTimeouts {
   public HttpTimeouts(Vertx vertx, SvcConfig.Server config) {
     this.vertx = vertx;
     this.config = config;
+    long shortest = Stream.of(config.readHeaderTimeout(), config.readTimeout(), config.writeTimeout())
+        .filter(timeout -> !timeout.isZero()).mapToLong(Duration::toMillis).min().orElse(MAX_SWEEP_MILLIS);
+    this.sweepMillis = Math.max(MIN_SWEEP_MILLIS, Math.min(MAX_SWEEP_MILLIS, shortest / SWEEPS_PER_TIMEOUT));
   }
 
   /**
@@ -110,14 +130,9 @@ public final class HttpTimeouts {
     }
     HeaderWatch watch = new HeaderWatch(connection);
     watches.put(connection, watch);
-    connection.closeHandler(closed -> {
-      HeaderWatch gone = watches.remove(connection);
-      if (gone != null) {
-        gone.stop();
-      }
-    });
+    connection.closeHandler(closed -> watches.remove(connection));
     watch.bytesArrived();
-    // HTTP/2 multiplexes requests and pings between them: its connections get the first timer only.
+    // HTTP/2 multiplexes requests and pings between them: its connections get the first wait only.
     if (connection instanceof Http1xServerConnection http1) {
       http1.channel().pipeline().addFirst("svc-header-watch", new ChannelInboundHandlerAdapter() {
         @Override
@@ -127,6 +142,7 @@ public final class HttpTimeouts {
         }
       });
     }
+    keepSweeping();
   }
 
   /**
@@ -139,58 +155,101 @@ public final class HttpTimeouts {
     HttpServerRequest request = ctx.request();
     HeaderWatch watch = watches.get(request.connection());
     if (watch != null) {
-      watch.requestStarted();
+      watch.requests++;
+      watch.headersBy = 0;
     }
-    List<Long> timers = new ArrayList<>(2);
-    if (!config.readTimeout().isZero() && !request.isEnded()) {
-      timers.add(vertx.setTimer(config.readTimeout().toMillis(), id -> readTimedOut(ctx)));
+    long now = System.nanoTime();
+    long readBy = config.readTimeout().isZero() || request.isEnded() ? 0 : now + config.readTimeout().toNanos();
+    long writeBy = config.writeTimeout().isZero() ? 0 : now + config.writeTimeout().toNanos();
+    RequestDeadlines deadlines = readBy == 0 && writeBy == 0 ? null : new RequestDeadlines(ctx, readBy, writeBy);
+    if (deadlines != null) {
+      requests.add(deadlines);
+      keepSweeping();
     }
-    if (!config.writeTimeout().isZero()) {
-      timers.add(vertx.setTimer(config.writeTimeout().toMillis(), id -> writeTimedOut(ctx)));
+    if (deadlines != null || watch != null) {
+      ctx.addEndHandler(done -> {
+        if (deadlines != null) {
+          requests.remove(deadlines);
+        }
+        if (watch != null) {
+          watch.requests = Math.max(0, watch.requests - 1);
+        }
+      });
     }
-    ctx.addEndHandler(done -> {
-      timers.forEach(vertx::cancelTimer);
-      if (watch != null) {
-        watch.requestEnded();
-      }
-    });
     ctx.next();
   }
 
   /**
-   * One connection's wait for request headers: a timer runs from the connection's first byte, or the
-   * first byte after an answer, until the headers of the request it starts have arrived.
+   * One connection's wait for request headers: from the connection's first byte, or the first byte
+   * after an answer, until the headers of the request it starts have arrived.
    */
   private final class HeaderWatch {
 
     private final HttpConnection connection;
-    private int requests; // in flight; guarded by this
-    private long timer = -1; // guarded by this
+    private int requests; // in flight
+    private long headersBy; // System.nanoTime() deadline; 0 when not waiting
 
     HeaderWatch(HttpConnection connection) {
       this.connection = connection;
     }
 
-    synchronized void bytesArrived() {
-      if (requests == 0 && timer < 0) {
-        timer = vertx.setTimer(config.readHeaderTimeout().toMillis(), id -> connection.close());
+    void bytesArrived() {
+      if (requests == 0 && headersBy == 0) {
+        // 0 means "not waiting", so a deadline that happens to be 0 moves a nanosecond on.
+        headersBy = (System.nanoTime() + config.readHeaderTimeout().toNanos()) | 1;
       }
     }
+  }
 
-    synchronized void requestStarted() {
-      requests++;
-      stop();
+  /** A request's read and write deadlines ({@link System#nanoTime()}; 0 when off or passed). */
+  private static final class RequestDeadlines {
+
+    private final RoutingContext ctx;
+    private long readBy;
+    private long writeBy;
+
+    RequestDeadlines(RoutingContext ctx, long readBy, long writeBy) {
+      this.ctx = ctx;
+      this.readBy = readBy;
+      this.writeBy = writeBy;
     }
+  }
 
-    synchronized void stop() {
-      if (timer >= 0) {
-        vertx.cancelTimer(timer);
-        timer = -1;
+  // One periodic sweep per listener instead of timers set and cancelled per request: a timer costs a
+  // scheduled task and a map entry each way, which showed as a tenth of the event loop's time under load.
+  private void keepSweeping() {
+    if (sweep < 0) {
+      sweep = vertx.setPeriodic(sweepMillis, id -> sweep());
+    }
+  }
+
+  private void sweep() {
+    long now = System.nanoTime();
+    List<HttpConnection> late = new ArrayList<>();
+    watches.forEach((connection, watch) -> {
+      if (watch.headersBy != 0 && now - watch.headersBy >= 0) {
+        watch.headersBy = 0;
+        late.add(connection);
+      }
+    });
+    late.forEach(HttpConnection::close);
+    for (RequestDeadlines deadlines : List.copyOf(requests)) {
+      if (deadlines.readBy != 0 && now - deadlines.readBy >= 0) {
+        deadlines.readBy = 0;
+        readTimedOut(deadlines.ctx);
+      }
+      if (deadlines.writeBy != 0 && now - deadlines.writeBy >= 0) {
+        deadlines.writeBy = 0;
+        writeTimedOut(deadlines.ctx);
+      }
+      // Past both deadlines there is nothing left to watch, even if the request never ended.
+      if (deadlines.readBy == 0 && deadlines.writeBy == 0) {
+        requests.remove(deadlines);
       }
     }
-
-    synchronized void requestEnded() {
-      requests = Math.max(0, requests - 1);
+    if (watches.isEmpty() && requests.isEmpty()) {
+      vertx.cancelTimer(sweep);
+      sweep = -1;
     }
   }
 
