@@ -1,10 +1,6 @@
 package dev.svc.bench;
 
-import io.vertx.core.DeploymentOptions;
-import io.vertx.core.Future;
-import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
@@ -13,10 +9,10 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The ceiling {@code scripts/load} measures the server's eval route against ({@code scripts/load
- * --bare}): Vert.x routers shaped as the API's listeners are (one per processor sharing the port,
- * Netty's native epoll transport where it loads), whose eval route reads the body and answers a
- * fixed eval record of {@code access.main}, the size the engine writes for the load's request,
- * without the server's handlers or the engine. Run it with the server's JVM options.
+ * --bare}): a Vert.x router on one event loop and Java NIO (a higher ceiling than the API's shape, a
+ * loop per processor on native epoll, measured), whose eval route reads the body and
+ * answers a fixed eval record of {@code access.main}, the size the engine writes for the load's
+ * request, without the server's handlers or the engine. Run it with the server's JVM options.
  */
 public final class BareRouter {
 
@@ -38,33 +34,16 @@ public final class BareRouter {
    */
   public static void main(String[] args) {
     int port = Integer.parseInt(args[0]);
-    int listeners = Runtime.getRuntime().availableProcessors();
-    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
-    vertx.deployVerticle(() -> new Listener(port), new DeploymentOptions().setInstances(listeners))
+    Buffer record = Buffer.buffer(RECORD.getBytes(StandardCharsets.UTF_8));
+    Vertx vertx = Vertx.vertx();
+    Router router = Router.router(vertx);
+    router.post("/api/v1/policies/:name/eval")
+        .handler(BodyHandler.create(false))
+        .handler(ctx -> ctx.response()
+            .putHeader(HttpHeaders.CONTENT_TYPE, "application/json; charset=utf-8")
+            .end(record.copy()));
+    vertx.createHttpServer().requestHandler(router).listen(port, "127.0.0.1")
         .toCompletionStage().toCompletableFuture().join();
-    System.out.println("bare router: listening on 127.0.0.1:" + port + " (" + listeners + " event loops, "
-        + (vertx.isNativeTransportEnabled() ? "native epoll" : "Java NIO") + ")");
-  }
-
-  /** One listener on its event loop. */
-  private static final class Listener extends VerticleBase {
-
-    private final int port;
-
-    Listener(int port) {
-      this.port = port;
-    }
-
-    @Override
-    public Future<?> start() {
-      Buffer record = Buffer.buffer(RECORD.getBytes(StandardCharsets.UTF_8));
-      Router router = Router.router(vertx);
-      router.post("/api/v1/policies/:name/eval")
-          .handler(BodyHandler.create(false))
-          .handler(ctx -> ctx.response()
-              .putHeader(HttpHeaders.CONTENT_TYPE, "application/json; charset=utf-8")
-              .end(record.copy()));
-      return vertx.createHttpServer().requestHandler(router).listen(port, "127.0.0.1");
-    }
+    System.out.println("bare router: listening on 127.0.0.1:" + port);
   }
 }
