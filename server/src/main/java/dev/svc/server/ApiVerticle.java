@@ -32,10 +32,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One of the API's listeners on the mesh, one per event loop, sharing the port: every API route admits only callers the mesh vouches for
- * ({@link CallerAuthHandler}), reads bodies up to {@link #BODY_LIMIT}, and runs under the
- * {@code server.*} timeouts ({@link HttpTimeouts}). Stopping it lets requests in flight finish, for up
- * to the shutdown grace.
+ * One of the API's listeners on the mesh, one per event loop, sharing the port: every API route
+ * admits only callers the mesh vouches for ({@link CallerAuthHandler}), reads bodies up to
+ * {@link #BODY_LIMIT}, and runs under the {@code server.*} timeouts ({@link HttpTimeouts}). Stopping
+ * it lets requests in flight finish, for up to the shutdown grace.
  *
  * <p><b>Thread safety:</b> a verticle: Vert.x calls it on its event loop.
  */
@@ -116,11 +116,11 @@ final class ApiVerticle extends VerticleBase {
    * the {@code server.*} timeouts, and no WebSocket compression, whose handler would sit in every
    * connection's pipeline though the API has no WebSocket route.
    *
-   * @param timeouts the {@code server.*} timeouts
+   * @param config the {@code server.*} keys
    * @return the options
    */
-  static HttpServerOptions listenOptions(HttpTimeouts timeouts) {
-    return timeouts.apply(new HttpServerOptions())
+  static HttpServerOptions listenOptions(SvcConfig.Server config) {
+    return HttpTimeouts.apply(config, new HttpServerOptions())
         .setPerMessageWebSocketCompressionSupported(false)
         .setPerFrameWebSocketCompressionSupported(false);
   }

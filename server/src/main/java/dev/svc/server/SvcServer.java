@@ -11,7 +11,6 @@ import dev.svc.server.health.HealthVerticle;
 import dev.svc.server.kube.EmbeddedCluster;
 import dev.svc.server.kube.KubernetesConnection;
 import dev.svc.server.health.Readiness;
-import dev.svc.server.http.HttpTimeouts;
 import dev.svc.server.mesh.DevMesh;
 import dev.svc.server.mesh.Mesh;
 import dev.svc.server.mesh.MeshStatus;
@@ -277,7 +276,7 @@ public final class SvcServer {
           return configured.start(vertx, ConfigPolicies.SCAN_PERIOD).map(pool);
         })
         .compose(pool -> startOperator().map(pool))
-        .compose(pool -> mesh.listenOptions(ApiVerticle.listenOptions(new HttpTimeouts(vertx, config.server())))
+        .compose(pool -> mesh.listenOptions(ApiVerticle.listenOptions(config.server()))
             .compose(options -> startApi(pool, options)))
         .onSuccess(started::complete)
         .onFailure(failure -> stop().onComplete(stopped -> started.completeExceptionally(failure)));

@@ -8,9 +8,7 @@ import dev.svc.server.http.HttpTimeouts;
 import dev.svc.server.mesh.Caller;
 import dev.svc.server.mesh.GrantRule;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.junit5.VertxExtension;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -19,10 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The server.* timeouts on the API listener, each as HttpTimeouts maps it. */
-@ExtendWith(VertxExtension.class)
 class TimeoutsTest {
 
   private static final Map<ConfigKey, String> SHORT = Map.of(
@@ -192,10 +188,10 @@ class TimeoutsTest {
   }
 
   @Test
-  void the_idle_timeout_is_the_listeners_own_and_zero_turns_it_off(Vertx vertx) {
-    HttpServerOptions idle = new HttpTimeouts(vertx, TestServers.config().server()).apply(new HttpServerOptions());
-    HttpServerOptions off = new HttpTimeouts(vertx, TestServers.config(Map.of(ConfigKey.SERVER_IDLE_TIMEOUT, "0"))
-        .server()).apply(new HttpServerOptions());
+  void the_idle_timeout_is_the_listeners_own_and_zero_turns_it_off() {
+    HttpServerOptions idle = HttpTimeouts.apply(TestServers.config().server(), new HttpServerOptions());
+    HttpServerOptions off = HttpTimeouts.apply(TestServers.config(Map.of(ConfigKey.SERVER_IDLE_TIMEOUT, "0")).server(),
+        new HttpServerOptions());
 
     assertThat(idle.getIdleTimeout()).isEqualTo(120_000);
     assertThat(idle.getIdleTimeoutUnit()).isEqualTo(TimeUnit.MILLISECONDS);

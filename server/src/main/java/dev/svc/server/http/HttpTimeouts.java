@@ -105,14 +105,17 @@ public final class HttpTimeouts {
   }
 
   /**
-   * {@code options} with the idle timeout, and without cleartext HTTP/2: to tell HTTP/2 from HTTP/1.1
-   * Vert.x holds a new connection back until its first request's headers have arrived, which would
-   * start the header timer too late. HTTPS listeners still offer HTTP/2 through ALPN.
+   * {@code options} with the idle timeout of {@code config}, and without cleartext HTTP/2: to tell
+   * HTTP/2 from HTTP/1.1 Vert.x holds a new connection back until its first request's headers have
+   * arrived, which would start the header timer too late. HTTPS listeners still offer HTTP/2 through
+   * ALPN. Static: the options are set once for all of the API's listeners, before any of them (and
+   * its instance of this class, which lives on its event loop) exists.
    *
+   * @param config the {@code server.*} keys
    * @param options the listener's options; changed and returned
    * @return {@code options}
    */
-  public HttpServerOptions apply(HttpServerOptions options) {
+  public static HttpServerOptions apply(SvcConfig.Server config, HttpServerOptions options) {
     return options.setIdleTimeout((int) Math.min(Integer.MAX_VALUE, config.idleTimeout().toMillis()))
         .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
         .setHttp2ClearTextEnabled(false);
