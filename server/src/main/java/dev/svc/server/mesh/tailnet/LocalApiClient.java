@@ -33,6 +33,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
 
 /**
  * A client of tailscaled's local API: HTTP/1.1 over the daemon's unix socket, with the only
@@ -102,7 +103,7 @@ public final class LocalApiClient {
     this.whoIsAnswers = new WhoIsAnswer.Reader(json);
     this.deadlines = new CallDeadlines(vertx, callTimeout);
     // Who-is is a client span of the API request it serves; the other calls are made outside of any.
-    this.whoIsCalls = new LocalApiConnections(vertx, this.socket, deadlines, callTimeout, MAX_ANSWER_BYTES);
+    this.whoIsCalls = new LocalApiConnections(vertx, this.socket, callTimeout, MAX_ANSWER_BYTES);
     HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setDefaultHost(HOST).setDefaultPort(80)
         .setTracingPolicy(TracingPolicy.PROPAGATE);
     this.calls = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(4));
@@ -153,15 +154,41 @@ public final class LocalApiClient {
    * @return the caller; fails with status 404 when the address is no tailnet peer's
    */
   public Future<Caller> whoIs(String address) {
-    return whoIsCalls.get(API + "whois?addr=" + queryValue(address))
-        .recover(failure -> Future.failedFuture(failure instanceof TimeoutException ? timedOut("whois")
-            : unreachable("whois", failure)))
-        .map(answer -> {
-          if (answer.status() / 100 != 2) {
-            throw refused("whois", answer.status(), answer.retryAfter(), answer.body());
-          }
-          return decode(answer.body(), "whois", whoIsAnswers::read);
-        });
+    return whoIs(address, UnaryOperator.identity());
+  }
+
+  /**
+   * {@link #whoIs(String)}, whose failure {@code explain} words for the code that asked. One promise
+   * carries the answer: this runs for every API request, and each future chained on another costs
+   * an object and a hand-over.
+   *
+   * @param address {@code ip:port}, with an IPv6 address in brackets
+   * @param explain the failure the caller gets for the client's own
+   * @return the caller
+   */
+  Future<Caller> whoIs(String address, UnaryOperator<LocalApiException> explain) {
+    Promise<Caller> identified = Promise.promise();
+    whoIsCalls.get(API + "whois?addr=" + queryValue(address), (answer, failure) -> {
+      try {
+        identified.complete(caller(answer, failure));
+      } catch (LocalApiException refused) {
+        identified.fail(explain.apply(refused));
+      } catch (RuntimeException unexpected) {
+        identified.fail(explain.apply(unreadable("whois", unexpected)));
+      }
+    });
+    return identified.future();
+  }
+
+  /** The caller a who-is {@code answer} names, or the call's {@code failure} as this client words it. */
+  private Caller caller(HttpAnswer answer, Throwable failure) {
+    if (failure != null) {
+      throw failure instanceof TimeoutException ? timedOut("whois") : unreachable("whois", failure);
+    }
+    if (answer.status() / 100 != 2) {
+      throw refused("whois", answer.status(), answer.retryAfter(), answer.body());
+    }
+    return decode(answer.body(), "whois", whoIsAnswers::read);
   }
 
   /**

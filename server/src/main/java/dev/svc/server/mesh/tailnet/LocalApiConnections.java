@@ -1,8 +1,9 @@
 package dev.svc.server.mesh.tailnet;
 
 import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.vertx.core.Completable;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.ContextInternal;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -47,9 +49,11 @@ import java.util.concurrent.TimeoutException;
  * <p>A call whose connection closed before any byte of its answer came gets the call once more on
  * another connection (a {@code GET} is safe to repeat) when the close wasn't about it: the daemon
  * closed a connection that had answered before (an idle timeout), or the call was pipelined behind
- * one that failed. Any other failure ends the call. Every call has a deadline ({@link CallDeadlines});
- * a call that passes it closes its connection, which frees the calls pipelined behind it and makes
- * sure a late answer is never read as another call's.
+ * one that failed. Any other failure ends the call. Every call has a deadline; a call that passes it
+ * closes its connection, which frees the calls pipelined behind it and makes sure a late answer is
+ * never read as another call's. The deadlines are kept by the calls themselves and checked by one
+ * periodic sweep per event loop ({@link CallDeadlines#tick}) over the calls it holds, running while it
+ * holds any: a call costs no timer and no entry in any shared set.
  *
  * <p>When tracing is on, each call is a client span of the request it serves (access-server spec
  * §10), as a call through Vert.x's HTTP client would be: named after the method, with the method,
@@ -102,8 +106,8 @@ final class LocalApiConnections {
 
   private final NetClient net;
   private final SocketAddress socket;
-  private final CallDeadlines deadlines;
   private final Duration timeout;
+  private final long sweepNanos;
   private final int maxBody;
   private final VertxInternal vertx;
   private final Map<EventLoop, Loop> loops = new ConcurrentHashMap<>();
@@ -115,15 +119,14 @@ final class LocalApiConnections {
    *
    * @param vertx runs the connections
    * @param socket the daemon's local API socket
-   * @param deadlines ends the calls that take too long
    * @param timeout the deadline of each call, waiting for a connection included
    * @param maxBody the most bytes of an answer's body
    */
-  LocalApiConnections(Vertx vertx, SocketAddress socket, CallDeadlines deadlines, Duration timeout, int maxBody) {
+  LocalApiConnections(Vertx vertx, SocketAddress socket, Duration timeout, int maxBody) {
     this.vertx = (VertxInternal) vertx;
     this.socket = socket;
-    this.deadlines = deadlines;
     this.timeout = timeout;
+    this.sweepNanos = CallDeadlines.tick(timeout).toNanos();
     this.maxBody = maxBody;
     this.net = vertx.createNetClient(new NetClientOptions().setConnectTimeout((int) timeout.toMillis()));
   }
@@ -132,13 +135,13 @@ final class LocalApiConnections {
    * {@code GET uri} on a connection of the calling event loop.
    *
    * @param uri the path and query, already encoded
-   * @return the answer, whatever its status, on the caller's context; fails with a
-   *     {@link TimeoutException} after the deadline, or with the cause when the daemon couldn't be
-   *     reached or its answer couldn't be read
+   * @param outcome gets, once, on the caller's context, the answer whatever its status; or a
+   *     {@link TimeoutException} after the deadline, or the cause when the daemon couldn't be reached
+   *     or its answer couldn't be read
    */
-  Future<HttpAnswer> get(String uri) {
+  void get(String uri, Completable<HttpAnswer> outcome) {
     ContextInternal caller = vertx.getOrCreateContext();
-    Call call = new Call(caller);
+    Call call = new Call(caller, outcome, System.nanoTime() + timeout.toNanos());
     StringBuilder request = new StringBuilder(uri.length() + 128).append("GET ").append(uri)
         .append(" HTTP/1.1\r\nHost: ").append(LocalApiClient.HOST).append("\r\n");
     VertxTracer<Object, Object> tracer = tracer(caller);
@@ -149,13 +152,11 @@ final class LocalApiConnections {
     call.bytes = Buffer.buffer(request.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
     // The connections belong to the event loop's own context; a caller on a worker thread borrows one.
     ContextInternal base = caller.isEventLoopContext() ? caller.unwrap() : vertx.createEventLoopContext();
-    call.deadline = deadlines.start(timeout, () -> base.runOnContext(v -> call.expire()));
     if (base.nettyEventLoop().inEventLoop()) {
       dispatch(base, call);
     } else {
       base.runOnContext(v -> dispatch(base, call));
     }
-    return call.answered.future();
   }
 
   /** The tracer, null without tracing; its payloads are opaque here. */
@@ -179,6 +180,7 @@ final class LocalApiConnections {
    */
   Future<Void> close() {
     closed = true;
+    loops.values().forEach(loop -> loop.base.nettyEventLoop().execute(loop::stopSweep));
     open.forEach(connection -> connection.socket.close());
     return net.close();
   }
@@ -186,17 +188,24 @@ final class LocalApiConnections {
   /** One call: its request, its deadline and who waits for its answer. */
   private final class Call {
     private final ContextInternal caller;
-    private final Promise<HttpAnswer> answered = Promise.promise();
+    private final Completable<HttpAnswer> outcome;
+    /** When the call fails as timed out, in {@link System#nanoTime()}. */
+    private final long deadline;
     private Buffer bytes;
     private Object trace;
-    private CallDeadlines.Deadline deadline;
     // Only touched on the event loop of the call's connections.
     private Connection connection;
     private boolean retried;
     private boolean done;
 
-    Call(ContextInternal caller) {
+    Call(ContextInternal caller, Completable<HttpAnswer> outcome, long deadline) {
       this.caller = caller;
+      this.outcome = outcome;
+      this.deadline = deadline;
+    }
+
+    boolean passed(long now) {
+      return !done && now - deadline >= 0;
     }
 
     void expire() {
@@ -217,25 +226,16 @@ final class LocalApiConnections {
         return false;
       }
       done = true;
-      deadline.cancel();
       VertxTracer<Object, Object> tracer = tracer(caller);
       if (trace != null && tracer != null) {
         tracer.receiveResponse(caller, answer, trace, failure, ANSWER_TAGS);
       }
       if (caller.isEventLoopContext() && caller.nettyEventLoop().inEventLoop()) {
-        caller.emit(null, v -> settle(answer, failure));
+        caller.emit(null, v -> outcome.complete(answer, failure));
       } else {
-        caller.runOnContext(v -> settle(answer, failure));
+        caller.runOnContext(v -> outcome.complete(answer, failure));
       }
       return true;
-    }
-
-    private void settle(HttpAnswer answer, Throwable failure) {
-      if (failure == null) {
-        answered.complete(answer);
-      } else {
-        answered.fail(failure);
-      }
     }
   }
 
@@ -247,6 +247,8 @@ final class LocalApiConnections {
     private final List<Connection> unflushed = new ArrayList<>();
     /** The connection the calls of this turn go on; null once the turn's requests are written. */
     private Connection turn;
+    /** The deadline sweep; null while the loop holds no call. */
+    private ScheduledFuture<?> sweep;
 
     Loop(ContextInternal base) {
       this.base = base;
@@ -255,7 +257,12 @@ final class LocalApiConnections {
     void acquire(Call call) {
       if (closed) {
         call.fail(new IllegalStateException("the client is closed"));
-      } else if (!place(call)) {
+        return;
+      }
+      if (sweep == null) {
+        sweep = base.nettyEventLoop().scheduleAtFixedRate(this::sweep, sweepNanos, sweepNanos, TimeUnit.NANOSECONDS);
+      }
+      if (!place(call)) {
         if (waiting.size() < MAX_WAITING_PER_LOOP) {
           waiting.addLast(call);
         } else {
@@ -307,6 +314,38 @@ final class LocalApiConnections {
       unflushed.clear();
       for (Connection connection : writing) {
         connection.flush();
+      }
+    }
+
+    /** Ends the calls past their deadline; stops when the loop holds none. */
+    private void sweep() {
+      long now = System.nanoTime();
+      List<Call> passed = new ArrayList<>();
+      boolean holding = !waiting.isEmpty();
+      for (Call call : waiting) {
+        if (call.passed(now)) {
+          passed.add(call);
+        }
+      }
+      for (Connection connection : connections) {
+        holding |= !connection.calls.isEmpty();
+        for (Call call : connection.calls) {
+          if (call.passed(now)) {
+            passed.add(call);
+          }
+        }
+      }
+      if (!holding || closed) {
+        stopSweep();
+      }
+      // Ended after the walk: a caller's continuation may make calls, and an ended call closes its connection.
+      passed.forEach(Call::expire);
+    }
+
+    void stopSweep() {
+      if (sweep != null) {
+        sweep.cancel(false);
+        sweep = null;
       }
     }
 

@@ -222,13 +222,16 @@ public final class TailnetMesh implements Mesh {
 
   @Override
   public Future<Caller> whoIs(SocketAddress peer) {
-    return client.whoIs(whoIsAddress(peer)).recover(failure -> Future.failedFuture(
-        failure instanceof LocalApiException refused && refused.status() == 404
-            ? new LocalApiException(404, "call the API over the tailnet: this connection doesn't come from a tailnet"
-                + " peer (" + failure.getMessage() + ")", refused.retryAfter(), failure)
-            : new LocalApiException(failure instanceof LocalApiException known ? known.status() : 0,
-                "check that tailscaled runs and answers at " + socket + ": " + failure.getMessage(), Optional.empty(),
-                failure)));
+    return client.whoIs(whoIsAddress(peer), this::explained);
+  }
+
+  /** A failed who-is, with what the API's caller or the operator can do about it. */
+  private LocalApiException explained(LocalApiException failure) {
+    return failure.status() == 404
+        ? new LocalApiException(404, "call the API over the tailnet: this connection doesn't come from a tailnet"
+            + " peer (" + failure.getMessage() + ")", failure.retryAfter(), failure)
+        : new LocalApiException(failure.status(), "check that tailscaled runs and answers at " + socket + ": "
+            + failure.getMessage(), Optional.empty(), failure);
   }
 
   /**

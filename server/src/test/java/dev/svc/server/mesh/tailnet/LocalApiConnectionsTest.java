@@ -48,7 +48,6 @@ class LocalApiConnectionsTest {
   private final AtomicInteger reads = new AtomicInteger();
   private NetServer server;
   private LocalApiConnections client;
-  private CallDeadlines deadlines;
 
   private Path daemon(Vertx vertx, Script script) throws Exception {
     Path socket = Files.createTempDirectory("lean-ts").resolve("s.sock");
@@ -70,9 +69,7 @@ class LocalApiConnectionsTest {
   }
 
   private LocalApiConnections client(Vertx vertx, Path socket, Duration timeout) {
-    deadlines = new CallDeadlines(vertx, timeout);
-    client = new LocalApiConnections(vertx, SocketAddress.domainSocketAddress(socket.toString()), deadlines, timeout,
-        1024);
+    client = new LocalApiConnections(vertx, SocketAddress.domainSocketAddress(socket.toString()), timeout, 1024);
     return client;
   }
 
@@ -80,7 +77,6 @@ class LocalApiConnectionsTest {
   void stop() {
     if (client != null) {
       await(client.close());
-      deadlines.close();
     }
     if (server != null) {
       await(server.close());
@@ -96,7 +92,7 @@ class LocalApiConnectionsTest {
     }), Duration.ofSeconds(10));
 
     for (int i = 0; i < 3; i++) {
-      HttpAnswer answer = await(client.get(URI));
+      HttpAnswer answer = await(get(client, URI));
       assertThat(answer.status()).isEqualTo(200);
       assertThat(answer.body().toString()).isEqualTo("{\"a\":" + i + "}");
     }
@@ -116,8 +112,8 @@ class LocalApiConnectionsTest {
       }
     }), Duration.ofSeconds(10));
 
-    await(client.get(URI));
-    HttpAnswer second = await(client.get(URI));
+    await(get(client, URI));
+    HttpAnswer second = await(get(client, URI));
 
     assertThat(second.body().toString()).isEqualTo("{}");
     assertThat(connections).hasValue(2);
@@ -128,7 +124,7 @@ class LocalApiConnectionsTest {
     LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> connection.close()),
         Duration.ofSeconds(10));
 
-    assertThat(catchThrowable(() -> await(client.get(URI)))).hasMessage("the connection closed before an answer");
+    assertThat(catchThrowable(() -> await(get(client, URI)))).hasMessage("the connection closed before an answer");
     assertThat(connections).hasValue(1);
   }
 
@@ -141,9 +137,9 @@ class LocalApiConnectionsTest {
       }
     }), Duration.ofMillis(300));
 
-    assertThat(catchThrowable(() -> await(client.get(URI)))).cause().isInstanceOf(TimeoutException.class)
+    assertThat(catchThrowable(() -> await(get(client, URI)))).cause().isInstanceOf(TimeoutException.class)
         .hasMessage("no answer within 300 ms");
-    assertThat(await(client.get(URI)).status()).isEqualTo(200);
+    assertThat(await(get(client, URI)).status()).isEqualTo(200);
 
     assertThat(connections).hasValue(2);
     Awaitility.await().untilAsserted(() -> assertThat(closed).hasValue(1));
@@ -155,8 +151,8 @@ class LocalApiConnectionsTest {
     LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) ->
         connection.write(calls.getAndIncrement() == 0 ? "SSH-2.0-OpenSSH_9.6\r\n\r\n" : OK)), Duration.ofSeconds(10));
 
-    assertThat(catchThrowable(() -> await(client.get(URI)))).hasMessage("not an HTTP/1.x status line: `SSH-2.0-OpenSSH_9.6`");
-    assertThat(await(client.get(URI)).status()).isEqualTo(200);
+    assertThat(catchThrowable(() -> await(get(client, URI)))).hasMessage("not an HTTP/1.x status line: `SSH-2.0-OpenSSH_9.6`");
+    assertThat(await(get(client, URI)).status()).isEqualTo(200);
 
     assertThat(connections).hasValue(2);
   }
@@ -198,6 +194,19 @@ class LocalApiConnectionsTest {
 
     assertThat(catchThrowable(() -> await(calls.get(busy))))
         .hasMessage("4096 calls already wait for one of the 32 connections of this event loop");
+  }
+
+  @Test
+  void a_call_that_waits_for_room_past_its_deadline_ends_as_timed_out(Vertx vertx) throws Exception {
+    LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
+      // Never answers: every connection stays busy.
+    }), Duration.ofMillis(300));
+    int capacity = LocalApiConnections.MAX_PER_LOOP * LocalApiConnections.MAX_PIPELINED;
+
+    List<Future<HttpAnswer>> calls = inOneTurn(vertx, client, capacity + 1);
+
+    assertThat(catchThrowable(() -> await(calls.get(capacity)))).cause().isInstanceOf(TimeoutException.class)
+        .hasMessage("no answer within 300 ms");
   }
 
   @Test
@@ -249,6 +258,13 @@ class LocalApiConnectionsTest {
     assertThat(connections).hasValue(2);
   }
 
+  /** {@code GET uri} through {@code client}, its outcome as a future. */
+  static Future<HttpAnswer> get(LocalApiConnections client, String uri) {
+    Promise<HttpAnswer> answered = Promise.promise();
+    client.get(uri, answered);
+    return answered.future();
+  }
+
   /** {@code count} calls made in one turn of one event loop, as the API makes them under load. */
   private static List<Future<HttpAnswer>> inOneTurn(Vertx vertx, LocalApiConnections client, int count) {
     Context loop = vertx.getOrCreateContext();
@@ -256,7 +272,7 @@ class LocalApiConnectionsTest {
     loop.runOnContext(v -> {
       List<Future<HttpAnswer>> calls = new ArrayList<>();
       for (int i = 0; i < count; i++) {
-        calls.add(client.get(URI));
+        calls.add(get(client, URI));
       }
       started.complete(calls);
     });
@@ -268,13 +284,13 @@ class LocalApiConnectionsTest {
     LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
       // Never answers.
     }), Duration.ofSeconds(10));
-    Future<HttpAnswer> call = client.get(URI);
+    Future<HttpAnswer> call = get(client, URI);
     Awaitility.await().until(() -> requests.size() == 1);
 
     await(client.close());
 
     assertThat(catchThrowable(() -> await(call))).hasMessage("the connection closed before an answer");
-    assertThat(catchThrowable(() -> await(client.get(URI)))).hasMessage("the client is closed");
+    assertThat(catchThrowable(() -> await(get(client, URI)))).hasMessage("the client is closed");
   }
 
   @Test
@@ -284,7 +300,7 @@ class LocalApiConnectionsTest {
     Context caller = vertx.getOrCreateContext();
     Promise<Boolean> same = Promise.promise();
 
-    caller.runOnContext(v -> client.get(URI).onComplete(done -> same.complete(Vertx.currentContext() == caller)));
+    caller.runOnContext(v -> get(client, URI).onComplete(done -> same.complete(Vertx.currentContext() == caller)));
 
     assertThat(await(same.future())).isTrue();
   }

@@ -62,13 +62,12 @@ public class WhoIsPathBench {
       HttpClient http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
           .setDefaultHost(LocalApiClient.HOST).setDefaultPort(80).setTracingPolicy(TracingPolicy.PROPAGATE),
           new PoolOptions().setHttp1MaxSize(16));
-      CallDeadlines deadlines = new CallDeadlines(vertx, LocalApiClient.CALL_TIMEOUT);
-      LocalApiConnections lean = new LocalApiConnections(vertx, address, deadlines, LocalApiClient.CALL_TIMEOUT,
+      LocalApiConnections lean = new LocalApiConnections(vertx, address, LocalApiClient.CALL_TIMEOUT,
           LocalApiClient.MAX_ANSWER_BYTES);
       Supplier<Future<?>> httpClient = () -> http.request(new RequestOptions().setServer(address)
           .setHost(LocalApiClient.HOST).setPort(80).setMethod(HttpMethod.GET).setURI(URI))
           .compose(request -> request.send()).compose(HttpClientResponse::body);
-      Supplier<Future<?>> leanPath = () -> lean.get(URI).map(HttpAnswer::body);
+      Supplier<Future<?>> leanPath = () -> LocalApiConnectionsTest.get(lean, URI).map(HttpAnswer::body);
       Context loop = vertx.getOrCreateContext();
       for (int inFlight : new int[] {16, 1}) {
         run(loop, httpClient, 10000, inFlight); // warm-up
@@ -81,7 +80,6 @@ public class WhoIsPathBench {
         }
       }
       lean.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      deadlines.close();
     } finally {
       daemon.getOutputStream().close();
       if (!daemon.waitFor(10, TimeUnit.SECONDS)) {
