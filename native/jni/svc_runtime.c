@@ -216,6 +216,8 @@ bool svc_runtime_guest_init(svc_guest *guest, const svc_pre *pre, int64_t max_me
     guest->host_failure = (svc_failure)SVC_FAILURE_INIT;
     guest->epoch = pre->epoch;
     guest->fuel = pre->fuel;
+    guest->kept_request = 0;
+    guest->kept_request_size = 0;
     guest->memory_limit = SVC_WASM32_MAX_MEMORY;
     if (max_memory_bytes >= 0 && (uint64_t)max_memory_bytes < guest->memory_limit) {
         guest->memory_limit = (uint64_t)max_memory_bytes;
@@ -316,19 +318,56 @@ bool svc_runtime_invoke(svc_guest *guest, const wasmtime_func_t *func, wasmtime_
 
 static uint8_t *memory_base(const svc_guest *guest) { return wasmtime_memory_data(guest->context, &guest->memory); }
 
-svc_trip_status svc_runtime_round_trip(svc_guest *guest, const svc_round_trip_io *io, svc_failure *failure) {
+static bool free_buffer(svc_guest *guest, uint32_t ptr, uint32_t len, svc_failure *failure) {
     wasmtime_val_raw_t args[2];
-    args[0].i32 = (int32_t)io->request_len;
+    args[0].i32 = (int32_t)ptr;
+    args[1].i32 = (int32_t)len;
+    return svc_runtime_invoke(guest, &guest->fn_free, args, 2, failure);
+}
+
+/* Where the request goes: the kept buffer when it fits, else a new buffer, which becomes the kept
+ * one unless the request is too large to keep (*own: freed after the round trip). */
+static svc_trip_status request_buffer(svc_guest *guest, size_t len, uint32_t *ptr, bool *own,
+                                      svc_failure *failure) {
+    *own = false;
+    if (guest->kept_request != 0 && len <= guest->kept_request_size) {
+        *ptr = guest->kept_request;
+        return SVC_TRIP_OK;
+    }
+    bool keep = len <= SVC_KEPT_REQUEST_MAX;
+    if (keep && guest->kept_request != 0) {
+        /* Freed first, so the module's allocator can reuse its place for the larger one. */
+        uint32_t old = guest->kept_request;
+        guest->kept_request = 0;
+        if (!free_buffer(guest, old, guest->kept_request_size, failure)) return SVC_TRIP_STOPPED;
+    }
+    wasmtime_val_raw_t args[1];
+    args[0].i32 = (int32_t)len;
     if (!svc_runtime_invoke(guest, &guest->fn_alloc, args, 1, failure)) return SVC_TRIP_STOPPED;
-    uint32_t request_ptr = (uint32_t)args[0].i32;
+    *ptr = (uint32_t)args[0].i32;
     /* The module is out of memory for this request; it still works (not a stop). */
-    if (request_ptr == 0 && io->request_len > 0) return SVC_TRIP_NO_MEMORY;
-    if ((uint64_t)request_ptr + io->request_len > svc_runtime_memory_size(guest)) {
+    if (*ptr == 0 && len > 0) return SVC_TRIP_NO_MEMORY;
+    if ((uint64_t)*ptr + len > svc_runtime_memory_size(guest)) {
         svc_failure_set(failure, SVC_KIND_BAD_RESPONSE, "engine_alloc returned memory outside the module's memory");
         return SVC_TRIP_STOPPED;
     }
+    if (keep) {
+        guest->kept_request = *ptr;
+        guest->kept_request_size = (uint32_t)len;
+    } else {
+        *own = true;
+    }
+    return SVC_TRIP_OK;
+}
+
+svc_trip_status svc_runtime_round_trip(svc_guest *guest, const svc_round_trip_io *io, svc_failure *failure) {
+    uint32_t request_ptr = 0;
+    bool own = false;
+    svc_trip_status status = request_buffer(guest, io->request_len, &request_ptr, &own, failure);
+    if (status != SVC_TRIP_OK) return status;
     io->write_request(io->data, memory_base(guest) + request_ptr);
 
+    wasmtime_val_raw_t args[2];
     args[0].i32 = (int32_t)request_ptr;
     args[1].i32 = (int32_t)io->request_len;
     if (!svc_runtime_invoke(guest, &guest->fn_call, args, 2, failure)) return SVC_TRIP_STOPPED;
@@ -346,14 +385,10 @@ svc_trip_status svc_runtime_round_trip(svc_guest *guest, const svc_round_trip_io
                         "the module returned a response larger than a Java array can hold");
         return SVC_TRIP_STOPPED;
     }
-    /* Free both buffers even when the reader could not take the response. */
+    /* Free the buffers even when the reader could not take the response. */
     io->read_response(io->data, memory_base(guest) + response_ptr, response_len);
-    args[0].i32 = (int32_t)response_ptr;
-    args[1].i32 = (int32_t)response_len;
-    if (!svc_runtime_invoke(guest, &guest->fn_free, args, 2, failure)) return SVC_TRIP_STOPPED;
-    args[0].i32 = (int32_t)request_ptr;
-    args[1].i32 = (int32_t)io->request_len;
-    if (!svc_runtime_invoke(guest, &guest->fn_free, args, 2, failure)) return SVC_TRIP_STOPPED;
+    if (!free_buffer(guest, response_ptr, response_len, failure)) return SVC_TRIP_STOPPED;
+    if (own && !free_buffer(guest, request_ptr, (uint32_t)io->request_len, failure)) return SVC_TRIP_STOPPED;
     return SVC_TRIP_OK;
 }
 

@@ -96,6 +96,11 @@ struct svc_guest {
     bool epoch;
     bool fuel;
     uint64_t memory_limit; /* bytes memory can reach: store limit, pool cap or 4 GiB */
+    /* The request buffer round trips reuse (0: none yet): an engine_alloc'd buffer of
+     * kept_request_size bytes, pinned for the instance's life, so a round trip of a request that
+     * fits enters the guest twice (engine_call, engine_free of the response) instead of four times. */
+    uint32_t kept_request;
+    uint32_t kept_request_size;
     /* Hooks, set by the user before entries: the runner (NULL = inline) and the host-call
      * answerer (NULL = host calls fail). */
     svc_guest_runner run;
@@ -147,7 +152,13 @@ typedef enum svc_trip_status {
     SVC_TRIP_STOPPED = 2,   /* failure filled; the instance must be latched stopped */
 } svc_trip_status;
 
-/* alloc, write, engine_call, bounds check, read, free both. The exports must exist. */
+/* Requests up to this many bytes go through the kept request buffer; a larger one gets a buffer of
+ * its own, freed after its round trip, so an instance keeps at most this much pinned between calls. */
+#define SVC_KEPT_REQUEST_MAX ((uint32_t)64 << 10)
+
+/* The request into the kept buffer (engine_alloc'd when missing or too small, the old one freed
+ * first) or, past SVC_KEPT_REQUEST_MAX, into a buffer of its own; engine_call; bounds check; read;
+ * free the response, and a request buffer of its own. The exports must exist. */
 svc_trip_status svc_runtime_round_trip(svc_guest *guest, const svc_round_trip_io *io, svc_failure *failure);
 
 /* The engine.host_call import (linked by svc_runtime_pre_init). */

@@ -198,10 +198,12 @@ public final class Native {
   public static native int abiVersion(long instance, long deadlineTicks, long fuel);
 
   /**
-   * One request/response round trip: {@code engine_alloc(len)}, copy the request in,
-   * {@code engine_call}, bounds-check the response against the current memory (before allocating
-   * any Java array), copy it out into a new array, {@code engine_free(response)},
-   * {@code engine_free(request)}.
+   * One request/response round trip: copy the request into the instance's kept request buffer
+   * ({@code engine_alloc}'d once, and again, the old one freed, when a request outgrows it; a request
+   * over 64 KiB gets a buffer of its own, freed after the call), {@code engine_call}, bounds-check
+   * the response against the current memory (before allocating any Java array), copy it out into a
+   * new array, {@code engine_free(response)}. A call that fits the kept buffer enters the module
+   * twice instead of four times.
    *
    * @return the response bytes, or null when {@code engine_alloc} returned 0 for a non-empty
    *     request (the module is out of memory; the instance is not stopped and nothing was written)

@@ -57,18 +57,30 @@ class NativeCallTest {
   }
 
   @Test
-  void a_round_trip_allocates_and_frees_request_and_response() {
+  void a_round_trip_reuses_the_kept_request_buffer_and_frees_the_response() {
     long instance = instance();
     try {
       Native.call(instance, bytes("E hello"), NO_DEADLINE, UNLIMITED);
-      ByteBuffer counters = ByteBuffer.wrap(Native.call(instance, bytes("C"), NO_DEADLINE, UNLIMITED))
-          .order(ByteOrder.LITTLE_ENDIAN);
-      // echo: request + response allocated and both freed; then the C request itself.
-      assertThat(counters.getInt()).as("allocs").isEqualTo(3);
-      assertThat(counters.getInt()).as("frees").isEqualTo(2);
+      // echo: the request buffer allocated and kept, the response allocated and freed; the C
+      // request then fits the kept buffer, and the counters are read before its answer is allocated.
+      assertThat(counters(instance)).as("allocs, frees").containsExactly(2, 1);
+
+      Native.call(instance, bytes("E" + "x".repeat(20)), NO_DEADLINE, UNLIMITED);
+      // A larger request: the kept buffer freed, a larger one allocated and kept, the response.
+      assertThat(counters(instance)).as("allocs, frees").containsExactly(5, 4);
+
+      Native.call(instance, bytes("E" + "x".repeat(70_000)), NO_DEADLINE, UNLIMITED);
+      // Over 64 KiB: a buffer of its own, freed with the response; the kept one stays.
+      assertThat(counters(instance)).as("allocs, frees").containsExactly(8, 7);
     } finally {
       Native.instanceFree(instance);
     }
+  }
+
+  private static int[] counters(long instance) {
+    ByteBuffer counters = ByteBuffer.wrap(Native.call(instance, bytes("C"), NO_DEADLINE, UNLIMITED))
+        .order(ByteOrder.LITTLE_ENDIAN);
+    return new int[] {counters.getInt(), counters.getInt()};
   }
 
   @Test
