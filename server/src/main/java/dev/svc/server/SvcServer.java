@@ -79,9 +79,17 @@ public final class SvcServer {
 
   /**
    * The API's listeners, each on an event loop of its own: one per processor, so the HTTP work of the
-   * requests runs on every core rather than queueing on one loop.
+   * requests runs on every core rather than queueing on one loop. {@link #EVENT_LOOPS_PROPERTY} sets
+   * another count.
    */
   static final int API_EVENT_LOOPS = Runtime.getRuntime().availableProcessors();
+
+  /**
+   * The system property that sets how many event loops the API listens on, from 1 to Vert.x's event
+   * loops (twice the processors), in place of {@link #API_EVENT_LOOPS}: a knob for measuring
+   * ({@code scripts/load}), not a configuration key, as the spec fixes those.
+   */
+  static final String EVENT_LOOPS_PROPERTY = "svc.api.eventLoops";
 
   /** How long one Kubernetes call may take when {@code server.writeTimeout} is off. */
   static final Duration KUBERNETES_TIMEOUT = Duration.ofSeconds(10);
@@ -287,7 +295,12 @@ public final class SvcServer {
   // Vert.x hands each new connection to the next, so the requests spread over the processors instead
   // of queueing on one loop. Port 0 (tests) gets one listener: each would bind a random port of its own.
   private Future<SvcServer> startApi(EnginePool pool, HttpServerOptions options) {
-    int loops = options.getPort() == 0 ? 1 : API_EVENT_LOOPS;
+    int loops;
+    try {
+      loops = options.getPort() == 0 ? 1 : apiEventLoops(System.getProperty(EVENT_LOOPS_PROPERTY));
+    } catch (StartException e) {
+      return Future.failedFuture(e);
+    }
     List<ApiVerticle> listeners = new CopyOnWriteArrayList<>();
     Supplier<ApiVerticle> listener = () -> {
       ApiVerticle made = new ApiVerticle(config, mesh, pool, catalog, access, SHUTDOWN_GRACE, registry, options);
@@ -301,6 +314,32 @@ public final class SvcServer {
           + config.mesh().mode().name().toLowerCase(Locale.ROOT) + ", " + loops + " event loops)");
       return this;
     });
+  }
+
+  /**
+   * How many event loops the API listens on.
+   *
+   * @param property the value of {@link #EVENT_LOOPS_PROPERTY}, or null when it isn't set
+   * @return {@link #API_EVENT_LOOPS} when unset, else the property's count
+   * @throws StartException if the property isn't a whole number from 1 to Vert.x's event loops
+   */
+  static int apiEventLoops(String property) {
+    if (property == null) {
+      return API_EVENT_LOOPS;
+    }
+    int most = VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE;
+    try {
+      int loops = Integer.parseInt(property.strip());
+      if (loops >= 1 && loops <= most) {
+        return loops;
+      }
+    } catch (NumberFormatException e) {
+      // Answered below, as a count out of range is.
+    }
+    throw new StartException(
+        "-D" + EVENT_LOOPS_PROPERTY + " is `" + property + "`, not a number of event loops from 1 to " + most,
+        "leave it out for one per processor (" + API_EVENT_LOOPS + "), or give a whole number from 1 to " + most,
+        null);
   }
 
   // Start-up step 4: the cluster of kubernetes.mode, checked. Its calls should fail before the answer

@@ -2,6 +2,7 @@ package dev.svc.server;
 
 import static dev.svc.server.TestServers.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.awaitility.Awaitility.await;
 
@@ -10,6 +11,7 @@ import dev.svc.server.mesh.GrantRule;
 import dev.svc.server.mesh.MeshStatus;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -124,6 +126,23 @@ class LifecycleTest {
       await(server.stop());
     }
     assertThat(TestServers.refusedConnection(vertx, mesh.port)).hasMessageContaining("Connection refused");
+  }
+
+  @Test
+  void the_event_loop_property_sets_the_count_of_the_apis_event_loops() {
+    int most = VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE;
+    assertThat(SvcServer.apiEventLoops(null)).isEqualTo(SvcServer.API_EVENT_LOOPS);
+    assertThat(SvcServer.apiEventLoops("1")).isEqualTo(1);
+    assertThat(SvcServer.apiEventLoops(" " + most + " ")).isEqualTo(most);
+    for (String refused : List.of("0", "-1", Integer.toString(most + 1), "two", "", "99999999999")) {
+      assertThatThrownBy(() -> SvcServer.apiEventLoops(refused))
+          .isInstanceOfSatisfying(StartException.class, e -> {
+            assertThat(e).hasMessage("-Dsvc.api.eventLoops is `" + refused
+                + "`, not a number of event loops from 1 to " + most);
+            assertThat(e.help()).isEqualTo("leave it out for one per processor ("
+                + SvcServer.API_EVENT_LOOPS + "), or give a whole number from 1 to " + most);
+          });
+    }
   }
 
   @Test

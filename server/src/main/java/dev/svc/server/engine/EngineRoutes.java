@@ -211,14 +211,17 @@ public final class EngineRoutes {
    */
   static <T> void respond(RoutingContext ctx, EnginePool engines, Lane lane, String name,
       Function<Pool, T> operation, BiConsumer<RoutingContext, T> answer) {
+    // One listener for both outcomes: a second would make the future keep a list of them.
     Future.fromCompletionStage(engines.submit(lane, name, operation), ctx.vertx().getOrCreateContext())
-        .onSuccess(result -> {
-          if (!ctx.response().ended()) {
-            answer.accept(ctx, result);
+        .onComplete(done -> {
+          if (done.failed()) {
+            Throwable failure = done.cause();
+            ctx.fail(answerable(name,
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure));
+          } else if (!ctx.response().ended()) {
+            answer.accept(ctx, done.result());
           }
-        })
-        .onFailure(failure -> ctx.fail(answerable(name,
-            failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure)));
+        });
   }
 
   /**

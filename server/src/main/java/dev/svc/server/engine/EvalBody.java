@@ -1,15 +1,11 @@
 package dev.svc.server.engine;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 import dev.svc.server.http.ApiError;
 import dev.svc.server.http.ApiJson;
 import io.vertx.ext.web.RoutingContext;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -17,9 +13,8 @@ import java.util.Optional;
  * timeout_ms} and {@code trace} (optional), read as strictly as {@link ApiJson} reads every body.
  *
  * <p>The usual body, an object input and at most a whole-number timeout and a boolean trace, is read
- * in one pass that
- * checks the input's JSON (syntax, keys given twice) without building it: the input goes to the
- * engine as the text the request wrote ({@link RawValue}), which the engine parses anyway. A tree
+ * in one pass that checks the input's JSON (syntax, keys given twice) without building it: the input
+ * goes to the engine as the text the request wrote ({@link RawValue}), which the engine parses anyway. A tree
  * built here would only be written back into text for it. Any other body is read by {@link ApiJson},
  * whose refusal says what is wrong with it.
  *
@@ -56,47 +51,15 @@ record EvalBody(Object input, Optional<Long> timeoutMs, Optional<Boolean> trace)
   }
 
   /**
-   * The usual body in one pass: an object with an object {@code input}, at most a {@code
-   * timeout_ms} that is a whole number and at most a boolean {@code trace}, valid JSON without a key
-   * given twice and with nothing after it.
+   * The usual body in one pass ({@link UsualBodyScan}): an object with an object {@code input}, at
+   * most a {@code timeout_ms} that is a whole number and at most a boolean {@code trace}, valid JSON
+   * without a key given twice and with nothing after it.
    *
    * @param bytes the body
    * @return the body, its input as the request wrote it; empty for any other body
    */
   static Optional<EvalBody> readUsual(byte[] bytes) {
-    try (JsonParser parser = ApiJson.MAPPER.createParser(bytes)) {
-      if (parser.nextToken() != JsonToken.START_OBJECT) {
-        return Optional.empty();
-      }
-      String input = null;
-      Long timeoutMs = null;
-      Boolean trace = null;
-      while (parser.nextToken() == JsonToken.FIELD_NAME) {
-        String field = parser.currentName();
-        JsonToken value = parser.nextToken();
-        if (field.equals("input") && value == JsonToken.START_OBJECT) {
-          int start = (int) parser.currentTokenLocation().getByteOffset();
-          parser.skipChildren();
-          int end = (int) parser.currentLocation().getByteOffset();
-          input = new String(bytes, start, end - start, StandardCharsets.UTF_8);
-        } else if (field.equals("timeout_ms") && value == JsonToken.VALUE_NUMBER_INT
-            && parser.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
-          timeoutMs = parser.getLongValue();
-        } else if (field.equals("trace") && value.isBoolean()) {
-          trace = value == JsonToken.VALUE_TRUE;
-        } else {
-          return Optional.empty();
-        }
-      }
-      if (input == null || parser.nextToken() != null) {
-        return Optional.empty();
-      }
-      return Optional.of(
-          new EvalBody(new RawValue(input), Optional.ofNullable(timeoutMs), Optional.ofNullable(trace)));
-    } catch (IOException e) {
-      // Not JSON, or a key given twice: ApiJson says so.
-      return Optional.empty();
-    }
+    return UsualBodyScan.read(bytes);
   }
 
   private static EvalBody fromFields(Fields fields) {

@@ -97,7 +97,7 @@ public final class PolicyRoutes {
 
   private final EnginePool engines;
   private final PolicyCatalog catalog;
-  private final Duration evalTimeout;
+  private final EvalOptions defaultEvalOptions;
   private final Duration maxEvalTimeout;
 
   /**
@@ -111,7 +111,9 @@ public final class PolicyRoutes {
   public PolicyRoutes(EnginePool engines, PolicyCatalog catalog, SvcConfig.Engine engine) {
     this.engines = engines;
     this.catalog = catalog;
-    this.evalTimeout = engine.evalTimeout();
+    // Built once: nearly every evaluation names no timeout.
+    this.defaultEvalOptions = engine.evalTimeout().isZero()
+        ? EvalOptions.defaults() : EvalOptions.defaults().withTimeout(engine.evalTimeout());
     this.maxEvalTimeout = engine.maxEvalTimeout();
   }
 
@@ -218,7 +220,7 @@ public final class PolicyRoutes {
 
   private EvalOptions evalOptions(Optional<Long> timeout) {
     if (timeout.isEmpty()) {
-      return evalTimeout.isZero() ? EvalOptions.defaults() : EvalOptions.defaults().withTimeout(evalTimeout);
+      return defaultEvalOptions;
     }
     long timeoutMs = timeout.get();
     if (timeoutMs <= 0) {
@@ -241,6 +243,10 @@ public final class PolicyRoutes {
 
   // `?trace=false` (or `true`), for a client that can't change the body; the body's `trace` wins.
   private static Optional<Boolean> traceParam(RoutingContext ctx) {
+    if (ctx.request().query() == null) {
+      // No query to decode, as with nearly every evaluation.
+      return Optional.empty();
+    }
     List<String> values = ctx.queryParam("trace");
     if (values.isEmpty()) {
       return Optional.empty();

@@ -30,6 +30,22 @@ record MediaType(String name, Optional<String> charset) {
     if (header == null) {
       return new MediaType("", Optional.empty());
     }
+    // A client sends the same header request after request: the last one read is kept with its type.
+    Read known = last;
+    if (header.equals(known.header())) {
+      return known.type();
+    }
+    MediaType type = parse(header);
+    last = new Read(header, type);
+    return type;
+  }
+
+  /** A header and its type. */
+  private record Read(String header, MediaType type) {}
+
+  private static volatile Read last = new Read("application/json", parse("application/json"));
+
+  private static MediaType parse(String header) {
     String[] parts = header.split(";", -1);
     Optional<String> charset = Optional.empty();
     for (int i = 1; i < parts.length; i++) {

@@ -47,6 +47,10 @@ public final class RequestMetrics implements Handler<RoutingContext> {
   private final MeterRegistry registry;
   private final RouteTable routes;
   private final Map<Key, Meters> meters = new ConcurrentHashMap<>();
+  private volatile Recent recent;
+
+  /** The key of a recent request and its meters. */
+  private record Recent(Key key, Meters meters) {}
 
   /**
    * The metrics of the routes {@code routes} lists.
@@ -68,12 +72,27 @@ public final class RequestMetrics implements Handler<RoutingContext> {
 
   private void record(RoutingContext ctx, long nanos) {
     HttpServerResponse response = ctx.response();
-    Key key = new Key(routes.routeOf(ctx.normalizedPath()).orElse(UNMATCHED), ctx.request().method(),
-        response.ended() ? response.getStatusCode() : CLOSED);
-    Meters known = meters.get(key);
-    Meters found = known != null ? known : meters.computeIfAbsent(key, this::register);
+    String url = routes.routeOf(ctx.normalizedPath()).orElse(UNMATCHED);
+    HttpMethod method = ctx.request().method();
+    int code = response.ended() ? response.getStatusCode() : CLOSED;
+    Meters found = meters(url, method, code);
     found.requests().increment();
     found.duration().record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  // Most requests are of the key of the one before (the same route, method and status): that key's
+  // meters are kept aside, found without a key to build and hash. The route paths are the table's
+  // own strings, so comparing them is comparing references.
+  private Meters meters(String url, HttpMethod method, int code) {
+    Recent recent = this.recent;
+    if (recent != null && recent.key().url() == url && recent.key().method() == method && recent.key().code() == code) {
+      return recent.meters();
+    }
+    Key key = new Key(url, method, code);
+    Meters known = meters.get(key);
+    Meters found = known != null ? known : meters.computeIfAbsent(key, this::register);
+    this.recent = new Recent(key, found);
+    return found;
   }
 
   private Meters register(Key key) {
