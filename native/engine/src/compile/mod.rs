@@ -61,14 +61,8 @@ pub fn compile(project: &Project, root: usize) -> Result<Program, Vec<Diagnostic
 /// statements no more: its peak is then about the larger of the tree and
 /// the program, not both (issue #20).
 pub fn compile_releasing(project: &mut Project, root: usize) -> Result<Program, Vec<Diagnostic>> {
-    let stmts = project.take_statements(root);
-    compile_in(
-        project,
-        root,
-        Mode::Eval,
-        &mut Budget::default(),
-        Some(stmts),
-    )
+    let taken = take_releasable(project, root);
+    compile_in(project, root, Mode::Eval, &mut Budget::default(), taken)
 }
 
 /// Compiles policy `root` statically (language-policies §6.7), as explain
@@ -84,14 +78,22 @@ pub fn compile_static_releasing(
     project: &mut Project,
     root: usize,
 ) -> Result<Program, Vec<Diagnostic>> {
-    let stmts = project.take_statements(root);
-    compile_in(
-        project,
-        root,
-        Mode::Static,
-        &mut Budget::default(),
-        Some(stmts),
-    )
+    let taken = take_releasable(project, root);
+    compile_in(project, root, Mode::Static, &mut Budget::default(), taken)
+}
+
+/// The statements of `root`, taken out of the project, when some can be
+/// freed as they compile: not when all are lets and params, which stay
+/// (taking them would only add a list of the lets).
+fn take_releasable(project: &mut Project, root: usize) -> Option<Vec<Stmt>> {
+    let releasable = match project.docs.get(root).and_then(|e| project.document(e.at)) {
+        Some(Document::Policy(p)) => p
+            .stmts
+            .iter()
+            .any(|s| !matches!(s, Stmt::Let(_) | Stmt::Param(_))),
+        _ => false,
+    };
+    releasable.then(|| project.take_statements(root))
 }
 
 /// The errors of compiling each of `roots` statically, each reported once
@@ -171,6 +173,7 @@ fn compile_in(
         Some(stmts) => {
             let lets = RefCell::new(Vec::with_capacity(lets_in(stmts)));
             take_lets(stmts, &lets);
+            stmts.shrink_to_fit();
             lets.into_inner()
         }
         None => Vec::new(),
@@ -852,24 +855,21 @@ impl<'p> Compiler<'p> {
 /// How many call statements `stmts` hold, in `when` bodies too: rules and
 /// invocations.
 fn calls_in(stmts: &[Stmt]) -> usize {
-    stmts
-        .iter()
-        .map(|stmt| match stmt {
-            Stmt::Call(_) => 1,
-            Stmt::When(w) => calls_in(&w.body),
-            _ => 0,
-        })
-        .sum()
+    count_in(stmts, |stmt| matches!(stmt, Stmt::Call(_)))
 }
 
 /// How many lets `stmts` hold, in `when` bodies too.
 fn lets_in(stmts: &[Stmt]) -> usize {
+    count_in(stmts, |stmt| matches!(stmt, Stmt::Let(_)))
+}
+
+/// How many statements of `stmts`, in `when` bodies too, `counted` takes.
+fn count_in(stmts: &[Stmt], counted: fn(&Stmt) -> bool) -> usize {
     stmts
         .iter()
         .map(|stmt| match stmt {
-            Stmt::Let(_) => 1,
-            Stmt::When(w) => lets_in(&w.body),
-            _ => 0,
+            Stmt::When(w) => count_in(&w.body, counted),
+            other => usize::from(counted(other)),
         })
         .sum()
 }
@@ -877,6 +877,10 @@ fn lets_in(stmts: &[Stmt]) -> usize {
 /// Moves every let of `stmts`, in `when` bodies too, to `out`, in the
 /// order [`collect_lets`] finds them (a later let of a name replaces an
 /// earlier one), in place: no second list of the statements.
+#[expect(
+    clippy::vec_box,
+    reason = "the lets move out of their statements' boxes as they are: unboxed, a copy each"
+)]
 fn take_lets(stmts: &mut Vec<Stmt>, out: &RefCell<Vec<Box<Let>>>) {
     let lets = stmts.extract_if(.., |stmt| {
         if let Stmt::When(w) = stmt {
