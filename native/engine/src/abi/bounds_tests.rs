@@ -294,19 +294,25 @@ fn test_of_the_largest_lets_allocates_under_96_mib() {
 }
 
 #[test]
-fn check_compile_and_explain_of_the_largest_rules_allocate_under_128_mib() {
+fn compile_and_explain_of_the_largest_rules_allocate_under_80_mib() {
+    // Was under 128 MiB, about 117 natively (87 and 98 MiB of module memory
+    // for 36,000 rules): the program was built beside the whole tree, and
+    // compile kept an explanation beside the program. Now the tree of each
+    // of the root's statements is freed once it is compiled, a static
+    // compile keeps no code, and compile leaves the explanation to the
+    // first explain: 73 MiB.
     let rules = rules();
-    for op in ["check", "compile", "explain"] {
-        assert!(peak(op, &rules) < 128 << 20, "{op}");
+    for op in ["compile", "explain"] {
+        assert!(peak(op, &rules) < 80 << 20, "{op}");
     }
 }
 
 #[test]
-fn check_of_the_largest_rules_allocates_under_72_mib() {
+fn check_of_the_largest_rules_allocates_under_68_mib() {
     // Was about 125 MiB natively (97 MiB of module memory for 36,000
     // rules): the check's static compile built every rule's compiled form
     // and record texts beside the tree, only to read its errors, and all
     // of the file's tokens sat beside the tree while it was built. Now the
-    // tree, a window of tokens and one copy of the source: 64 MiB.
-    assert!(peak("check", &rules()) < 72 << 20);
+    // tree, a window of tokens and one copy of the source: 65 MiB.
+    assert!(peak("check", &rules()) < 68 << 20);
 }

@@ -27,7 +27,8 @@ type Single<'a> = (&'a [(Rc<str>, Value)], &'a str, &'a str);
 /// position, chain and conditions texts at every eval.
 #[derive(Debug)]
 pub(crate) struct RuleTexts {
-    rules: Vec<OnceCell<RuleText>>,
+    /// Boxed: a compile makes a cell per rule, most of which never fire.
+    rules: Vec<OnceCell<Box<RuleText>>>,
 }
 
 /// One rule's [`RuleTexts`].
@@ -53,7 +54,7 @@ impl RuleTexts {
     fn get(&self, program: &Program, rule: usize) -> Option<&RuleText> {
         let cell = self.rules.get(rule)?;
         let rule = program.rules.get(rule)?;
-        Some(cell.get_or_init(|| RuleText::of(program, rule)))
+        Some(cell.get_or_init(|| Box::new(RuleText::of(program, rule))))
     }
 }
 

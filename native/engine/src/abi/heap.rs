@@ -82,6 +82,12 @@ pub(crate) struct Heap {
     next: *mut u8,
     /// How many bytes are left after `next`.
     left: usize,
+    /// Whether a class without free blocks takes one of a larger class
+    /// ([`Heap::spare_class`]): only while a stage frees the previous
+    /// stage's tree as it builds its own ([`reusing_larger_blocks`]).
+    /// Always on, it cost other ops memory: blocks drift down the classes
+    /// and the larger classes take new regions for them.
+    reuse_larger: bool,
 }
 
 impl Heap {
@@ -91,6 +97,7 @@ impl Heap {
             free: [ptr::null_mut(); CLASS_COUNT],
             next: ptr::null_mut(),
             left: 0,
+            reuse_larger: false,
         }
     }
 
@@ -108,14 +115,46 @@ impl Heap {
             return ptr::null_mut();
         };
         if !head.is_null() {
-            let block = *head;
-            // SAFETY: a free block of this heap holds the next one's address
-            // in its first bytes, aligned: blocks are 16-aligned.
-            *head = unsafe { block.cast::<*mut u8>().read() };
-            return block;
+            // SAFETY: the list isn't empty.
+            return unsafe { self.pop(class) };
+        }
+        if let Some(spare) = self.spare_class(class).filter(|_| self.reuse_larger) {
+            // SAFETY: the list isn't empty.
+            return unsafe { self.pop(spare) };
         }
         // SAFETY: forwarded from the caller.
         unsafe { self.carve(class_size(class)) }
+    }
+
+    /// A larger class, at most twice the size of `class`, with a free
+    /// block: when `class` has none, such a block serves it rather than
+    /// new memory. Why: a compile frees the syntax tree of each statement
+    /// as it builds the statement's program, whose blocks are mostly of
+    /// other, smaller classes (the compiled expressions); without this the
+    /// freed blocks would sit on their lists and the program take new
+    /// regions beside them (issue #20). Once freed, the block joins the
+    /// list of the class it served, its rest unused.
+    fn spare_class(&self, class: usize) -> Option<usize> {
+        let most = 2 * class_size(class);
+        (class + 1..CLASS_COUNT)
+            .take_while(|&c| class_size(c) <= most)
+            .find(|&c| self.free.get(c).is_some_and(|head| !head.is_null()))
+    }
+
+    /// The first free block of `class`, taken off its list.
+    ///
+    /// # Safety
+    ///
+    /// The list of `class` isn't empty.
+    unsafe fn pop(&mut self, class: usize) -> *mut u8 {
+        let Some(head) = self.free.get_mut(class) else {
+            return ptr::null_mut();
+        };
+        let block = *head;
+        // SAFETY: a free block of this heap holds the next one's address
+        // in its first bytes, aligned: blocks are 16-aligned.
+        *head = unsafe { block.cast::<*mut u8>().read() };
+        block
     }
 
     /// A zeroed block for `layout`; null when memory ran out. `calloc`
@@ -222,6 +261,25 @@ impl Heap {
     }
 }
 
+/// Runs `stage` with a class without free blocks served from a larger
+/// class's ([`Heap::spare_class`]).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+pub(crate) fn reusing_larger_blocks<T>(stage: impl FnOnce() -> T) -> T {
+    /// Turns the reuse off again however `stage` ends (a panic is caught
+    /// and answered, and the instance goes on).
+    struct Off;
+    impl Drop for Off {
+        fn drop(&mut self) {
+            // SAFETY: one thread, and no allocator call is running here.
+            unsafe { (*MODULE_HEAP.0.get()).reuse_larger = false };
+        }
+    }
+    // SAFETY: as in Off::drop.
+    unsafe { (*MODULE_HEAP.0.get()).reuse_larger = true };
+    let _off = Off;
+    stage()
+}
+
 /// The module's allocator.
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
@@ -297,7 +355,7 @@ mod tests {
     }
 
     #[test]
-    fn a_freed_block_is_reused_for_its_class_only() {
+    fn a_freed_block_serves_its_class_and_never_a_larger_one() {
         let mut heap = Heap::new();
         unsafe {
             let a = heap.alloc(layout(40, 8));
@@ -311,6 +369,47 @@ mod tests {
             );
             heap.dealloc(a, layout(33, 4));
             heap.dealloc(other_class, layout(100, 8));
+        }
+    }
+
+    #[test]
+    fn a_class_without_free_blocks_takes_one_of_a_class_at_most_twice_its_size() {
+        let mut heap = Heap::new();
+        heap.reuse_larger = true;
+        unsafe {
+            let tree_node = heap.alloc(layout(48, 8));
+            let too_large = heap.alloc(layout(80, 8));
+            heap.dealloc(tree_node, layout(48, 8));
+            heap.dealloc(too_large, layout(80, 8));
+            let compiled = heap.alloc(layout(32, 8));
+            assert_eq!(
+                compiled, tree_node,
+                "the free 48-byte block serves 32 bytes"
+            );
+            let fresh = heap.alloc(layout(32, 8));
+            assert_ne!(fresh, too_large, "80 bytes are more than twice 32");
+            heap.dealloc(compiled, layout(32, 8));
+            assert_eq!(
+                heap.alloc(layout(20, 8)),
+                compiled,
+                "freed, it is a 32-byte block"
+            );
+            heap.dealloc(compiled, layout(20, 8));
+            heap.dealloc(fresh, layout(32, 8));
+        }
+    }
+
+    #[test]
+    fn larger_blocks_serve_smaller_classes_only_when_asked() {
+        let mut heap = Heap::new();
+        unsafe {
+            let tree_node = heap.alloc(layout(48, 8));
+            heap.dealloc(tree_node, layout(48, 8));
+            let compiled = heap.alloc(layout(32, 8));
+            assert_ne!(compiled, tree_node);
+            assert_eq!(heap.alloc(layout(48, 8)), tree_node);
+            heap.dealloc(tree_node, layout(48, 8));
+            heap.dealloc(compiled, layout(32, 8));
         }
     }
 

@@ -2,7 +2,7 @@
 //! compiled policies under their handles (module-abi §1, §5). The exports
 //! keep one `Instance` (`abi/mod.rs`); everything below gets it passed.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -59,8 +59,24 @@ pub(crate) struct Compiled {
     /// The request's stubs, which answer their functions' calls before
     /// the host or anything else does.
     pub(crate) stubs: BoundStubs,
-    /// What explain by handle answers (§4.5).
-    pub(crate) explanation: Rc<Explanation>,
+    /// How many policies and modules the root compiled in, for its
+    /// explanation.
+    pub(crate) counts: (usize, usize),
+    /// What explain by handle answers (§4.5), made when first asked for:
+    /// most compiled policies are never explained, and a compile's peak
+    /// needs no copy of its rules' texts (issue #20).
+    pub(crate) explanation: OnceCell<Rc<Explanation>>,
     /// The JSON of the program's rules in eval records, written as they fire.
     pub(crate) rule_texts: Rc<RuleTexts>,
+}
+
+impl Compiled {
+    /// What explain by handle answers.
+    pub(crate) fn explanation(&self) -> Rc<Explanation> {
+        Rc::clone(
+            self.explanation.get_or_init(|| {
+                Rc::new(crate::explain::flatten_counted(self.counts, &self.program))
+            }),
+        )
+    }
 }

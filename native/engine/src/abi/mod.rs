@@ -123,6 +123,17 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
         .unwrap_or("Box<dyn Any>")
 }
 
+/// Runs `stage`, a stage that frees the previous stage's tree as it builds
+/// its own, with the module's allocator serving a class without free
+/// blocks from a larger class's free blocks (`heap.rs`); natively it just
+/// runs it.
+pub(crate) fn freeing_stage<T>(stage: impl FnOnce() -> T) -> T {
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+    return heap::reusing_larger_blocks(stage);
+    #[cfg(not(all(target_arch = "wasm32", not(target_feature = "atomics"))))]
+    stage()
+}
+
 /// `engine_alloc`.
 fn alloc(size: i32) -> i32 {
     INSTANCE

@@ -26,7 +26,7 @@ pub use scope::{Scope, pattern_matches};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::ast::{Document, File};
+use crate::ast::{Document, File, Stmt};
 use crate::check::{Exports, Facts};
 use crate::diag::Diagnostic;
 use crate::kind::Kind;
@@ -144,6 +144,24 @@ impl Project {
     /// The document at `at`.
     pub fn document(&self, at: (usize, usize)) -> Option<&Document> {
         self.files.get(at.0)?.ast.docs.get(at.1)
+    }
+
+    /// Takes the statements of policy `doc` (by number in
+    /// [`Project::docs`]) out of its tree, which keeps the document's
+    /// header, imports and span: for a compile that frees each statement's
+    /// tree once compiled. Empty for a module or an unknown number.
+    pub fn take_statements(&mut self, doc: usize) -> Vec<Stmt> {
+        let Some(&DocEntry { at, .. }) = self.docs.get(doc) else {
+            return Vec::new();
+        };
+        match self
+            .files
+            .get_mut(at.0)
+            .and_then(|f| f.ast.docs.get_mut(at.1))
+        {
+            Some(Document::Policy(p)) => std::mem::take(&mut p.stmts),
+            _ => Vec::new(),
+        }
     }
 
     /// The kind `doc` is written against, when it exists and loads.

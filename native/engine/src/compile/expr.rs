@@ -17,7 +17,7 @@ use crate::value::Value;
 
 impl<'p> Compiler<'p> {
     /// `e` compiled in `inst`, outside any quantifier.
-    pub(super) fn expr(&mut self, inst: &mut Instance<'p>, e: &'p Expr) -> Ex {
+    pub(super) fn expr(&mut self, inst: &mut Instance<'p>, e: &Expr) -> Ex {
         self.expr_in(inst, e, &mut Vec::new())
     }
 
@@ -48,11 +48,16 @@ impl<'p> Compiler<'p> {
         }
     }
 
-    fn boxed(&mut self, inst: &mut Instance<'p>, e: &'p Expr, vars: &mut Vec<&'p str>) -> Box<Ex> {
+    fn boxed<'e>(
+        &mut self,
+        inst: &mut Instance<'p>,
+        e: &'e Expr,
+        vars: &mut Vec<&'e str>,
+    ) -> Box<Ex> {
         Box::new(self.expr_in(inst, e, vars))
     }
 
-    fn expr_in(&mut self, inst: &mut Instance<'p>, e: &'p Expr, vars: &mut Vec<&'p str>) -> Ex {
+    fn expr_in<'e>(&mut self, inst: &mut Instance<'p>, e: &'e Expr, vars: &mut Vec<&'e str>) -> Ex {
         match &e.kind {
             ExprKind::Error => Ex::Lit(Value::Absent),
             ExprKind::Ident(name) => {
@@ -144,7 +149,7 @@ impl<'p> Compiler<'p> {
     }
 
     /// A bare name.
-    fn name(&mut self, inst: &mut Instance<'p>, name: &str, vars: &[&'p str]) -> Ex {
+    fn name(&mut self, inst: &mut Instance<'p>, name: &str, vars: &[&str]) -> Ex {
         if let Some(depth) = vars.iter().rposition(|v| *v == name) {
             return Ex::Var(depth);
         }
@@ -176,12 +181,12 @@ impl<'p> Compiler<'p> {
 
     /// `target.name`: an imported let, a decision's reason, an enum's
     /// value, the outcome's candidates, or a struct's field.
-    fn field(
+    fn field<'e>(
         &mut self,
         inst: &mut Instance<'p>,
-        target: &'p Expr,
+        target: &'e Expr,
         name: &str,
-        vars: &mut Vec<&'p str>,
+        vars: &mut Vec<&'e str>,
     ) -> Ex {
         let kind = self.kind;
         match &target.unparen().kind {
@@ -226,18 +231,18 @@ impl<'p> Compiler<'p> {
 
     /// Whether `name` is one of the instance's own names (a variable, a
     /// let, a param), which take it before the kind's.
-    fn is_local(&self, inst: &Instance<'p>, name: &str, vars: &[&'p str]) -> bool {
+    fn is_local(&self, inst: &Instance<'p>, name: &str, vars: &[&str]) -> bool {
         vars.contains(&name) || inst.lets.contains_key(name) || inst.params.texts.contains_key(name)
     }
 
-    fn binary(
+    fn binary<'e>(
         &mut self,
         inst: &mut Instance<'p>,
-        e: &'p Expr,
+        e: &'e Expr,
         op: BinaryOp,
-        lhs: &'p Expr,
-        rhs: &'p Expr,
-        vars: &mut Vec<&'p str>,
+        lhs: &'e Expr,
+        rhs: &'e Expr,
+        vars: &mut Vec<&'e str>,
     ) -> Ex {
         if let BinaryOp::Like | BinaryOp::Matches = op {
             let subject = self.boxed(inst, lhs, vars);

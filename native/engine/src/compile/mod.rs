@@ -33,6 +33,7 @@ use crate::program::{
     Work,
 };
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -51,14 +52,48 @@ use crate::value::Value;
 /// see (a root param without a value, an invocation argument outside the
 /// callee's bounds) are diagnostics.
 pub fn compile(project: &Project, root: usize) -> Result<Program, Vec<Diagnostic>> {
-    compile_in(project, root, Mode::Eval, &mut Budget::default())
+    compile_in(project, root, Mode::Eval, &mut Budget::default(), None)
+}
+
+/// [`compile`], freeing the tree of each of the root's statements once it
+/// is compiled: the root's statements are taken out of the project, which
+/// then holds none for it. For an op that compiles one root and reads its
+/// statements no more: its peak is then about the larger of the tree and
+/// the program, not both (issue #20).
+pub fn compile_releasing(project: &mut Project, root: usize) -> Result<Program, Vec<Diagnostic>> {
+    let taken = take_releasable(project, root);
+    compile_in(project, root, Mode::Eval, &mut Budget::default(), taken)
 }
 
 /// Compiles policy `root` statically (language-policies §6.7), as explain
 /// does: the program is there for its texts and is never evaluated. A root
 /// param without a default is no error: it stays unbound.
 pub fn compile_static(project: &Project, root: usize) -> Result<Program, Vec<Diagnostic>> {
-    compile_in(project, root, Mode::Static, &mut Budget::default())
+    compile_in(project, root, Mode::Static, &mut Budget::default(), None)
+}
+
+/// [`compile_static`], freeing the root's statements as
+/// [`compile_releasing`] does.
+pub fn compile_static_releasing(
+    project: &mut Project,
+    root: usize,
+) -> Result<Program, Vec<Diagnostic>> {
+    let taken = take_releasable(project, root);
+    compile_in(project, root, Mode::Static, &mut Budget::default(), taken)
+}
+
+/// The statements of `root`, taken out of the project, when some can be
+/// freed as they compile: not when all are lets and params, which stay
+/// (taking them would only add a list of the lets).
+fn take_releasable(project: &mut Project, root: usize) -> Option<Vec<Stmt>> {
+    let releasable = match project.docs.get(root).and_then(|e| project.document(e.at)) {
+        Some(Document::Policy(p)) => p
+            .stmts
+            .iter()
+            .any(|s| !matches!(s, Stmt::Let(_) | Stmt::Param(_))),
+        _ => false,
+    };
+    releasable.then(|| project.take_statements(root))
 }
 
 /// The errors of compiling each of `roots` statically, each reported once
@@ -78,7 +113,7 @@ pub fn static_errors(project: &Project, roots: &[usize]) -> Vec<Diagnostic> {
         if budget.spent() {
             break;
         }
-        let Err(errors) = compile_in(project, root, Mode::Check, &mut budget) else {
+        let Err(errors) = compile_in(project, root, Mode::Check, &mut budget, None) else {
             continue;
         };
         for e in errors {
@@ -96,7 +131,8 @@ pub fn static_errors(project: &Project, roots: &[usize]) -> Vec<Diagnostic> {
 enum Mode {
     /// Evaluation: every param needs a value.
     Eval,
-    /// Explanation: a root param without a default stays unbound.
+    /// Explanation: a root param without a default stays unbound, and
+    /// only the rules and asserts are kept, with their texts.
     Static,
     /// A check's static compile, for its errors only: nothing of the
     /// program is kept (its rules, asserts and nodes, with their record
@@ -109,17 +145,38 @@ impl Mode {
     fn keeps_program(self) -> bool {
         self != Mode::Check
     }
+
+    /// Whether the program's code is wanted too (`when` blocks, payload
+    /// expressions), not just its rules and asserts with their texts: a
+    /// static compile's program is only explained, never evaluated.
+    fn keeps_code(self) -> bool {
+        self == Mode::Eval
+    }
 }
 
-/// Compiles `root`, spending `budget`.
+/// Compiles `root`, spending `budget`; `taken` are the root's statements
+/// when they were taken out of the project, to be freed as they compile.
 fn compile_in(
     project: &Project,
     root: usize,
     mode: Mode,
     budget: &mut Budget,
+    taken: Option<Vec<Stmt>>,
 ) -> Result<Program, Vec<Diagnostic>> {
     let Some(kind) = project.docs.get(root).and_then(|d| project.kind_of(d)) else {
         return Err(Vec::new());
+    };
+    // The lets of taken statements, out of them: a let compiles when first
+    // read, maybe after its statement was freed.
+    let mut taken = taken;
+    let lets: Vec<Box<Let>> = match taken.as_mut() {
+        Some(stmts) => {
+            let lets = RefCell::new(Vec::with_capacity(lets_in(stmts)));
+            take_lets(stmts, &lets);
+            stmts.shrink_to_fit();
+            lets.into_inner()
+        }
+        None => Vec::new(),
     };
     let mut compiler = Compiler {
         project,
@@ -136,7 +193,7 @@ fn compile_in(
         constants: None,
         budget: std::mem::take(budget),
         errors: Vec::new(),
-        names: HashMap::new(),
+        names: HashSet::new(),
     };
     let params = compiler.root_params(root);
     let size = compiler.size(root);
@@ -146,9 +203,13 @@ fn compile_in(
     if mode.keeps_program() {
         // The root's own rules at least, in one allocation: doubling would
         // hold up to twice their room at the peak.
-        compiler.rules.reserve_exact(calls_in(stmts));
+        let calls = taken.as_deref().map_or_else(|| calls_in(stmts), calls_in);
+        compiler.rules.reserve_exact(calls);
     }
-    let (body, _) = compiler.body(&mut instance, stmts, &mut Vec::new());
+    let body = match taken {
+        None => compiler.body(&mut instance, stmts, &mut Vec::new()).0,
+        Some(taken) => compiler.body_releasing(&mut instance, taken, &lets),
+    };
     *budget = std::mem::take(&mut compiler.budget);
     if !compiler.errors.is_empty() {
         return Err(crate::diag::cap(compiler.errors));
@@ -221,7 +282,7 @@ struct Compiler<'p> {
     errors: Vec<Diagnostic>,
     /// The reasons and payload field names of the rules, one string each
     /// however many rules name it.
-    names: HashMap<&'p str, Rc<str>>,
+    names: HashSet<Rc<str>>,
 }
 
 /// One instance of a document: its params bound, its lets and imports
@@ -465,16 +526,11 @@ impl<'p> Compiler<'p> {
     fn body(
         &mut self,
         inst: &mut Instance<'p>,
-        stmts: &'p [Stmt],
+        stmts: &[Stmt],
         conds: &mut Vec<Rc<str>>,
     ) -> (Vec<Node>, Work) {
-        // At most a node per statement other than a param or let, in one
-        // allocation (nothing when no program is kept).
-        let room = stmts
-            .iter()
-            .filter(|s| self.mode.keeps_program() && !matches!(s, Stmt::Param(_) | Stmt::Let(_)))
-            .count();
-        let mut nodes = Vec::with_capacity(room);
+        // In one allocation.
+        let mut nodes = Vec::with_capacity(self.node_room(stmts));
         let mut work = Work::default();
         for stmt in stmts {
             match stmt {
@@ -491,7 +547,7 @@ impl<'p> Compiler<'p> {
                     let slot = self.conditions;
                     self.conditions += 1;
                     work = work.or(inner);
-                    if !self.mode.keeps_program() {
+                    if !self.mode.keeps_code() {
                         continue;
                     }
                     nodes.push(Node::When(Box::new(WhenNode {
@@ -553,12 +609,43 @@ impl<'p> Compiler<'p> {
         (nodes, work)
     }
 
+    /// The nodes of the root's statements `stmts`, taken out of the
+    /// project (their lets out of them, in `lets`): each statement's tree
+    /// is freed once it is compiled.
+    fn body_releasing(
+        &mut self,
+        inst: &mut Instance<'p>,
+        stmts: Vec<Stmt>,
+        lets: &'p [Box<Let>],
+    ) -> Vec<Node> {
+        for l in lets {
+            inst.lets.insert(l.name.name.as_str(), LetRef::Pending(l));
+        }
+        let mut nodes = Vec::with_capacity(self.node_room(&stmts));
+        for stmt in stmts {
+            let (mut compiled, _) = self.body(inst, std::slice::from_ref(&stmt), &mut Vec::new());
+            nodes.append(&mut compiled);
+        }
+        nodes
+    }
+
+    /// How many nodes the statements `stmts` make at most: one per
+    /// statement other than a param or let, none when no program is kept.
+    fn node_room(&self, stmts: &[Stmt]) -> usize {
+        stmts
+            .iter()
+            .filter(|s| self.mode.keeps_program() && !matches!(s, Stmt::Param(_) | Stmt::Let(_)))
+            .count()
+    }
+
     /// `name` as the program's rules share it.
-    fn shared(&mut self, name: &'p str) -> Rc<str> {
-        self.names
-            .entry(name)
-            .or_insert_with(|| Rc::from(name))
-            .clone()
+    fn shared(&mut self, name: &str) -> Rc<str> {
+        if let Some(shared) = self.names.get(name) {
+            return shared.clone();
+        }
+        let shared: Rc<str> = Rc::from(name);
+        self.names.insert(shared.clone());
+        shared
     }
 
     /// The position string and line/column of byte `offset` of the
@@ -577,7 +664,7 @@ impl<'p> Compiler<'p> {
     fn rule(
         &mut self,
         inst: &mut Instance<'p>,
-        call: &'p CallStmt,
+        call: &CallStmt,
         conds: &[Rc<str>],
     ) -> Option<Rule> {
         let kind = self.kind;
@@ -619,7 +706,9 @@ impl<'p> Compiler<'p> {
                         .unwrap_or_else(|| zero_value(&field.ty, kind)),
                 ),
             };
-            payload.push((self.shared(&field.name), arg));
+            if self.mode.keeps_code() {
+                payload.push((self.shared(&field.name), arg));
+            }
         }
         payload.sort_by(|a, b| a.0.cmp(&b.0));
         let own = self.position_of(inst, call.name.span.start);
@@ -661,7 +750,7 @@ impl<'p> Compiler<'p> {
     fn invoke(
         &mut self,
         inst: &mut Instance<'p>,
-        call: &'p CallStmt,
+        call: &CallStmt,
         callee: usize,
         conds: &[Rc<str>],
     ) -> Option<Invocation> {
@@ -712,7 +801,7 @@ impl<'p> Compiler<'p> {
         inst: &mut Instance<'p>,
         callee: &str,
         param: &ParamSig,
-        arg: &'p Expr,
+        arg: &Expr,
     ) -> Option<Value> {
         let ex = self.expr(inst, arg);
         let kind = self.kind;
@@ -766,14 +855,44 @@ impl<'p> Compiler<'p> {
 /// How many call statements `stmts` hold, in `when` bodies too: rules and
 /// invocations.
 fn calls_in(stmts: &[Stmt]) -> usize {
+    count_in(stmts, |stmt| matches!(stmt, Stmt::Call(_)))
+}
+
+/// How many lets `stmts` hold, in `when` bodies too.
+fn lets_in(stmts: &[Stmt]) -> usize {
+    count_in(stmts, |stmt| matches!(stmt, Stmt::Let(_)))
+}
+
+/// How many statements of `stmts`, in `when` bodies too, `counted` takes.
+fn count_in(stmts: &[Stmt], counted: fn(&Stmt) -> bool) -> usize {
     stmts
         .iter()
         .map(|stmt| match stmt {
-            Stmt::Call(_) => 1,
-            Stmt::When(w) => calls_in(&w.body),
-            _ => 0,
+            Stmt::When(w) => count_in(&w.body, counted),
+            other => usize::from(counted(other)),
         })
         .sum()
+}
+
+/// Moves every let of `stmts`, in `when` bodies too, to `out`, in the
+/// order [`collect_lets`] finds them (a later let of a name replaces an
+/// earlier one), in place: no second list of the statements.
+#[expect(
+    clippy::vec_box,
+    reason = "the lets move out of their statements' boxes as they are: unboxed, a copy each"
+)]
+fn take_lets(stmts: &mut Vec<Stmt>, out: &RefCell<Vec<Box<Let>>>) {
+    let lets = stmts.extract_if(.., |stmt| {
+        if let Stmt::When(w) = stmt {
+            take_lets(&mut w.body, out);
+        }
+        matches!(stmt, Stmt::Let(_))
+    });
+    for stmt in lets {
+        if let Stmt::Let(l) = stmt {
+            out.borrow_mut().push(l);
+        }
+    }
 }
 
 /// Every let of `stmts`, in `when` bodies too.

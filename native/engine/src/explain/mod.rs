@@ -75,12 +75,28 @@ pub fn explain(project: &Project, root: usize) -> Result<Explanation, Vec<Diagno
     Ok(flatten(project, root, &program))
 }
 
+/// [`explain`], freeing the tree of each of the root's statements once it
+/// is compiled ([`crate::compile::compile_static_releasing`]): the project
+/// holds no statements for the root afterwards.
+pub fn explain_releasing(
+    project: &mut Project,
+    root: usize,
+) -> Result<Explanation, Vec<Diagnostic>> {
+    let program = crate::compile::compile_static_releasing(project, root)?;
+    Ok(flatten(project, root, &program))
+}
+
 /// The explanation of `program`, root `root` compiled. A program compiled
 /// for evaluation explains like the static one: the two compiles differ
 /// only for a root param without a default, which the compile for
 /// evaluation refuses.
 pub fn flatten(project: &Project, root: usize, program: &Program) -> Explanation {
-    let (policies, modules) = counts(project, root);
+    flatten_counted(counts(project, root), program)
+}
+
+/// [`flatten`] of a program whose root compiled in `policies` policies and
+/// `modules` modules ([`counts`]), without the project.
+pub fn flatten_counted((policies, modules): (usize, usize), program: &Program) -> Explanation {
     let decision_name = |d: usize| -> Rc<str> {
         program
             .kind
@@ -123,7 +139,7 @@ pub fn flatten(project: &Project, root: usize, program: &Program) -> Explanation
 /// imports; as invoking a policy takes importing it, that walk never adds
 /// one, and the count is the root and its own imports, each once (tooling
 /// §5.1: a module only an invoked policy imports isn't counted).
-fn counts(project: &Project, root: usize) -> (usize, usize) {
+pub fn counts(project: &Project, root: usize) -> (usize, usize) {
     let mut counted = vec![root];
     let imports = project.docs.get(root).map_or(&[][..], |d| &d.imports);
     for &doc in imports {

@@ -326,3 +326,50 @@ fn a_policy_without_rules_or_asserts_explains_to_no_entries() {
     assert_eq!((e.policies, e.modules), (1, 0));
     assert!(e.entries.is_empty());
 }
+
+#[test]
+fn freeing_the_roots_statements_as_they_compile_changes_neither_program_nor_explanation() {
+    // A let read above the line that writes it, lets in `when` bodies, a
+    // param, an invocation and an assert.
+    let main = "policy gate.main: Gate@1
+
+use gate.guard
+
+param lead: string = \"ana\"
+
+when owned {
+  let near = region == \"eu\"
+  when near and user != lead {
+    review(reason: signoff, note: lead)
+  }
+}
+
+let owned = user in owners
+
+when soak > 1h {
+  let far = region == \"us\"
+  when far {
+    deny(reason: short)
+  }
+  guard(min_soak: 2h)
+}
+
+assert(\"lead_owns\", lead in owners or not owned)
+
+when user != \"\" {
+  approve(reason: fine)
+}
+";
+    let docs = [("gate/guard.sigil", GUARD), ("gate/main.sigil", main)];
+    let kept = project(&docs);
+    let root = kept.find("gate.main").unwrap();
+    let program = crate::compile::compile(&kept, root).unwrap();
+    let mut freed = project(&docs);
+    let released = crate::compile::compile_releasing(&mut freed, root).unwrap();
+    assert_eq!(format!("{released:?}"), format!("{program:?}"));
+    assert_eq!(freed.take_statements(root).len(), 0, "the root's statements were taken");
+    let mut freed = project(&docs);
+    let explanation = super::explain_releasing(&mut freed, root).unwrap();
+    assert_eq!(explanation, explain(&kept, root).unwrap());
+    assert_eq!(explanation.entries.len(), 7, "{explanation:#?}");
+}

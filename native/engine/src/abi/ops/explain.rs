@@ -10,7 +10,7 @@ use super::project::{
     with_diagnostics,
 };
 use crate::abi::error::EngineError;
-use crate::abi::instance::Instance;
+use crate::abi::instance::{Compiled, Instance};
 use crate::abi::op_request::ExplainRequest;
 use crate::abi::response::Success;
 use crate::bundle::Project;
@@ -24,8 +24,8 @@ pub(super) fn explain(
     request: &mut ExplainRequest<'_>,
 ) -> Result<Success, EngineError> {
     if request.handle == 0 {
-        let project = load_project(&mut request.files, &[])?;
-        let explanations = explain_files(&project, &request.policy)?;
+        let mut project = load_project(&mut request.files, &[])?;
+        let explanations = explain_files(&mut project, &request.policy)?;
         return Ok(Success::Explained(
             explanations.into_iter().map(Rc::new).collect(),
         ));
@@ -37,22 +37,23 @@ pub(super) fn explain(
         ));
     }
     let explanation = instance
-        .with_program(request.handle, |compiled| Rc::clone(&compiled.explanation))
+        .with_program(request.handle, Compiled::explanation)
         .ok_or_else(|| unknown_handle(request.handle))?;
     Ok(Success::Explained(vec![explanation]))
 }
 
 /// The explanations of the roots `pattern` picks, each compiled statically
 /// in the scope of what it uses: errors in documents no root uses don't
-/// stop them.
-fn explain_files(project: &Project, pattern: &str) -> Result<Vec<Explanation>, EngineError> {
+/// stop them. One root's statements are freed as they compile (another
+/// root may invoke a root, so with several none are).
+fn explain_files(project: &mut Project, pattern: &str) -> Result<Vec<Explanation>, EngineError> {
     let roots = roots(project, pattern).map_err(|e| unless_broken(project, e, "explained"))?;
-    let names: Vec<&str> = roots
+    let names: Vec<String> = roots
         .iter()
-        .filter_map(|&i| project.docs.get(i).map(|d| d.name.as_str()))
+        .filter_map(|&i| project.docs.get(i).map(|d| d.name.clone()))
         .collect();
     let scope = project
-        .scope(&names)
+        .scope(&names.iter().map(String::as_str).collect::<Vec<_>>())
         .map_err(|e| EngineError::rejected(e.message, e.help))?;
     let errors = project.errors_in(&scope);
     if !errors.is_empty() {
@@ -63,11 +64,18 @@ fn explain_files(project: &Project, pattern: &str) -> Result<Vec<Explanation>, E
             errors,
         ));
     }
+    let single = roots.len() == 1;
     roots
         .iter()
         .zip(&names)
         .map(|(&root, name)| {
-            crate::explain::explain(project, root).map_err(|diagnostics| {
+            let explained = match single {
+                true => {
+                    crate::abi::freeing_stage(|| crate::explain::explain_releasing(project, root))
+                }
+                false => crate::explain::explain(project, root),
+            };
+            explained.map_err(|diagnostics| {
                 with_diagnostics(
                     format!("policy {name} doesn't compile, so it wasn't explained"),
                     FIX_HELP,

@@ -1,8 +1,9 @@
 //! The ops on compiled policies (module-abi §4.3, §4.4, §4.8, §5):
-//! `compile` stores a program and its explanation under a new handle,
-//! `eval` runs one input through it, `release` drops it. The programs live
-//! in the instance's handle table.
+//! `compile` stores a program under a new handle (its explanation is made
+//! when explain first asks for it), `eval` runs one input through it,
+//! `release` drops it. The programs live in the instance's handle table.
 
+use std::cell::OnceCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -30,7 +31,7 @@ pub(super) fn compile(
     request: &mut CompileRequest<'_>,
 ) -> Result<Success, EngineError> {
     let requirements = compile_requirements(request)?;
-    let project = load_project(&mut request.files, &[])?;
+    let mut project = load_project(&mut request.files, &[])?;
     let root = pick_root(&project, &request.policy)?;
     if !request.files.trusted.is_empty() {
         from_trusted_files(&project, &requirements)?;
@@ -58,7 +59,15 @@ pub(super) fn compile(
         check_functions(request, kind)?;
         stubs = bind_stubs(request, kind)?;
     }
-    let program = crate::compile::compile(&project, root).map_err(|diagnostics| {
+    // Found before the compile, which frees the root's statements; reported
+    // after its errors.
+    let violations: Vec<Diagnostic> = requirements
+        .iter()
+        .flat_map(|r| applicable(&project, root, r))
+        .collect();
+    let compiled =
+        crate::abi::freeing_stage(|| crate::compile::compile_releasing(&mut project, root));
+    let program = compiled.map_err(|diagnostics| {
         with_diagnostics(
             "the policy doesn't compile, so nothing was compiled".to_owned(),
             FIX_HELP,
@@ -66,10 +75,7 @@ pub(super) fn compile(
             diagnostics,
         )
     })?;
-    let violations: Vec<Diagnostic> = requirements
-        .iter()
-        .flat_map(|r| applicable(&project, root, r))
-        .collect();
+
     if !violations.is_empty() {
         return Err(with_diagnostics(
             "the policy doesn't compile, so nothing was compiled".to_owned(),
@@ -80,7 +86,8 @@ pub(super) fn compile(
     }
     let outside = project.out_of_scope(&scope);
     let policy = program.policy.to_string();
-    let explanation = crate::explain::flatten(&project, root, &program);
+    let counts = crate::explain::counts(&project, root);
+
     let rule_texts = Rc::new(RuleTexts::of(&program));
     let handle = instance
         .store(Compiled {
@@ -88,7 +95,8 @@ pub(super) fn compile(
             program: Rc::new(program),
             functions: request.functions.iter().map(|f| f.to_string()).collect(),
             stubs,
-            explanation: Rc::new(explanation),
+            counts,
+            explanation: OnceCell::new(),
         })
         .map_err(|_| {
             EngineError::rejected(
