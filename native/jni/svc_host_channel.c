@@ -23,8 +23,6 @@
 
 #define PROBE_EVERY 128
 #define CPU_CHECK_EVERY 16 /* spin turns between looks at the CPUs */
-#define MOVE_EVERY_NS 20000000L /* at most one look for an idle CPU per 20 ms */
-#define MAX_CPUS 64              /* CPUs looked at for moving away from the JVM's */
 
 static uint8_t *shared;
 static int in_fd = -1;
@@ -37,15 +35,12 @@ static uint64_t received; /* frames taken from the JVM */
 static uint64_t sent;     /* frames published to the JVM */
 static long taken_at;     /* ns: when the last frame from the JVM was taken */
 static int cpu = -1;      /* the CPU this host last said it runs on */
-static cpu_set_t allowed; /* the CPUs this host may run on, as it started */
-static long looked_at;    /* ns: when this host last looked at how idle the CPUs were */
-static long long idle_then[MAX_CPUS]; /* us: each CPU's idle time then, -1 unknown */
 
 static uint64_t *word64(size_t offset) { return (uint64_t *)(void *)(shared + offset); }
 static uint32_t *word32(size_t offset) { return (uint32_t *)(void *)(shared + offset); }
 
 /* The counters of SVC_HOST_SHM_HOST_COUNTERS, in their order there. */
-enum counter { WAITS, SPIN_HITS, SLEEPS, SPIN_LOOPS, DOORBELLS, BUSY_NS, YIELDS, MOVES };
+enum counter { WAITS, SPIN_HITS, SLEEPS, SPIN_LOOPS, DOORBELLS, BUSY_NS, YIELDS };
 
 /* Only this thread writes them: relaxed stores, which the JVM may read at any time. */
 static void count(enum counter which, uint64_t n) {
@@ -85,9 +80,6 @@ bool svc_host_channel_open(const char *path, int in, int out, long spin) {
     spin_max = spin;
     spin_now = spin;
     taken_at = now_ns();
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) CPU_ZERO(&allowed);
-    for (int n = 0; n < MAX_CPUS; n++) idle_then[n] = -1;
-    looked_at = taken_at - MOVE_EVERY_NS;
     return true;
 }
 
@@ -185,62 +177,6 @@ static bool beside_jvm(void) {
     return cpu >= 0 && __atomic_load_n(word32(SVC_HOST_SHM_JVM_CPU), __ATOMIC_RELAXED) == (uint32_t)cpu;
 }
 
-/* The microseconds CPU `n` has spent idle since boot, from its cpuidle states; -1 when the
- * kernel doesn't say (no cpuidle driver). */
-static long long idle_us(int n) {
-    long long total = -1;
-    for (int state = 0; state < 16; state++) {
-        char path[96];
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/time", n, state);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) break;
-        char text[32];
-        ssize_t len = read(fd, text, sizeof text - 1);
-        close(fd);
-        if (len <= 0) break;
-        text[len] = 0;
-        total = (total < 0 ? 0 : total) + strtoll(text, NULL, 10);
-    }
-    return total;
-}
-
-/* The allowed CPUs other than this host's that were idle at least half of the time since the
- * last look (looked at then: `idle_then`, `looked_at`). */
-static cpu_set_t idle_elsewhere(long now) {
-    cpu_set_t idle;
-    CPU_ZERO(&idle);
-    long window_us = (now - looked_at) / 1000;
-    /* A long gap since the last look says nothing about the CPUs now: it only sets a baseline. */
-    bool recent = now - looked_at <= 4 * MOVE_EVERY_NS;
-    looked_at = now;
-    for (int n = 0; n < CPU_SETSIZE && n < MAX_CPUS; n++) {
-        if (!CPU_ISSET(n, &allowed)) continue;
-        long long now_idle = idle_us(n);
-        if (recent && n != cpu && now_idle >= 0 && idle_then[n] >= 0 && 2 * (now_idle - idle_then[n]) >= window_us) {
-            CPU_SET(n, &idle);
-        }
-        idle_then[n] = now_idle;
-    }
-    return idle;
-}
-
-/* Moves this host off the JVM's CPU onto one that has been idle, looking at most once per
- * MOVE_EVERY_NS: leaving the other CPUs out of the allowed set makes the kernel migrate the thread
- * at once, and restoring the set keeps it where it went. The scheduler keeps a waker and its
- * wakee together and is slow to separate two threads that run all the time (both look cache-hot);
- * meanwhile every call pays two yields where two spinners on their own CPUs answer within a
- * microsecond. Only to an idle CPU: on a busy machine the host would share its new CPU with
- * other work that doesn't yield to it, and the yields beside the JVM are the cheaper hand-over. */
-static void move_away(void) {
-    long now = now_ns();
-    if (now - looked_at < MOVE_EVERY_NS) return;
-    cpu_set_t idle = idle_elsewhere(now);
-    if (CPU_COUNT(&idle) == 0 || sched_setaffinity(0, sizeof idle, &idle) != 0) return;
-    sched_setaffinity(0, sizeof allowed, &allowed);
-    count(MOVES, 1);
-    say_cpu();
-}
-
 /* Waits until the JVM published `frame`: true, or a frame came whole on the pipe first (its type
  * byte in *first; it was published as SVC_HOST_ON_PIPE).
  *
@@ -263,8 +199,6 @@ static bool await(uint64_t frame, uint8_t *first) {
         if (loops++ % CPU_CHECK_EVERY == 0) {
             say_cpu();
             if (beside_jvm()) {
-                move_away();
-                if (!beside_jvm()) continue;
                 sched_yield();
                 yields++;
                 continue;

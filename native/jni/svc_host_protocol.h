@@ -49,8 +49,7 @@
 /* u64 counters of the host's waits, written only by the host, read by the JVM on demand (tests,
  * benchmarks): waits, frames found while spinning, frames found after sleeping on the pipe, spin
  * iterations, doorbells rung, nanoseconds from taking a frame to sending the next (the host's
- * work), yields of the spin to a JVM on the same CPU, moves off the JVM's CPU onto an idle one. A
- * line of its own, so writing them never disturbs a hot word. */
+ * work), yields of the spin to a JVM on the same CPU. A line of its own, so writing them never disturbs a hot word. */
 #define SVC_HOST_SHM_HOST_COUNTERS (SVC_HOST_SHM_TO_JVM + SVC_HOST_SHM_REGION)
 #define SVC_HOST_SHM_BYTES (SVC_HOST_SHM_HOST_COUNTERS + 64)
 #define SVC_HOST_REGION_HEADER 8u

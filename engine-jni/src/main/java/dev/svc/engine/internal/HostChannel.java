@@ -139,7 +139,7 @@ public final class HostChannel {
   private final String name;
   private final long printEveryNanos; // 0: never
   private long printedAt = receivedAt;
-  private Counters printedJvm = new Counters(0, 0, 0, 0, 0, 0, 0, 0);
+  private Counters printedJvm = new Counters(0, 0, 0, 0, 0, 0, 0);
   private Counters printedHost = printedJvm;
 
   /**
@@ -271,17 +271,16 @@ public final class HostChannel {
 
   /** How this side's waits for the host went, so far. */
   public Counters jvmCounters() {
-    // The JVM never moves its callers: only the host moves itself off their CPU.
-    return new Counters(waits, spinHits, sleeps, spinLoops, doorbells, busyNanos, yields, 0);
+    return new Counters(waits, spinHits, sleeps, spinLoops, doorbells, busyNanos, yields);
   }
 
   /** How the host's waits for this side went, so far, as the host counts them in the shared memory. */
   public Counters hostCounters() {
-    long[] values = new long[8];
+    long[] values = new long[7];
     for (int i = 0; i < values.length; i++) {
       values[i] = (long) LONGS.getOpaque(shared, HOST_COUNTERS + 8 * i);
     }
-    return new Counters(values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7]);
+    return new Counters(values[0], values[1], values[2], values[3], values[4], values[5], values[6]);
   }
 
   /** Whether the host sleeps on its pipe now, waiting for a frame (it spun past its spin). */
@@ -451,27 +450,23 @@ public final class HostChannel {
    * @param busyNanos nanoseconds from taking a frame to publishing the next: this side's own work
    *     (for the host, the guest's; for the JVM, preparing the next request and answering host calls)
    * @param yields times a spin yielded its CPU to the other side, which ran on the same one
-   * @param moves times this side moved itself off the other side's CPU onto an idle one (the host
-   *     only; svc_host_channel.c's move_away says when)
    */
   public record Counters(
-      long waits, long spinHits, long sleeps, long spinLoops, long doorbells, long busyNanos, long yields,
-      long moves) {
+      long waits, long spinHits, long sleeps, long spinLoops, long doorbells, long busyNanos, long yields) {
 
     /** One line for people: {@code waits 100 (98 spinning, 2 asleep), 12.5 spin loops/wait, ...}. */
     public String describe() {
       long per = Math.max(1, waits);
       return String.format(Locale.ROOT,
-          "waits %d (%d spinning, %d asleep), %.1f spin loops/wait, %d yields, %d moves, %d doorbells,"
-              + " busy %.2f µs/wait",
-          waits, spinHits, sleeps, (double) spinLoops / per, yields, moves, doorbells, busyNanos / 1000.0 / per);
+          "waits %d (%d spinning, %d asleep), %.1f spin loops/wait, %d yields, %d doorbells, busy %.2f µs/wait",
+          waits, spinHits, sleeps, (double) spinLoops / per, yields, doorbells, busyNanos / 1000.0 / per);
     }
 
     /** The counts of this minus those of {@code earlier}: what happened in between. */
     public Counters minus(Counters earlier) {
       return new Counters(waits - earlier.waits, spinHits - earlier.spinHits, sleeps - earlier.sleeps,
           spinLoops - earlier.spinLoops, doorbells - earlier.doorbells, busyNanos - earlier.busyNanos,
-          yields - earlier.yields, moves - earlier.moves);
+          yields - earlier.yields);
     }
   }
 
