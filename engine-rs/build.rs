@@ -13,7 +13,10 @@ fn main() {
     let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
     println!("cargo:rerun-if-env-changed=ENGINE_WASM");
     if let Some(dir) = env::var_os("DEP_WASMTIME_DIR") {
-        println!("cargo:rustc-link-arg=-Wl,-rpath,{}", PathBuf::from(dir).display());
+        println!(
+            "cargo:rustc-link-arg=-Wl,-rpath,{}",
+            PathBuf::from(dir).display()
+        );
     }
     println!("cargo:rustc-link-arg=-Wl,-z,now");
 
@@ -36,7 +39,10 @@ fn main() {
 
 /// Writes `$OUT_DIR/engine.cwasm`; panics (fails the build) when it can't, saying why.
 fn precompile(wasm: &Path) {
-    let (host, target) = (env::var("HOST").unwrap_or_default(), env::var("TARGET").unwrap_or_default());
+    let (host, target) = (
+        env::var("HOST").unwrap_or_default(),
+        env::var("TARGET").unwrap_or_default(),
+    );
     if host != target {
         panic!("the precompiled feature compiles the module for the machine that builds it ({host}), not for {target}: build without it, or on a {target} machine");
     }

@@ -13,7 +13,9 @@ const KIND: &str = include_str!("../../bench/src/main/resources/dev/svc/bench/re
 
 /// `EvalRoundTrip.policy(rules)`.
 fn policy_text(rules: usize) -> String {
-    let mut s = String::from("policy refund.desk: Refund@1\n\nwhen amount > 10000 {\n  deny(reason: fraud)\n}\n\n");
+    let mut s = String::from(
+        "policy refund.desk: Refund@1\n\nwhen amount > 10000 {\n  deny(reason: fraud)\n}\n\n",
+    );
     for i in 0..rules {
         s.push_str(&format!(
             "when amount < 100 + {i} and channel == \"web\" {{\n  approve(reason: small, limit: 100)\n}}\n\n"
@@ -22,7 +24,12 @@ fn policy_text(rules: usize) -> String {
     s
 }
 
-fn run(policy: &Policy, input: &Value, for_time: Duration, samples: &mut Vec<u64>) -> Result<(), svc_engine::Error> {
+fn run(
+    policy: &Policy,
+    input: &Value,
+    for_time: Duration,
+    samples: &mut Vec<u64>,
+) -> Result<(), svc_engine::Error> {
     let end = Instant::now() + for_time;
     while Instant::now() < end {
         let start = Instant::now();
@@ -39,12 +46,22 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let seconds: u64 = std::env::args().nth(1).map(|s| s.parse()).transpose()?.unwrap_or(10);
+    let seconds: u64 = std::env::args()
+        .nth(1)
+        .map(|s| s.parse())
+        .transpose()?
+        .unwrap_or(10);
     let started = Instant::now();
     let module = Module::bundled()?;
     let engine = Engine::new(&module)?;
-    eprintln!("module compiled and instance started in {:?}", started.elapsed());
-    let files = [SourceFile::new("kind.sigil", KIND), SourceFile::new("refund/desk.sigil", policy_text(1))];
+    eprintln!(
+        "module compiled and instance started in {:?}",
+        started.elapsed()
+    );
+    let files = [
+        SourceFile::new("kind.sigil", KIND),
+        SourceFile::new("refund/desk.sigil", policy_text(1)),
+    ];
     let policy = engine.compile(&files, CompileOptions::default())?;
     let input = json!({"amount": 40, "channel": "web"});
     let first = policy.eval(&input)?;

@@ -9,7 +9,11 @@ use std::time::{Duration, Instant};
 use svc_engine::Module;
 
 fn main() -> svc_engine::Result<()> {
-    let runs: usize = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(3).max(1);
+    let runs: usize = std::env::args()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3)
+        .max(1);
     let mut times: Vec<Duration> = Vec::with_capacity(runs);
     let mut precompiled = false;
     for _ in 0..runs {
@@ -20,6 +24,9 @@ fn main() -> svc_engine::Result<()> {
     }
     times.sort();
     let median = times.get(runs / 2).copied().unwrap_or_default();
-    println!("Module::bundled, precompiled {precompiled}: median {:.1} ms of {runs}", median.as_secs_f64() * 1e3);
+    println!(
+        "Module::bundled, precompiled {precompiled}: median {:.1} ms of {runs}",
+        median.as_secs_f64() * 1e3
+    );
     Ok(())
 }

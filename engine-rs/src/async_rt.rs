@@ -11,7 +11,9 @@ use crate::pool::Pool;
 use crate::records::EvalResult;
 
 /// Runs `call` on the runtime's blocking pool.
-async fn blocking<T: Send + 'static>(call: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
+async fn blocking<T: Send + 'static>(
+    call: impl FnOnce() -> Result<T> + Send + 'static,
+) -> Result<T> {
     match tokio::task::spawn_blocking(call).await {
         Ok(result) => result,
         Err(error) if error.is_panic() => {
@@ -26,26 +28,43 @@ async fn blocking<T: Send + 'static>(call: impl FnOnce() -> Result<T> + Send + '
                 "host function panics are caught elsewhere; this came from e.g. the input's serializer",
             ))
         }
-        Err(_) => Err(Error::engine("the blocking task was cancelled", "keep the runtime running until the call ends")),
+        Err(_) => Err(Error::engine(
+            "the blocking task was cancelled",
+            "keep the runtime running until the call ends",
+        )),
     }
 }
 
 impl Policy {
     /// [`Policy::eval_with`] on the runtime's blocking pool.
-    pub async fn eval_async<I: Serialize + Send + 'static>(self: Arc<Self>, input: I, options: EvalOptions) -> Result<EvalResult> {
+    pub async fn eval_async<I: Serialize + Send + 'static>(
+        self: Arc<Self>,
+        input: I,
+        options: EvalOptions,
+    ) -> Result<EvalResult> {
         blocking(move || self.eval_with(&input, &options)).await
     }
 }
 
 impl Pool {
     /// [`Pool::evaluate`] on the runtime's blocking pool.
-    pub async fn evaluate_async<I: Serialize + Send + 'static>(&self, name: &str, input: I, options: EvalOptions) -> Result<EvalResult> {
+    pub async fn evaluate_async<I: Serialize + Send + 'static>(
+        &self,
+        name: &str,
+        input: I,
+        options: EvalOptions,
+    ) -> Result<EvalResult> {
         let (pool, name) = (self.clone(), name.to_owned());
         blocking(move || pool.evaluate(&name, &input, &options)).await
     }
 
     /// [`Pool::compile`] on the runtime's blocking pool.
-    pub async fn compile_async(&self, name: &str, files: Vec<SourceFile>, options: CompileOptions) -> Result<()> {
+    pub async fn compile_async(
+        &self,
+        name: &str,
+        files: Vec<SourceFile>,
+        options: CompileOptions,
+    ) -> Result<()> {
         let (pool, name) = (self.clone(), name.to_owned());
         blocking(move || pool.compile(name, files, options)).await
     }

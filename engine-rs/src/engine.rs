@@ -13,7 +13,10 @@ use crate::host::HostFunction;
 use crate::instance::{decode, Instance};
 use crate::limits::Limits;
 use crate::module::Module;
-use crate::options::{request, CheckOptions, CompileOptions, EvalOptions, ExplainOptions, FormatOptions, SourceFile, TestOptions};
+use crate::options::{
+    request, CheckOptions, CompileOptions, EvalOptions, ExplainOptions, FormatOptions, SourceFile,
+    TestOptions,
+};
 use crate::records::{Diagnostic, EvalResult, Explanation, ResultShape, TestResult, VersionInfo};
 
 /// One instance of the module, with one method per op. Send and Sync: concurrent calls on one
@@ -25,13 +28,18 @@ pub struct Engine {
 
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine").field("stopped", &self.instance.stopped()).finish()
+        f.debug_struct("Engine")
+            .field("stopped", &self.instance.stopped())
+            .finish()
     }
 }
 
 fn encode(map: Map<String, Value>) -> Result<Vec<u8>> {
     serde_json::to_vec(&Value::Object(map)).map_err(|e| {
-        Error::engine(format!("the request can't be encoded as JSON: {e}"), "pass plain JSON values")
+        Error::engine(
+            format!("the request can't be encoded as JSON: {e}"),
+            "pass plain JSON values",
+        )
     })
 }
 
@@ -72,7 +80,9 @@ impl Engine {
 
     /// [`Engine::new`] with limits.
     pub fn with_limits(module: &Module, limits: Limits) -> Result<Engine> {
-        Ok(Engine { instance: Arc::new(Instance::start(module, limits)?) })
+        Ok(Engine {
+            instance: Arc::new(Instance::start(module, limits)?),
+        })
     }
 
     /// [`Module::bundled`], then [`Engine::new`].
@@ -88,13 +98,18 @@ impl Engine {
 
     /// The `check` op: the diagnostics of the files.
     pub fn check(&self, files: &[SourceFile], options: &CheckOptions) -> Result<Vec<Diagnostic>> {
-        let checked: Checked = decode(&self.instance.op(&encode(request::check(files, options))?)?)?;
+        let checked: Checked =
+            decode(&self.instance.op(&encode(request::check(files, options))?)?)?;
         Ok(checked.diagnostics)
     }
 
     /// The `compile` op; an [`Error::Engine`] carries the diagnostics.
     pub fn compile(&self, files: &[SourceFile], options: CompileOptions) -> Result<Policy> {
-        let compiled: Compiled = decode(&self.instance.op(&encode(request::compile(files, &options)?)?)?)?;
+        let compiled: Compiled = decode(
+            &self
+                .instance
+                .op(&encode(request::compile(files, &options)?)?)?,
+        )?;
         Ok(Policy {
             instance: Arc::clone(&self.instance),
             name: compiled.policy,
@@ -107,20 +122,41 @@ impl Engine {
     }
 
     /// The `explain` op on files.
-    pub fn explain(&self, files: &[SourceFile], options: &ExplainOptions) -> Result<Vec<Explanation>> {
-        let explained: Explained = decode(&self.instance.op(&encode(request::explain(files, options))?)?)?;
+    pub fn explain(
+        &self,
+        files: &[SourceFile],
+        options: &ExplainOptions,
+    ) -> Result<Vec<Explanation>> {
+        let explained: Explained = decode(
+            &self
+                .instance
+                .op(&encode(request::explain(files, options))?)?,
+        )?;
         Ok(explained.explanations.unwrap_or_default())
     }
 
     /// The `format` op; an [`Error::Engine`] carries the syntax errors.
     pub fn format(&self, source: &str, options: &FormatOptions) -> Result<String> {
-        let formatted: Formatted = decode(&self.instance.op(&encode(request::format(source, options))?)?)?;
+        let formatted: Formatted = decode(
+            &self
+                .instance
+                .op(&encode(request::format(source, options))?)?,
+        )?;
         Ok(formatted.source)
     }
 
     /// The `test` op; `test_files` are its `test_files`.
-    pub fn test(&self, files: &[SourceFile], test_files: &[SourceFile], options: &TestOptions) -> Result<Vec<TestResult>> {
-        let tested: Tested = decode(&self.instance.op(&encode(request::test(files, test_files, options))?)?)?;
+    pub fn test(
+        &self,
+        files: &[SourceFile],
+        test_files: &[SourceFile],
+        options: &TestOptions,
+    ) -> Result<Vec<TestResult>> {
+        let tested: Tested = decode(
+            &self
+                .instance
+                .op(&encode(request::test(files, test_files, options))?)?,
+        )?;
         Ok(tested.results)
     }
 
@@ -155,7 +191,10 @@ pub struct Policy {
 
 impl std::fmt::Debug for Policy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Policy").field("name", &self.name).field("handle", &self.handle).finish()
+        f.debug_struct("Policy")
+            .field("name", &self.name)
+            .field("handle", &self.handle)
+            .finish()
     }
 }
 
@@ -181,12 +220,25 @@ impl Policy {
     }
 
     /// The `eval` op with a timeout, a grace period and fuel.
-    pub fn eval_with<I: Serialize + ?Sized>(&self, input: &I, options: &EvalOptions) -> Result<EvalResult> {
+    pub fn eval_with<I: Serialize + ?Sized>(
+        &self,
+        input: &I,
+        options: &EvalOptions,
+    ) -> Result<EvalResult> {
         options.validate()?;
         let request = eval_request(self.handle, input, options.timeout_ms())?;
         let deadline = options.hard_deadline(self.instance.limits().grace);
-        let result = self.instance.evaluate(&request, deadline, options.fuel, &self.functions, read_eval_record)??;
-        Ok(EvalResult { shape: self.shape, ..result })
+        let result = self.instance.evaluate(
+            &request,
+            deadline,
+            options.fuel,
+            &self.functions,
+            read_eval_record,
+        )??;
+        Ok(EvalResult {
+            shape: self.shape,
+            ..result
+        })
     }
 
     /// Stamps every later result of this policy with `shape` ([`EvalResult::shape`]), for the
@@ -202,12 +254,20 @@ impl Policy {
     pub fn explain(&self) -> Result<Explanation> {
         let response = self.instance.op(&request_bytes("explain", self.handle))?;
         let explained: Explained = decode(&response)?;
-        explained.explanations.unwrap_or_default().into_iter().next().ok_or_else(|| {
-            Error::engine(
-                format!("the module returned no explanation for policy {}", self.name),
-                "this is a bug in the engine; please report it",
-            )
-        })
+        explained
+            .explanations
+            .unwrap_or_default()
+            .into_iter()
+            .next()
+            .ok_or_else(|| {
+                Error::engine(
+                    format!(
+                        "the module returned no explanation for policy {}",
+                        self.name
+                    ),
+                    "this is a bug in the engine; please report it",
+                )
+            })
     }
 
     /// The `release` op; dropping a policy releases it too.
@@ -237,7 +297,11 @@ fn read_eval_record(answer: &[u8]) -> Result<EvalResult> {
 }
 
 /// `{"op":"eval","handle":h,"input":...,"timeout_ms":t}`, written straight from the input.
-fn eval_request<I: Serialize + ?Sized>(handle: u32, input: &I, timeout_ms: Option<u64>) -> Result<Vec<u8>> {
+fn eval_request<I: Serialize + ?Sized>(
+    handle: u32,
+    input: &I,
+    timeout_ms: Option<u64>,
+) -> Result<Vec<u8>> {
     let unencodable = |e: &dyn std::fmt::Display| {
         Error::engine(
             format!("the input can't be encoded as JSON: {e}"),
@@ -270,13 +334,27 @@ mod tests {
             String::from_utf8(eval_request(7, &input, Some(12)).unwrap()).unwrap(),
             r#"{"op":"eval","handle":7,"input":{"amount":5},"timeout_ms":12}"#
         );
-        assert_eq!(String::from_utf8(eval_request(1, &input, None).unwrap()).unwrap(), r#"{"op":"eval","handle":1,"input":{"amount":5}}"#);
+        assert_eq!(
+            String::from_utf8(eval_request(1, &input, None).unwrap()).unwrap(),
+            r#"{"op":"eval","handle":1,"input":{"amount":5}}"#
+        );
     }
 
     fn wat_module(name: &str) -> Module {
-        let source = format!("{}/../engine-jni/src/test/wat/{name}.wat", env!("CARGO_MANIFEST_DIR"));
-        let out = std::env::temp_dir().join(format!("svc-engine-rs-lib-{}-{name}.wasm", std::process::id()));
-        let status = std::process::Command::new("wat2wasm").arg(&source).arg("-o").arg(&out).status().unwrap();
+        let source = format!(
+            "{}/../engine-jni/src/test/wat/{name}.wat",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let out = std::env::temp_dir().join(format!(
+            "svc-engine-rs-lib-{}-{name}.wasm",
+            std::process::id()
+        ));
+        let status = std::process::Command::new("wat2wasm")
+            .arg(&source)
+            .arg("-o")
+            .arg(&out)
+            .status()
+            .unwrap();
         assert!(status.success());
         let module = Module::from_file(&out).unwrap();
         std::fs::remove_file(&out).unwrap();
@@ -286,26 +364,55 @@ mod tests {
     #[test]
     fn the_ticker_runs_only_once_a_call_with_a_deadline_comes() {
         let module = wat_module("engine_answers_ok");
-        let engine = Engine::with_limits(&module, Limits { op_deadline: None, ..Limits::default() }).unwrap();
-        assert_eq!(engine.call_raw(br#"{"op":"version"}"#).unwrap(), br#"{"ok":true}"#);
-        assert!(!module.inner.ticker.is_started(), "an idle process has no timer running");
+        let engine = Engine::with_limits(
+            &module,
+            Limits {
+                op_deadline: None,
+                ..Limits::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            engine.call_raw(br#"{"op":"version"}"#).unwrap(),
+            br#"{"ok":true}"#
+        );
+        assert!(
+            !module.inner.ticker.is_started(),
+            "an idle process has no timer running"
+        );
         let bounded = Engine::new(&module).unwrap();
-        assert_eq!(bounded.call_raw(br#"{"op":"version"}"#).unwrap(), br#"{"ok":true}"#);
+        assert_eq!(
+            bounded.call_raw(br#"{"op":"version"}"#).unwrap(),
+            br#"{"ok":true}"#
+        );
         assert!(module.inner.ticker.is_started());
     }
 
     #[test]
     fn an_input_with_a_nan_is_refused_before_the_module_sees_it() {
-        let error = eval_request(1, &serde_json::json!({"a": 1}).as_object().map(|_| f64::NAN), None).unwrap_err();
-        assert_eq!(error.to_string(), "the input can't be encoded as JSON: NaN isn't a JSON number");
-        assert!(error.help().ends_with("no NaN or infinite float (JSON has no number for them)"));
+        let error = eval_request(
+            1,
+            &serde_json::json!({"a": 1}).as_object().map(|_| f64::NAN),
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the input can't be encoded as JSON: NaN isn't a JSON number"
+        );
+        assert!(error
+            .help()
+            .ends_with("no NaN or infinite float (JSON has no number for them)"));
     }
 
     #[test]
     fn an_input_that_cant_be_json_is_an_engine_error() {
         let input = HashMap::from([((1, 2), 3)]);
         let error = eval_request(1, &input, None).unwrap_err();
-        assert_eq!(error.to_string(), "the input can't be encoded as JSON: key must be a string");
+        assert_eq!(
+            error.to_string(),
+            "the input can't be encoded as JSON: key must be a string"
+        );
         assert!(!error.is_stopped());
     }
 }

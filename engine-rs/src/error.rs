@@ -48,7 +48,11 @@ pub struct StoppedError {
 impl EngineError {
     /// An error of the crate's own (no diagnostics).
     pub fn new(message: impl Into<String>, help: impl Into<String>) -> Self {
-        Self { message: message.into(), help: help.into(), diagnostics: Vec::new() }
+        Self {
+            message: message.into(),
+            help: help.into(),
+            diagnostics: Vec::new(),
+        }
     }
 }
 
@@ -60,7 +64,10 @@ impl Error {
     /// True for [`Error::Stopped`], [`Error::Timeout`] and [`Error::OutOfFuel`]: the instance that
     /// returned it can't be used again.
     pub fn is_stopped(&self) -> bool {
-        matches!(self, Error::Stopped(_) | Error::Timeout(_) | Error::OutOfFuel)
+        matches!(
+            self,
+            Error::Stopped(_) | Error::Timeout(_) | Error::OutOfFuel
+        )
     }
 
     /// The diagnostics of an [`Error::Engine`]; empty for the other variants.
@@ -76,11 +83,15 @@ impl Error {
         match self {
             Error::Engine(e) => e.help.clone(),
             Error::Stopped(e) => e.help.clone(),
-            Error::Timeout(_) => "raise the deadline, or look for a policy loop over a large input or a host \
+            Error::Timeout(_) => {
+                "raise the deadline, or look for a policy loop over a large input or a host \
                                   function that blocks; build a new instance to go on"
-                .into(),
+                    .into()
+            }
             Error::OutOfFuel => "raise the call's fuel limit; build a new instance to go on".into(),
-            Error::NoPolicy(_) => "install it with Pool::install or Pool::compile before evaluating it".into(),
+            Error::NoPolicy(_) => {
+                "install it with Pool::install or Pool::compile before evaluating it".into()
+            }
             Error::Busy(_) => "the pool is saturated: raise its size or shed load".into(),
         }
     }
@@ -151,7 +162,11 @@ mod tests {
 
     #[test]
     fn only_the_three_stopping_variants_are_stopped() {
-        assert!(Error::Stopped(StoppedError { message: "m".into(), help: "h".into() }).is_stopped());
+        assert!(Error::Stopped(StoppedError {
+            message: "m".into(),
+            help: "h".into()
+        })
+        .is_stopped());
         assert!(Error::Timeout(Duration::from_millis(5)).is_stopped());
         assert!(Error::OutOfFuel.is_stopped());
         assert!(!Error::engine("m", "h").is_stopped());

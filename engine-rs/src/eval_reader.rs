@@ -69,7 +69,11 @@ impl<'a> Cursor<'a> {
 
     /// Runs `member` on each member name of an object whose `{` is taken already (or, with `open`
     /// false, whose first member was), until its `}`.
-    fn members(&mut self, mut open: bool, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
+    fn members(
+        &mut self,
+        mut open: bool,
+        mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
+    ) -> Option<()> {
         loop {
             match self.peek()? {
                 b'}' => {
@@ -91,7 +95,11 @@ impl<'a> Cursor<'a> {
     fn name(&mut self) -> Option<&'a [u8]> {
         self.eat(b'"')?;
         let start = self.at;
-        let length = self.bytes.get(start..)?.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        let length = self
+            .bytes
+            .get(start..)?
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
         self.at = start + length;
         self.eat_raw(b'"')?;
         let bytes: &'a [u8] = self.bytes;
@@ -105,7 +113,11 @@ impl<'a> Cursor<'a> {
     fn string(&mut self) -> Option<String> {
         self.eat(b'"')?;
         let start = self.at;
-        let plain = self.bytes.get(start..)?.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        let plain = self
+            .bytes
+            .get(start..)?
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
         self.at = start + plain;
         if self.eat_raw(b'"').is_some() {
             let text = self.bytes.get(start..start + plain)?;
@@ -250,7 +262,9 @@ impl<'a> Cursor<'a> {
                 self.entries(&mut map, depth)?;
                 Some(Value::Object(map))
             }
-            b'[' => self.list(|cursor| cursor.value(depth + 1)).map(Value::Array),
+            b'[' => self
+                .list(|cursor| cursor.value(depth + 1))
+                .map(Value::Array),
             b'"' => self.string().map(Value::String),
             b't' | b'f' => self.boolean().map(Value::Bool),
             b'n' => self.literal(b"null").map(|()| Value::Null),
@@ -286,13 +300,19 @@ impl<'a> Cursor<'a> {
     /// exponent, too large, or not a JSON number at all) by serde_json, so it is the same `Number`.
     fn number(&mut self) -> Option<Number> {
         let start = self.at;
-        let length = self.bytes.get(start..)?.iter().position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'));
+        let length = self
+            .bytes
+            .get(start..)?
+            .iter()
+            .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'));
         let end = length.map_or(self.bytes.len(), |length| start + length);
         let token = self.bytes.get(start..end)?;
         self.at = end;
         let leading_zero = token.len() > 1 && token.first() == Some(&b'0');
         if !leading_zero && token.iter().all(u8::is_ascii_digit) {
-            let whole = token.iter().try_fold(0u64, |n, &d| n.checked_mul(10)?.checked_add(u64::from(d - b'0')));
+            let whole = token.iter().try_fold(0u64, |n, &d| {
+                n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+            });
             if let Some(whole) = whole {
                 return Some(Number::from(whole));
             }
@@ -310,7 +330,10 @@ impl<'a> Cursor<'a> {
     }
 
     /// `raw`, or None for `null`.
-    fn optional_raw<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<(&'a [u8], T)>> {
+    fn optional_raw<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Option<T>,
+    ) -> Option<Option<(&'a [u8], T)>> {
         if self.null()? {
             return Some(None);
         }
@@ -336,17 +359,41 @@ impl<'a> Cursor<'a> {
         let (mut outcome, mut trace, mut collect) = (None, None, false);
         self.members(false, |cursor, name| {
             match name {
-                b"payload" => record.payload = seen.first(1).and_then(|()| cursor.optional_raw(|c| c.value(0)))?,
+                b"payload" => {
+                    record.payload = seen
+                        .first(1)
+                        .and_then(|()| cursor.optional_raw(|c| c.value(0)))?
+                }
                 // A failed evaluation's record is rare: serde reads it.
                 b"error" => {
                     seen.first(2)?;
                     return cursor.null()?.then_some(());
                 }
-                b"policy" => record.policy = Some(seen.first(4).and_then(|()| cursor.raw(Self::string))?),
-                b"decision" => record.decision = seen.first(8).and_then(|()| cursor.optional_raw(Self::string))?,
-                b"reason" => record.reason = seen.first(16).and_then(|()| cursor.optional_raw(Self::string))?,
-                b"outcome" => outcome = Some(seen.first(32).and_then(|()| cursor.list(|c| c.entry(&record)))?),
-                b"trace" => trace = Some(seen.first(64).and_then(|()| cursor.list(|c| c.entry(&record)))?),
+                b"policy" => {
+                    record.policy = Some(seen.first(4).and_then(|()| cursor.raw(Self::string))?)
+                }
+                b"decision" => {
+                    record.decision = seen
+                        .first(8)
+                        .and_then(|()| cursor.optional_raw(Self::string))?
+                }
+                b"reason" => {
+                    record.reason = seen
+                        .first(16)
+                        .and_then(|()| cursor.optional_raw(Self::string))?
+                }
+                b"outcome" => {
+                    outcome = Some(
+                        seen.first(32)
+                            .and_then(|()| cursor.list(|c| c.entry(&record)))?,
+                    )
+                }
+                b"trace" => {
+                    trace = Some(
+                        seen.first(64)
+                            .and_then(|()| cursor.list(|c| c.entry(&record)))?,
+                    )
+                }
                 b"collect" => collect = seen.first(128).and_then(|()| cursor.boolean())?,
                 // `ok`, `id` and members this crate doesn't know: serde skips them too.
                 _ => drop(cursor.value(0)?),
@@ -370,7 +417,8 @@ impl<'a> Cursor<'a> {
     fn entry(&mut self, record: &Record<'a>) -> Option<EvalEntry> {
         self.eat(b'{')?;
         let mut seen = Seen::default();
-        let (mut payload, mut decision, mut reason, mut policy, mut position) = (None, None, None, None, None);
+        let (mut payload, mut decision, mut reason, mut policy, mut position) =
+            (None, None, None, None, None);
         let (mut chain, mut conditions, mut outcome) = (Vec::new(), Vec::new(), false);
         self.members(true, |cursor, name| {
             seen.first(match name {
@@ -385,10 +433,32 @@ impl<'a> Cursor<'a> {
                 _ => 0,
             })?;
             match name {
-                b"payload" => payload = cursor.again(record.payload.as_ref()).map(Some).or_else(|| cursor.optional_value())?,
-                b"decision" => decision = Some(cursor.again(record.decision.as_ref()).or_else(|| cursor.string())?),
-                b"reason" => reason = Some(cursor.again(record.reason.as_ref()).or_else(|| cursor.string())?),
-                b"policy" => policy = cursor.again(record.policy.as_ref()).map(Some).or_else(|| cursor.optional_string())?,
+                b"payload" => {
+                    payload = cursor
+                        .again(record.payload.as_ref())
+                        .map(Some)
+                        .or_else(|| cursor.optional_value())?
+                }
+                b"decision" => {
+                    decision = Some(
+                        cursor
+                            .again(record.decision.as_ref())
+                            .or_else(|| cursor.string())?,
+                    )
+                }
+                b"reason" => {
+                    reason = Some(
+                        cursor
+                            .again(record.reason.as_ref())
+                            .or_else(|| cursor.string())?,
+                    )
+                }
+                b"policy" => {
+                    policy = cursor
+                        .again(record.policy.as_ref())
+                        .map(Some)
+                        .or_else(|| cursor.optional_string())?
+                }
                 b"position" => position = cursor.optional_string()?,
                 b"chain" => chain = cursor.strings()?,
                 b"conditions" => conditions = cursor.strings()?,
@@ -397,7 +467,16 @@ impl<'a> Cursor<'a> {
             }
             Some(())
         })?;
-        Some(EvalEntry { payload, decision: decision?, reason: reason?, policy, position, chain, conditions, outcome })
+        Some(EvalEntry {
+            payload,
+            decision: decision?,
+            reason: reason?,
+            policy,
+            position,
+            chain,
+            conditions,
+            outcome,
+        })
     }
 }
 
@@ -426,10 +505,15 @@ mod tests {
 
     /// The reader's record is serde's, down to the key order of its payloads.
     fn assert_reads_as_serde(answer: &str) {
-        let read = read(answer.as_bytes()).unwrap_or_else(|| panic!("the reader declined {answer}"));
+        let read =
+            read(answer.as_bytes()).unwrap_or_else(|| panic!("the reader declined {answer}"));
         let serde: EvalResult = decode(answer.as_bytes()).unwrap();
         assert_eq!(read, serde, "{answer}");
-        assert_eq!(serde_json::to_string(&read).unwrap(), serde_json::to_string(&serde).unwrap(), "{answer}");
+        assert_eq!(
+            serde_json::to_string(&read).unwrap(),
+            serde_json::to_string(&serde).unwrap(),
+            "{answer}"
+        );
     }
 
     /// The reader leaves the answer to serde.
@@ -458,9 +542,13 @@ mod tests {
         assert_reads_as_serde(
             r#"{"ok":true,"payload":{"a":1},"policy":"p","decision":"d","reason":"r","outcome":[{"payload":{"a":2},"decision":"dd","reason":"r2","policy":"q"}],"trace":[{"payload":{"a":1,"b":2},"decision":"d","reason":"rr","policy":"pp"},{"payload":{"a":1},"decision":"d","reason":"r","policy":"p"}]}"#,
         );
-        assert_reads_as_serde(r#"{"ok":true,"payload":null,"policy":"p","decision":null,"outcome":[{"payload":null,"decision":"null","reason":"r"}],"trace":[]}"#);
+        assert_reads_as_serde(
+            r#"{"ok":true,"payload":null,"policy":"p","decision":null,"outcome":[{"payload":null,"decision":"null","reason":"r"}],"trace":[]}"#,
+        );
         // A copy is taken only for the same bytes; a number that merely starts the same is left to serde.
-        assert_declines(r#"{"ok":true,"payload":1,"policy":"p","outcome":[{"payload":12,"decision":"d","reason":"r"}],"trace":[]}"#);
+        assert_declines(
+            r#"{"ok":true,"payload":1,"policy":"p","outcome":[{"payload":12,"decision":"d","reason":"r"}],"trace":[]}"#,
+        );
     }
 
     #[test]
@@ -477,14 +565,20 @@ mod tests {
             "true",
         ];
         for payload in payloads {
-            assert_reads_as_serde(&format!(r#"{{"ok":true,"payload":{payload},"policy":"p","outcome":[],"trace":[]}}"#));
+            assert_reads_as_serde(&format!(
+                r#"{{"ok":true,"payload":{payload},"policy":"p","outcome":[],"trace":[]}}"#
+            ));
         }
     }
 
     #[test]
     fn reads_nesting_up_to_its_depth_and_declines_deeper() {
         let nested = |depth: usize| {
-            format!(r#"{{"ok":true,"payload":{}{},"policy":"p","outcome":[],"trace":[]}}"#, "[".repeat(depth), "]".repeat(depth))
+            format!(
+                r#"{{"ok":true,"payload":{}{},"policy":"p","outcome":[],"trace":[]}}"#,
+                "[".repeat(depth),
+                "]".repeat(depth)
+            )
         };
         assert_reads_as_serde(&nested(MAX_DEPTH));
         assert_declines(&nested(MAX_DEPTH + 1));

@@ -70,10 +70,20 @@ impl ser::Serializer for Finite {
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), NotFinite> {
         value.serialize(Finite)
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result<(), NotFinite> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<(), NotFinite> {
         value.serialize(Finite)
     }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(self, _: &'static str, _: u32, _: &'static str, value: &T) -> Result<(), NotFinite> {
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        value: &T,
+    ) -> Result<(), NotFinite> {
         value.serialize(Finite)
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Finite, NotFinite> {
@@ -85,7 +95,13 @@ impl ser::Serializer for Finite {
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Finite, NotFinite> {
         Ok(Finite)
     }
-    fn serialize_tuple_variant(self, _: &'static str, _: u32, _: &'static str, _: usize) -> Result<Finite, NotFinite> {
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Finite, NotFinite> {
         Ok(Finite)
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Finite, NotFinite> {
@@ -94,7 +110,13 @@ impl ser::Serializer for Finite {
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Finite, NotFinite> {
         Ok(Finite)
     }
-    fn serialize_struct_variant(self, _: &'static str, _: u32, _: &'static str, _: usize) -> Result<Finite, NotFinite> {
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Finite, NotFinite> {
         Ok(Finite)
     }
 }
@@ -152,14 +174,37 @@ mod tests {
     #[test]
     fn finite_values_pass() {
         assert!(check(&serde_json::json!({"a": [1, 2.5, null, "x", {"b": true}]})).is_ok());
-        assert!(check(&Reading { level: 1.0, tags: vec![0.5] }).is_ok());
+        assert!(check(&Reading {
+            level: 1.0,
+            tags: vec![0.5]
+        })
+        .is_ok());
     }
 
     #[test]
     fn nan_and_infinities_are_refused_wherever_they_are() {
-        assert_eq!(check(&f64::NAN).unwrap_err().to_string(), "NaN isn't a JSON number");
-        assert_eq!(check(&Reading { level: f64::INFINITY, tags: vec![] }).unwrap_err().to_string(), "inf isn't a JSON number");
-        assert_eq!(check(&Reading { level: 1.0, tags: vec![1.0, f32::NEG_INFINITY] }).unwrap_err().to_string(), "-inf isn't a JSON number");
+        assert_eq!(
+            check(&f64::NAN).unwrap_err().to_string(),
+            "NaN isn't a JSON number"
+        );
+        assert_eq!(
+            check(&Reading {
+                level: f64::INFINITY,
+                tags: vec![]
+            })
+            .unwrap_err()
+            .to_string(),
+            "inf isn't a JSON number"
+        );
+        assert_eq!(
+            check(&Reading {
+                level: 1.0,
+                tags: vec![1.0, f32::NEG_INFINITY]
+            })
+            .unwrap_err()
+            .to_string(),
+            "-inf isn't a JSON number"
+        );
         assert!(check(&BTreeMap::from([("k", Some((1, f64::NAN)))])).is_err());
     }
 }

@@ -61,7 +61,11 @@ fn arity(args: &[Value], expected: usize) -> Result<(), String> {
     if args.len() == expected {
         return Ok(());
     }
-    let noun = if expected == 1 { "argument" } else { "arguments" };
+    let noun = if expected == 1 {
+        "argument"
+    } else {
+        "arguments"
+    };
     Err(format!("expected {expected} {noun}, got {}", args.len()))
 }
 
@@ -145,19 +149,28 @@ mod tests {
     use serde_json::json;
 
     fn answered(request: &str, f: HostFunction) -> String {
-        String::from_utf8(answer(request.as_bytes(), |name| (name == "f").then(|| f.clone()))).unwrap()
+        String::from_utf8(answer(request.as_bytes(), |name| {
+            (name == "f").then(|| f.clone())
+        }))
+        .unwrap()
     }
 
     #[test]
     fn a_raw_function_gets_the_json_arguments() {
         let f = host_fn(|args| Ok(json!(args.len())));
-        assert_eq!(answered(r#"{"function":"f","args":[1,"a"]}"#, f), r#"{"result":2}"#);
+        assert_eq!(
+            answered(r#"{"function":"f","args":[1,"a"]}"#, f),
+            r#"{"result":2}"#
+        );
     }
 
     #[test]
     fn a_null_result_is_written_as_null() {
         let f = host_fn(|_| Ok(Value::Null));
-        assert_eq!(answered(r#"{"function":"f","args":[]}"#, f), r#"{"result":null}"#);
+        assert_eq!(
+            answered(r#"{"function":"f","args":[]}"#, f),
+            r#"{"result":null}"#
+        );
     }
 
     #[test]
@@ -166,12 +179,17 @@ mod tests {
         let one = host_fn_typed(|a: i64| Ok::<_, String>(a + 1));
         let two = host_fn_typed(|a: String, b: bool| Ok::<_, String>(format!("{a}{b}")));
         let three = host_fn_typed(|a: i64, b: i64, c: i64| Ok::<_, String>(a + b + c));
-        let four = host_fn_typed(|a: Vec<i64>, b: Option<i64>, c: f64, d: String| Ok::<_, String>(json!([a, b, c, d])));
+        let four = host_fn_typed(|a: Vec<i64>, b: Option<i64>, c: f64, d: String| {
+            Ok::<_, String>(json!([a, b, c, d]))
+        });
         assert_eq!(zero.call(&[]), Ok(json!("z")));
         assert_eq!(one.call(&[json!(1)]), Ok(json!(2)));
         assert_eq!(two.call(&[json!("x"), json!(true)]), Ok(json!("xtrue")));
         assert_eq!(three.call(&[json!(1), json!(2), json!(3)]), Ok(json!(6)));
-        assert_eq!(four.call(&[json!([1]), json!(null), json!(1.5), json!("d")]), Ok(json!([[1], null, 1.5, "d"])));
+        assert_eq!(
+            four.call(&[json!([1]), json!(null), json!(1.5), json!("d")]),
+            Ok(json!([[1], null, 1.5, "d"]))
+        );
     }
 
     #[test]
@@ -179,33 +197,53 @@ mod tests {
         let one = host_fn_typed(|a: i64| Ok::<_, String>(a));
         assert_eq!(one.call(&[]), Err("expected 1 argument, got 0".into()));
         let two = host_fn_typed(|a: i64, b: i64| Ok::<_, String>(a + b));
-        assert_eq!(two.call(&[json!(1)]), Err("expected 2 arguments, got 1".into()));
+        assert_eq!(
+            two.call(&[json!(1)]),
+            Err("expected 2 arguments, got 1".into())
+        );
     }
 
     #[test]
     fn an_argument_of_the_wrong_type_is_named() {
         let f = host_fn_typed(|_a: i64, _b: String| Ok::<_, String>(true));
-        assert_eq!(f.call(&[json!(1), json!(2)]), Err("argument 2: invalid type: integer `2`, expected a string".into()));
+        assert_eq!(
+            f.call(&[json!(1), json!(2)]),
+            Err("argument 2: invalid type: integer `2`, expected a string".into())
+        );
     }
 
     #[test]
     fn an_err_or_a_panic_becomes_the_error_answer() {
         let failing = host_fn_typed(|| Err::<bool, _>("service down"));
-        assert_eq!(answered(r#"{"function":"f","args":[]}"#, failing), r#"{"error":"service down"}"#);
+        assert_eq!(
+            answered(r#"{"function":"f","args":[]}"#, failing),
+            r#"{"error":"service down"}"#
+        );
         let panicking = host_fn(|_| panic!("boom"));
-        assert_eq!(answered(r#"{"function":"f","args":[]}"#, panicking), r#"{"error":"the host function panicked: boom"}"#);
+        assert_eq!(
+            answered(r#"{"function":"f","args":[]}"#, panicking),
+            r#"{"error":"the host function panicked: boom"}"#
+        );
     }
 
     #[test]
     fn an_unknown_function_or_an_unreadable_call_is_an_error_answer() {
         let f = host_fn(|_| Ok(Value::Null));
-        assert_eq!(answered(r#"{"function":"g","args":[]}"#, f.clone()), r#"{"error":"no host function g is registered"}"#);
-        assert!(answered("{", f).starts_with(r#"{"error":"the module's host call isn't readable: "#));
+        assert_eq!(
+            answered(r#"{"function":"g","args":[]}"#, f.clone()),
+            r#"{"error":"no host function g is registered"}"#
+        );
+        assert!(
+            answered("{", f).starts_with(r#"{"error":"the module's host call isn't readable: "#)
+        );
     }
 
     #[test]
     fn a_result_that_cant_be_json_is_an_error() {
         let f = host_fn_typed(|| Ok::<_, String>(std::collections::HashMap::from([((1, 2), 3)])));
-        assert_eq!(f.call(&[]), Err("the result can't be encoded as JSON: key must be a string".into()));
+        assert_eq!(
+            f.call(&[]),
+            Err("the result can't be encoded as JSON: key must be a string".into())
+        );
     }
 }

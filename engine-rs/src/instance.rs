@@ -23,7 +23,8 @@ use crate::ticker::ticks_for;
 pub const ABI_VERSION: i32 = 1;
 
 const HELP_REBUILD: &str = "this instance can't be used again: build a new one with Engine::new";
-const START_HELP: &str = "build engine.wasm from the same svc revision as this crate; with Limits::max_memory, \
+const START_HELP: &str =
+    "build engine.wasm from the same svc revision as this crate; with Limits::max_memory, \
                           the module needs a few MiB to start";
 const MISMATCH_HELP: &str = "use the engine.wasm built from the same svc revision as this crate";
 const NO_DEADLINE: u64 = u64::MAX / 2;
@@ -40,7 +41,11 @@ const TAIL: usize = 3072;
 
 impl Output {
     fn new() -> Self {
-        Self { head: Vec::new(), tail: std::collections::VecDeque::new(), dropped: false }
+        Self {
+            head: Vec::new(),
+            tail: std::collections::VecDeque::new(),
+            dropped: false,
+        }
     }
 
     fn append(&mut self, mut bytes: &[u8]) {
@@ -165,12 +170,16 @@ impl Instance {
         let mut store = self.lock();
         let deadline = self.limits.op_deadline;
         let init = unsafe { (*store.guest).init };
-        self.enter(&mut store, deadline, None, |store| unsafe { invoke(store, &init, &mut []) })
-            .map_err(|trap| self.start_failed(&store, trap))?;
+        self.enter(&mut store, deadline, None, |store| unsafe {
+            invoke(store, &init, &mut [])
+        })
+        .map_err(|trap| self.start_failed(&store, trap))?;
         let abi = unsafe { (*store.guest).abi };
         let mut args = [sys::wasmtime_val_raw_t { i64: 0 }];
-        self.enter(&mut store, deadline, None, |store| unsafe { invoke(store, &abi, &mut args) })
-            .map_err(|trap| self.start_failed(&store, trap))?;
+        self.enter(&mut store, deadline, None, |store| unsafe {
+            invoke(store, &abi, &mut args)
+        })
+        .map_err(|trap| self.start_failed(&store, trap))?;
         // SAFETY: engine_abi_version returned an i32 in slot 0.
         let version = unsafe { args[0].i32 };
         if version != ABI_VERSION {
@@ -184,7 +193,11 @@ impl Instance {
 
     fn start_failed(&self, store: &Store, trap: Trap) -> Error {
         Error::Stopped(StoppedError {
-            message: format!("starting the Sigil module failed: {}{}", why(&trap), stderr_of(store)),
+            message: format!(
+                "starting the Sigil module failed: {}{}",
+                why(&trap),
+                stderr_of(store)
+            ),
             help: START_HELP.into(),
         })
     }
@@ -227,7 +240,13 @@ impl Instance {
                 "load the module with ModuleConfig { fuel: true }",
             ));
         }
-        self.round_trip(request, deadline.or(self.limits.op_deadline), fuel, Some(functions), read)
+        self.round_trip(
+            request,
+            deadline.or(self.limits.op_deadline),
+            fuel,
+            Some(functions),
+            read,
+        )
     }
 
     /// Releases `handle` now, or at the next call when dropped inside a host function of this
@@ -237,7 +256,10 @@ impl Instance {
             return;
         }
         if self.running.load(Ordering::SeqCst) == thread_id() {
-            self.abandoned.lock().unwrap_or_else(|p| p.into_inner()).push(handle);
+            self.abandoned
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(handle);
             return;
         }
         let request = release_request(handle);
@@ -281,7 +303,9 @@ impl Instance {
             (*store.guest).functions = functions.map_or(std::ptr::null(), |f| f as *const _);
             (*store.guest).host_failure = None;
         }
-        let result = self.enter(&mut store, deadline, fuel, |store| unsafe { exchange(store, request, read) });
+        let result = self.enter(&mut store, deadline, fuel, |store| unsafe {
+            exchange(store, request, read)
+        });
         // SAFETY: as above.
         unsafe { (*store.guest).functions = std::ptr::null() };
         match result {
@@ -295,11 +319,14 @@ impl Instance {
     }
 
     fn release_abandoned(&self, store: &mut Store) {
-        let handles = std::mem::take(&mut *self.abandoned.lock().unwrap_or_else(|p| p.into_inner()));
+        let handles =
+            std::mem::take(&mut *self.abandoned.lock().unwrap_or_else(|p| p.into_inner()));
         for handle in handles {
             let request = release_request(handle);
             let deadline = self.limits.op_deadline;
-            if let Err(trap) = self.enter(store, deadline, None, |store| unsafe { exchange(store, &request, |_| ()) }) {
+            if let Err(trap) = self.enter(store, deadline, None, |store| unsafe {
+                exchange(store, &request, |_| ())
+            }) {
                 // Latches the instance as stopped; the caller's call then fails with it.
                 let _ = self.stop(store, trap, deadline);
                 return;
@@ -320,7 +347,10 @@ impl Instance {
         // SAFETY: the context is this store's; the deadline is relative to the current epoch, so it
         // is set on every entry.
         unsafe {
-            sys::wasmtime_context_set_epoch_deadline(store.context, deadline.map_or(NO_DEADLINE, ticks_for));
+            sys::wasmtime_context_set_epoch_deadline(
+                store.context,
+                deadline.map_or(NO_DEADLINE, ticks_for),
+            );
             if store.fuel {
                 let error = sys::wasmtime_context_set_fuel(store.context, fuel.unwrap_or(u64::MAX));
                 if !error.is_null() {
@@ -404,7 +434,8 @@ fn stderr_of(store: &Store) -> String {
 
 fn memory_at_limit(store: &Store) -> bool {
     // SAFETY: the memory export belongs to this store.
-    let size = unsafe { sys::wasmtime_memory_data_size(store.context, &(*store.guest).memory) } as u64;
+    let size =
+        unsafe { sys::wasmtime_memory_data_size(store.context, &(*store.guest).memory) } as u64;
     size + 65536 > store.memory_limit
 }
 
@@ -435,11 +466,24 @@ unsafe fn new_store(module: &Module, limits: &Limits) -> Result<Store> {
         sys::wasmtime_store_limiter(raw, bytes, -1, -1, -1, -1);
     }
     let wasi = sys::wasi_config_new();
-    sys::wasi_config_set_stdout_custom(wasi, output_write, std::ptr::addr_of_mut!((*guest).stdout).cast(), None);
-    sys::wasi_config_set_stderr_custom(wasi, output_write, std::ptr::addr_of_mut!((*guest).stderr).cast(), None);
+    sys::wasi_config_set_stdout_custom(
+        wasi,
+        output_write,
+        std::ptr::addr_of_mut!((*guest).stdout).cast(),
+        None,
+    );
+    sys::wasi_config_set_stderr_custom(
+        wasi,
+        output_write,
+        std::ptr::addr_of_mut!((*guest).stderr).cast(),
+        None,
+    );
     let error = sys::wasmtime_context_set_wasi(store.context, wasi);
     if !error.is_null() {
-        return Err(Error::engine(format!("setting up WASI failed: {}", sys::error_text(error)), MISMATCH_HELP));
+        return Err(Error::engine(
+            format!("setting up WASI failed: {}", sys::error_text(error)),
+            MISMATCH_HELP,
+        ));
     }
     // A start function (if any) runs during instantiation: no deadline, all fuel.
     sys::wasmtime_context_set_epoch_deadline(store.context, NO_DEADLINE);
@@ -451,11 +495,20 @@ unsafe fn new_store(module: &Module, limits: &Limits) -> Result<Store> {
     }
     let mut instance = sys::wasmtime_instance_t::zeroed();
     let mut trap = std::ptr::null_mut();
-    let error = sys::wasmtime_instance_pre_instantiate(module.inner.pre, store.context, &mut instance, &mut trap);
+    let error = sys::wasmtime_instance_pre_instantiate(
+        module.inner.pre,
+        store.context,
+        &mut instance,
+        &mut trap,
+    );
     if !error.is_null() || !trap.is_null() {
         let trap = classify(trap, error);
         return Err(Error::Stopped(StoppedError {
-            message: format!("starting the Sigil module failed: {}{}", why(&trap), stderr_of(&store)),
+            message: format!(
+                "starting the Sigil module failed: {}{}",
+                why(&trap),
+                stderr_of(&store)
+            ),
             help: START_HELP.into(),
         }));
     }
@@ -470,9 +523,18 @@ unsafe fn new_store(module: &Module, limits: &Limits) -> Result<Store> {
     ];
     for (name, slot, kind) in exports {
         let mut item = sys::wasmtime_extern_t::zeroed();
-        let found = sys::wasmtime_instance_export_get(store.context, &instance, name.as_ptr(), name.len(), &mut item);
+        let found = sys::wasmtime_instance_export_get(
+            store.context,
+            &instance,
+            name.as_ptr(),
+            name.len(),
+            &mut item,
+        );
         if !found || item.kind != kind {
-            return Err(Error::engine(format!("the module doesn't export `{name}`"), MISMATCH_HELP));
+            return Err(Error::engine(
+                format!("the module doesn't export `{name}`"),
+                MISMATCH_HELP,
+            ));
         }
         *slot = item.of.item;
     }
@@ -518,7 +580,13 @@ unsafe fn invoke(
     args: &mut [sys::wasmtime_val_raw_t],
 ) -> std::result::Result<(), Trap> {
     let mut trap = std::ptr::null_mut();
-    let error = sys::wasmtime_func_call_unchecked(store.context, func, args.as_mut_ptr(), args.len(), &mut trap);
+    let error = sys::wasmtime_func_call_unchecked(
+        store.context,
+        func,
+        args.as_mut_ptr(),
+        args.len(),
+        &mut trap,
+    );
     if error.is_null() && trap.is_null() {
         Ok(())
     } else {
@@ -539,8 +607,12 @@ unsafe fn exchange<T>(
 ) -> std::result::Result<Option<T>, Trap> {
     let guest = &*store.guest;
     let (memory, alloc, free, call) = (guest.memory, guest.alloc, guest.free, guest.call);
-    let len = i32::try_from(request.len()).map_err(|_| bad_response("the request is larger than 2 GiB"))?;
-    let mut args = [sys::wasmtime_val_raw_t { i64: 0 }, sys::wasmtime_val_raw_t { i64: 0 }];
+    let len = i32::try_from(request.len())
+        .map_err(|_| bad_response("the request is larger than 2 GiB"))?;
+    let mut args = [
+        sys::wasmtime_val_raw_t { i64: 0 },
+        sys::wasmtime_val_raw_t { i64: 0 },
+    ];
     args[0].i32 = len;
     invoke(store, &alloc, &mut args[..1])?;
     let request_ptr = args[0].i32 as u32;
@@ -549,10 +621,16 @@ unsafe fn exchange<T>(
     }
     let size = sys::wasmtime_memory_data_size(store.context, &memory);
     if u64::from(request_ptr) + request.len() as u64 > size as u64 {
-        return Err(bad_response("engine_alloc returned memory outside the module's memory"));
+        return Err(bad_response(
+            "engine_alloc returned memory outside the module's memory",
+        ));
     }
     let base = sys::wasmtime_memory_data(store.context, &memory);
-    std::ptr::copy_nonoverlapping(request.as_ptr(), base.add(request_ptr as usize), request.len());
+    std::ptr::copy_nonoverlapping(
+        request.as_ptr(),
+        base.add(request_ptr as usize),
+        request.len(),
+    );
     args[0].i32 = request_ptr as i32;
     args[1].i32 = len;
     invoke(store, &call, &mut args)?;
@@ -561,11 +639,16 @@ unsafe fn exchange<T>(
     // Memory may have grown and moved: size and base are read again.
     let size = sys::wasmtime_memory_data_size(store.context, &memory);
     if u64::from(response_ptr) + u64::from(response_len) > size as u64 {
-        return Err(bad_response("the module returned a response outside its memory"));
+        return Err(bad_response(
+            "the module returned a response outside its memory",
+        ));
     }
     let base = sys::wasmtime_memory_data(store.context, &memory);
     // No guest code runs while `read` looks at the response, so the memory can't move under it.
-    let response = read(std::slice::from_raw_parts(base.add(response_ptr as usize), response_len as usize));
+    let response = read(std::slice::from_raw_parts(
+        base.add(response_ptr as usize),
+        response_len as usize,
+    ));
     args[0].i32 = response_ptr as i32;
     args[1].i32 = response_len as i32;
     invoke(store, &free, &mut args)?;
@@ -577,7 +660,9 @@ unsafe fn exchange<T>(
 
 /// Records a failure of the host-call path and hands wasmtime a trap that unwinds the guest.
 unsafe fn host_call_failed(guest: *mut Guest, message: &str) -> *mut sys::wasm_trap_t {
-    (*guest).host_failure.get_or_insert_with(|| message.to_owned());
+    (*guest)
+        .host_failure
+        .get_or_insert_with(|| message.to_owned());
     sys::wasmtime_trap_new(message.as_ptr(), message.len())
 }
 
@@ -605,7 +690,8 @@ pub(crate) unsafe extern "C" fn host_call_callback(
         return host_call_failed(guest, "the module sent a host call outside its memory");
     }
     let base = sys::wasmtime_memory_data(context, &memory);
-    let request = std::slice::from_raw_parts(base.add(request_ptr as usize), request_len as usize).to_vec();
+    let request =
+        std::slice::from_raw_parts(base.add(request_ptr as usize), request_len as usize).to_vec();
     let functions = (*guest).functions;
     let reply = host::answer(&request, |name| {
         if functions.is_null() {
@@ -621,18 +707,28 @@ pub(crate) unsafe extern "C" fn host_call_callback(
     alloc_args[0].i32 = reply_len;
     let mut trap = std::ptr::null_mut();
     // Re-entrant: the guest is suspended inside engine_call, in this same store.
-    let error = sys::wasmtime_func_call_unchecked(context, &alloc, alloc_args.as_mut_ptr(), 1, &mut trap);
+    let error =
+        sys::wasmtime_func_call_unchecked(context, &alloc, alloc_args.as_mut_ptr(), 1, &mut trap);
     if !error.is_null() || !trap.is_null() {
         let failure = classify(trap, error);
-        return host_call_failed(guest, &format!("engine_alloc failed inside a host call: {}", why(&failure)));
+        return host_call_failed(
+            guest,
+            &format!("engine_alloc failed inside a host call: {}", why(&failure)),
+        );
     }
     let reply_ptr = alloc_args[0].i32 as u32;
     if reply_ptr == 0 && reply_len > 0 {
-        return host_call_failed(guest, "the module couldn't allocate memory for a host function's response");
+        return host_call_failed(
+            guest,
+            "the module couldn't allocate memory for a host function's response",
+        );
     }
     let size = sys::wasmtime_memory_data_size(context, &memory);
     if u64::from(reply_ptr) + reply.len() as u64 > size as u64 {
-        return host_call_failed(guest, "engine_alloc returned memory outside the module's memory");
+        return host_call_failed(
+            guest,
+            "engine_alloc returned memory outside the module's memory",
+        );
     }
     let base = sys::wasmtime_memory_data(context, &memory);
     std::ptr::copy_nonoverlapping(reply.as_ptr(), base.add(reply_ptr as usize), reply.len());
@@ -664,13 +760,27 @@ pub(crate) fn failure_of(response: &[u8]) -> Result<Option<Error>> {
     if envelope.ok {
         return Ok(None);
     }
-    let body = envelope.error.unwrap_or(Body { message: String::new(), help: String::new() });
-    let message = if body.message.is_empty() { "the module returned an error without a message".into() } else { body.message };
-    Ok(Some(Error::Engine(EngineError { message, help: body.help, diagnostics: envelope.diagnostics })))
+    let body = envelope.error.unwrap_or(Body {
+        message: String::new(),
+        help: String::new(),
+    });
+    let message = if body.message.is_empty() {
+        "the module returned an error without a message".into()
+    } else {
+        body.message
+    };
+    Ok(Some(Error::Engine(EngineError {
+        message,
+        help: body.help,
+        diagnostics: envelope.diagnostics,
+    })))
 }
 
 pub(crate) fn mismatch(e: serde_json::Error) -> Error {
-    Error::engine(format!("the module's response doesn't fit this crate's types: {e}"), MISMATCH_HELP)
+    Error::engine(
+        format!("the module's response doesn't fit this crate's types: {e}"),
+        MISMATCH_HELP,
+    )
 }
 
 /// Decodes an `ok: true` response into `T`, or the op's failure.
@@ -702,19 +812,31 @@ mod tests {
     #[test]
     fn a_failed_response_becomes_an_engine_error_with_its_diagnostics() {
         let response = br#"{"ok":false,"error":{"message":"m","help":"h"},"diagnostics":[{"severity":"error","message":"d"}]}"#;
-        let Some(Error::Engine(e)) = failure_of(response).unwrap() else { panic!("not an engine error") };
-        assert_eq!((e.message.as_str(), e.help.as_str(), e.diagnostics.len()), ("m", "h", 1));
+        let Some(Error::Engine(e)) = failure_of(response).unwrap() else {
+            panic!("not an engine error")
+        };
+        assert_eq!(
+            (e.message.as_str(), e.help.as_str(), e.diagnostics.len()),
+            ("m", "h", 1)
+        );
     }
 
     #[test]
     fn a_failure_without_a_message_says_so() {
-        let Some(Error::Engine(e)) = failure_of(br#"{"id":1,"ok":false}"#).unwrap() else { panic!() };
+        let Some(Error::Engine(e)) = failure_of(br#"{"id":1,"ok":false}"#).unwrap() else {
+            panic!()
+        };
         assert_eq!(e.message, "the module returned an error without a message");
     }
 
     #[test]
     fn a_response_that_is_not_an_envelope_is_a_mismatch() {
         let error = failure_of(b"[1]").unwrap_err();
-        assert!(error.to_string().starts_with("the module's response doesn't fit this crate's types: "), "{error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("the module's response doesn't fit this crate's types: "),
+            "{error}"
+        );
     }
 }

@@ -37,17 +37,19 @@ pub use engine::{Engine, Policy};
 pub use error::{EngineError, Error, Result, StoppedError};
 pub use host::{host_fn, host_fn_typed, HostFunction, TypedHostFn};
 pub use instance::ABI_VERSION;
-pub use kind::{Decision, FnDecl, Kind, KindBuilder, KindCompileOptions, Matched, Outcome, OutcomeRef, Type};
+pub use kind::{
+    Decision, FnDecl, Kind, KindBuilder, KindCompileOptions, Matched, Outcome, OutcomeRef, Type,
+};
 pub use limits::{Limits, ModuleConfig};
 pub use module::Module;
-pub use pool::{Pool, PoolOptions, PoolStats, Recipe};
 pub use options::{
-    CheckOptions, CompileOptions, CompileRequirement, EvalOptions, ExplainOptions, FormatOptions, LintLevel,
-    Requirement, SourceFile, Stub, StubCall, TestOptions,
+    CheckOptions, CompileOptions, CompileRequirement, EvalOptions, ExplainOptions, FormatOptions,
+    LintLevel, Requirement, SourceFile, Stub, StubCall, TestOptions,
 };
+pub use pool::{Pool, PoolOptions, PoolStats, Recipe};
 pub use records::{
-    Diagnostic, EvalEntry, EvalFailure, EvalResult, ExplainEntry, Explanation, FailedAssert, FailureKind, FailurePhase,
-    ResultShape, TestCaseResult, TestResult, VersionInfo,
+    Diagnostic, EvalEntry, EvalFailure, EvalResult, ExplainEntry, Explanation, FailedAssert,
+    FailureKind, FailurePhase, ResultShape, TestCaseResult, TestResult, VersionInfo,
 };
 
 /// Engines, policies and modules cross threads.

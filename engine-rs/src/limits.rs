@@ -27,7 +27,11 @@ pub(crate) const MAX_MEMORY: u64 = 4 << 30;
 
 impl Default for Limits {
     fn default() -> Self {
-        Self { grace: Duration::from_millis(500), op_deadline: Some(Duration::from_secs(60)), max_memory: MAX_MEMORY }
+        Self {
+            grace: Duration::from_millis(500),
+            op_deadline: Some(Duration::from_secs(60)),
+            max_memory: MAX_MEMORY,
+        }
     }
 }
 
@@ -64,15 +68,30 @@ mod tests {
 
     #[test]
     fn a_zero_deadline_or_memory_out_of_range_is_refused() {
-        let zero = Limits { op_deadline: Some(Duration::ZERO), ..Limits::default() };
-        assert_eq!(zero.validate().unwrap_err().to_string(), "Limits::op_deadline must be positive, got 0 ms");
+        let zero = Limits {
+            op_deadline: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        assert_eq!(
+            zero.validate().unwrap_err().to_string(),
+            "Limits::op_deadline must be positive, got 0 ms"
+        );
         for bytes in [0, (4 << 30) + 1] {
-            let memory = Limits { max_memory: bytes, ..Limits::default() };
+            let memory = Limits {
+                max_memory: bytes,
+                ..Limits::default()
+            };
             assert_eq!(
                 memory.validate().unwrap_err().to_string(),
                 format!("Limits::max_memory must be between 1 byte and 4 GiB, got {bytes} bytes")
             );
         }
-        assert!(Limits { op_deadline: None, max_memory: 1, ..Limits::default() }.validate().is_ok());
+        assert!(Limits {
+            op_deadline: None,
+            max_memory: 1,
+            ..Limits::default()
+        }
+        .validate()
+        .is_ok());
     }
 }

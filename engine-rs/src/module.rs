@@ -10,13 +10,30 @@ use crate::limits::ModuleConfig;
 use crate::sys;
 use crate::ticker::Ticker;
 
-const REBUILD_HELP: &str = "build the module from the same svc revision as this crate (native/engine/build-wasm)";
+const REBUILD_HELP: &str =
+    "build the module from the same svc revision as this crate (native/engine/build-wasm)";
 
 /// The WASI preview 1 functions the crate links; a module importing others is refused up front.
 const WASI_FUNCTIONS: [&str; 19] = [
-    "args_get", "args_sizes_get", "clock_time_get", "environ_get", "environ_sizes_get", "fd_close", "fd_fdstat_get",
-    "fd_fdstat_set_flags", "fd_filestat_get", "fd_prestat_dir_name", "fd_prestat_get", "fd_read", "fd_write",
-    "path_filestat_get", "path_open", "poll_oneoff", "proc_exit", "random_get", "sched_yield",
+    "args_get",
+    "args_sizes_get",
+    "clock_time_get",
+    "environ_get",
+    "environ_sizes_get",
+    "fd_close",
+    "fd_fdstat_get",
+    "fd_fdstat_set_flags",
+    "fd_filestat_get",
+    "fd_prestat_dir_name",
+    "fd_prestat_get",
+    "fd_read",
+    "fd_write",
+    "path_filestat_get",
+    "path_open",
+    "poll_oneoff",
+    "proc_exit",
+    "random_get",
+    "sched_yield",
 ];
 
 /// The engine module, compiled for this machine. Cheap to clone; Send and Sync.
@@ -121,7 +138,12 @@ impl Module {
                 // SAFETY: `wasm` is readable for its length during the call.
                 unsafe { sys::wasmtime_module_new(engine, wasm.as_ptr(), wasm.len(), out) }
             },
-            |why| Error::engine(format!("compiling the module failed: {why}"), "pass the bytes of engine.wasm"),
+            |why| {
+                Error::engine(
+                    format!("compiling the module failed: {why}"),
+                    "pass the bytes of engine.wasm",
+                )
+            },
         )
     }
 
@@ -136,7 +158,9 @@ impl Module {
         Self::load(
             config,
             true,
-            |engine, out| sys::wasmtime_module_deserialize(engine, artifact.as_ptr(), artifact.len(), out),
+            |engine, out| {
+                sys::wasmtime_module_deserialize(engine, artifact.as_ptr(), artifact.len(), out)
+            },
             refused,
         )
     }
@@ -145,19 +169,33 @@ impl Module {
     ///
     /// # Safety
     /// As [`Module::from_precompiled`]; and the file must not change while the module is in use.
-    pub unsafe fn from_precompiled_file(path: impl AsRef<Path>, config: ModuleConfig) -> Result<Module> {
+    pub unsafe fn from_precompiled_file(
+        path: impl AsRef<Path>,
+        config: ModuleConfig,
+    ) -> Result<Module> {
         let path = path.as_ref();
         let c_path = CString::new(path.as_os_str().as_encoded_bytes()).map_err(|_| {
-            Error::engine(format!("the path `{}` holds a NUL byte", path.display()), "pass a path without NUL bytes")
+            Error::engine(
+                format!("the path `{}` holds a NUL byte", path.display()),
+                "pass a path without NUL bytes",
+            )
         })?;
-        Self::load(config, true, |engine, out| sys::wasmtime_module_deserialize_file(engine, c_path.as_ptr(), out), refused)
+        Self::load(
+            config,
+            true,
+            |engine, out| sys::wasmtime_module_deserialize_file(engine, c_path.as_ptr(), out),
+            refused,
+        )
     }
 
     /// Serializes the compiled module: native code for this machine, wasmtime version and config.
     pub fn precompile(&self) -> Result<Vec<u8>> {
         // SAFETY: the module lives as long as `self`.
         unsafe { sys::serialize(self.inner.module) }.map_err(|why| {
-            Error::engine(format!("serializing the module failed: {why}"), "precompile on a machine with memory to spare")
+            Error::engine(
+                format!("serializing the module failed: {why}"),
+                "precompile on a machine with memory to spare",
+            )
         })
     }
 
@@ -175,7 +213,10 @@ impl Module {
     fn load(
         config: ModuleConfig,
         precompiled: bool,
-        make: impl FnOnce(*mut sys::wasm_engine_t, *mut *mut sys::wasmtime_module_t) -> *mut sys::wasmtime_error_t,
+        make: impl FnOnce(
+            *mut sys::wasm_engine_t,
+            *mut *mut sys::wasmtime_module_t,
+        ) -> *mut sys::wasmtime_error_t,
         load_failed: impl FnOnce(String) -> Error,
     ) -> Result<Module> {
         sys::check().map_err(|why| Error::engine(why, format!("link this program with wasmtime {}'s _libwasmtime.so (scripts/setup extracts it)", sys::WASMTIME_VERSION)))?;
@@ -183,7 +224,9 @@ impl Module {
         unsafe {
             let engine = sys::new_engine(config.fuel);
             if engine.is_null() {
-                return Err(load_failed("wasmtime refused the engine configuration".into()));
+                return Err(load_failed(
+                    "wasmtime refused the engine configuration".into(),
+                ));
             }
             let mut module = std::ptr::null_mut();
             let error = make(engine, &mut module);
@@ -235,11 +278,36 @@ struct AbiExport {
 }
 
 const ABI_EXPORTS: [AbiExport; 5] = [
-    AbiExport { name: "_initialize", params: &[], results: &[], signature: "() -> ()" },
-    AbiExport { name: "engine_abi_version", params: &[], results: &[sys::WASM_I32], signature: "() -> i32" },
-    AbiExport { name: "engine_alloc", params: &[sys::WASM_I32], results: &[sys::WASM_I32], signature: "(i32) -> i32" },
-    AbiExport { name: "engine_free", params: &[sys::WASM_I32, sys::WASM_I32], results: &[], signature: "(i32, i32) -> ()" },
-    AbiExport { name: "engine_call", params: &[sys::WASM_I32, sys::WASM_I32], results: &[sys::WASM_I64], signature: "(i32, i32) -> i64" },
+    AbiExport {
+        name: "_initialize",
+        params: &[],
+        results: &[],
+        signature: "() -> ()",
+    },
+    AbiExport {
+        name: "engine_abi_version",
+        params: &[],
+        results: &[sys::WASM_I32],
+        signature: "() -> i32",
+    },
+    AbiExport {
+        name: "engine_alloc",
+        params: &[sys::WASM_I32],
+        results: &[sys::WASM_I32],
+        signature: "(i32) -> i32",
+    },
+    AbiExport {
+        name: "engine_free",
+        params: &[sys::WASM_I32, sys::WASM_I32],
+        results: &[],
+        signature: "(i32, i32) -> ()",
+    },
+    AbiExport {
+        name: "engine_call",
+        params: &[sys::WASM_I32, sys::WASM_I32],
+        results: &[sys::WASM_I64],
+        signature: "(i32, i32) -> i64",
+    },
 ];
 
 unsafe fn kinds(vec: *const sys::wasm_valtype_vec_t) -> Vec<u8> {
@@ -247,20 +315,32 @@ unsafe fn kinds(vec: *const sys::wasm_valtype_vec_t) -> Vec<u8> {
     if vec.data.is_null() {
         return Vec::new();
     }
-    std::slice::from_raw_parts(vec.data, vec.size).iter().map(|t| sys::wasm_valtype_kind(*t)).collect()
+    std::slice::from_raw_parts(vec.data, vec.size)
+        .iter()
+        .map(|t| sys::wasm_valtype_kind(*t))
+        .collect()
 }
 
 /// Refuses a module that imports anything but the WASI functions above and `engine.host_call`.
 unsafe fn check_imports(module: *mut sys::wasmtime_module_t) -> std::result::Result<(), String> {
-    let mut imports = sys::wasm_importtype_vec_t { size: 0, data: std::ptr::null_mut() };
+    let mut imports = sys::wasm_importtype_vec_t {
+        size: 0,
+        data: std::ptr::null_mut(),
+    };
     sys::wasmtime_module_imports(module, &mut imports);
-    let list = if imports.data.is_null() { &[][..] } else { std::slice::from_raw_parts(imports.data, imports.size) };
+    let list = if imports.data.is_null() {
+        &[][..]
+    } else {
+        std::slice::from_raw_parts(imports.data, imports.size)
+    };
     let foreign = list.iter().find_map(|import| {
         let from = (*sys::wasm_importtype_module(*import)).text();
         let name = (*sys::wasm_importtype_name(*import)).text();
-        let provided = (from == "wasi_snapshot_preview1" && WASI_FUNCTIONS.contains(&name.as_str()))
+        let provided = (from == "wasi_snapshot_preview1"
+            && WASI_FUNCTIONS.contains(&name.as_str()))
             || (from == "engine" && name == "host_call");
-        (!provided).then(|| format!("the module imports {from}.{name}, which this crate doesn't provide"))
+        (!provided)
+            .then(|| format!("the module imports {from}.{name}, which this crate doesn't provide"))
     });
     sys::wasm_importtype_vec_delete(&mut imports);
     foreign.map_or(Ok(()), Err)
@@ -268,9 +348,16 @@ unsafe fn check_imports(module: *mut sys::wasmtime_module_t) -> std::result::Res
 
 /// Refuses a module without the ABI's exports of the right types: the crate calls them unchecked.
 unsafe fn check_exports(module: *mut sys::wasmtime_module_t) -> std::result::Result<(), String> {
-    let mut exports = sys::wasm_exporttype_vec_t { size: 0, data: std::ptr::null_mut() };
+    let mut exports = sys::wasm_exporttype_vec_t {
+        size: 0,
+        data: std::ptr::null_mut(),
+    };
     sys::wasmtime_module_exports(module, &mut exports);
-    let list = if exports.data.is_null() { &[][..] } else { std::slice::from_raw_parts(exports.data, exports.size) };
+    let list = if exports.data.is_null() {
+        &[][..]
+    } else {
+        std::slice::from_raw_parts(exports.data, exports.size)
+    };
     let mut found = [false; ABI_EXPORTS.len()];
     let mut memory = false;
     let mut problem = None;
@@ -281,7 +368,9 @@ unsafe fn check_exports(module: *mut sys::wasmtime_module_t) -> std::result::Res
             let is_memory = sys::wasm_externtype_kind(ty) == sys::WASM_EXTERN_MEMORY
                 && !sys::wasmtime_memorytype_is64(sys::wasm_externtype_as_memorytype_const(ty));
             if !is_memory {
-                problem.get_or_insert_with(|| "the module exports `memory`, but not as a 32-bit linear memory".to_owned());
+                problem.get_or_insert_with(|| {
+                    "the module exports `memory`, but not as a 32-bit linear memory".to_owned()
+                });
             }
             memory = true;
             continue;
@@ -299,7 +388,12 @@ unsafe fn check_exports(module: *mut sys::wasmtime_module_t) -> std::result::Res
                 && kinds(sys::wasm_functype_params(func)) == abi.params
                 && kinds(sys::wasm_functype_results(func)) == abi.results;
             if !matches {
-                problem.get_or_insert_with(|| format!("the module exports `{}` with the wrong type; expected {}", abi.name, abi.signature));
+                problem.get_or_insert_with(|| {
+                    format!(
+                        "the module exports `{}` with the wrong type; expected {}",
+                        abi.name, abi.signature
+                    )
+                });
             }
             if let Some(flag) = found.get_mut(i) {
                 *flag = true;
@@ -314,7 +408,10 @@ unsafe fn check_exports(module: *mut sys::wasmtime_module_t) -> std::result::Res
         return Err("the module doesn't export `memory`; it is not the engine module".into());
     }
     match ABI_EXPORTS.iter().zip(found).find(|(_, present)| !present) {
-        Some((abi, _)) => Err(format!("the module doesn't export `{}`; it is not the engine module", abi.name)),
+        Some((abi, _)) => Err(format!(
+            "the module doesn't export `{}`; it is not the engine module",
+            abi.name
+        )),
         None => Ok(()),
     }
 }
@@ -327,10 +424,19 @@ unsafe fn link(
     let linker = sys::wasmtime_linker_new(engine);
     let mut error = sys::wasmtime_linker_define_wasi(linker);
     if error.is_null() {
-        let params = [sys::wasm_valtype_new(sys::WASM_I32), sys::wasm_valtype_new(sys::WASM_I32)];
+        let params = [
+            sys::wasm_valtype_new(sys::WASM_I32),
+            sys::wasm_valtype_new(sys::WASM_I32),
+        ];
         let results = [sys::wasm_valtype_new(sys::WASM_I64)];
-        let mut param_vec = sys::wasm_valtype_vec_t { size: 0, data: std::ptr::null_mut() };
-        let mut result_vec = sys::wasm_valtype_vec_t { size: 0, data: std::ptr::null_mut() };
+        let mut param_vec = sys::wasm_valtype_vec_t {
+            size: 0,
+            data: std::ptr::null_mut(),
+        };
+        let mut result_vec = sys::wasm_valtype_vec_t {
+            size: 0,
+            data: std::ptr::null_mut(),
+        };
         sys::wasm_valtype_vec_new(&mut param_vec, 2, params.as_ptr());
         sys::wasm_valtype_vec_new(&mut result_vec, 1, results.as_ptr());
         let functype = sys::wasm_functype_new(&mut param_vec, &mut result_vec);
@@ -355,6 +461,9 @@ unsafe fn link(
     if error.is_null() {
         Ok(pre)
     } else {
-        Err(format!("linking the module failed: {}", sys::error_text(error)))
+        Err(format!(
+            "linking the module failed: {}",
+            sys::error_text(error)
+        ))
     }
 }

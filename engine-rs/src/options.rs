@@ -21,7 +21,10 @@ pub struct SourceFile {
 impl SourceFile {
     /// A file of this path and text.
     pub fn new(path: impl Into<String>, source: impl Into<String>) -> Self {
-        Self { path: path.into(), source: source.into() }
+        Self {
+            path: path.into(),
+            source: source.into(),
+        }
     }
 }
 
@@ -78,12 +81,18 @@ pub struct Stub {
 impl Stub {
     /// A stub every call of which returns `value`.
     pub fn returning(value: Value) -> Self {
-        Self { returns: Some(value), ..Self::default() }
+        Self {
+            returns: Some(value),
+            ..Self::default()
+        }
     }
 
     /// A stub every call of which fails with `message`.
     pub fn failing(message: impl Into<String>) -> Self {
-        Self { error: Some(message.into()), ..Self::default() }
+        Self {
+            error: Some(message.into()),
+            ..Self::default()
+        }
     }
 
     fn to_json(&self, function: &str) -> Result<Value> {
@@ -104,7 +113,10 @@ impl Stub {
             out.insert("returns".into(), value.clone());
         }
         if let Some(message) = &self.error {
-            out.insert("error".into(), Value::String(stub_message(function, message)?));
+            out.insert(
+                "error".into(),
+                Value::String(stub_message(function, message)?),
+            );
         }
         if !self.calls.is_empty() {
             let mut calls = Vec::with_capacity(self.calls.len());
@@ -113,7 +125,10 @@ impl Stub {
                 entry.insert("args".into(), Value::Array(call.args.clone()));
                 match &call.result {
                     Ok(value) => entry.insert("returns".into(), value.clone()),
-                    Err(message) => entry.insert("error".into(), Value::String(stub_message(function, message)?)),
+                    Err(message) => entry.insert(
+                        "error".into(),
+                        Value::String(stub_message(function, message)?),
+                    ),
                 };
                 calls.push(Value::Object(entry));
             }
@@ -218,10 +233,16 @@ impl EvalOptions {
     /// Refuses a zero timeout or fuel: both would stop the call before it starts.
     pub(crate) fn validate(&self) -> Result<()> {
         if self.timeout == Some(Duration::ZERO) {
-            return Err(Error::engine("timeout must be positive, got 0 ms", "leave timeout out for no timeout"));
+            return Err(Error::engine(
+                "timeout must be positive, got 0 ms",
+                "leave timeout out for no timeout",
+            ));
         }
         if self.fuel == Some(0) {
-            return Err(Error::engine("fuel must be positive, got 0", "leave fuel out for no fuel limit"));
+            return Err(Error::engine(
+                "fuel must be positive, got 0",
+                "leave fuel out for no fuel limit",
+            ));
         }
         Ok(())
     }
@@ -230,24 +251,33 @@ impl EvalOptions {
     pub(crate) fn timeout_ms(&self) -> Option<u64> {
         self.timeout.map(|t| {
             let ms = t.as_millis();
-            let ms = if t.subsec_nanos() % 1_000_000 == 0 { ms } else { ms + 1 };
+            let ms = if t.subsec_nanos() % 1_000_000 == 0 {
+                ms
+            } else {
+                ms + 1
+            };
             u64::try_from(ms).unwrap_or(u64::MAX)
         })
     }
 
     /// The hard deadline: timeout plus grace.
     pub(crate) fn hard_deadline(&self, instance_grace: Duration) -> Option<Duration> {
-        self.timeout.map(|t| t.saturating_add(self.grace.unwrap_or(instance_grace)))
+        self.timeout
+            .map(|t| t.saturating_add(self.grace.unwrap_or(instance_grace)))
     }
 }
 
 fn files(list: &[SourceFile]) -> Value {
-    Value::Array(list.iter().map(|f| {
-        let mut m = Map::new();
-        m.insert("path".into(), Value::String(f.path.clone()));
-        m.insert("source".into(), Value::String(f.source.clone()));
-        Value::Object(m)
-    }).collect())
+    Value::Array(
+        list.iter()
+            .map(|f| {
+                let mut m = Map::new();
+                m.insert("path".into(), Value::String(f.path.clone()));
+                m.insert("source".into(), Value::String(f.source.clone()));
+                Value::Object(m)
+            })
+            .collect(),
+    )
 }
 
 fn strings(list: &[String]) -> Value {
@@ -290,14 +320,20 @@ pub(crate) mod request {
         }
         if !options.lints.is_empty() {
             let lints = options.lints.iter().map(|(name, level)| {
-                (name.clone(), serde_json::to_value(level).unwrap_or(Value::Null))
+                (
+                    name.clone(),
+                    serde_json::to_value(level).unwrap_or(Value::Null),
+                )
             });
             request.insert("lints".into(), Value::Object(lints.collect()));
         }
         request
     }
 
-    pub(crate) fn compile(list: &[SourceFile], options: &CompileOptions) -> Result<Map<String, Value>> {
+    pub(crate) fn compile(
+        list: &[SourceFile],
+        options: &CompileOptions,
+    ) -> Result<Map<String, Value>> {
         let mut request = bundle("compile", list, &options.trusted_files);
         if let Some(policy) = &options.policy {
             request.insert("policy".into(), Value::String(policy.clone()));
@@ -343,10 +379,19 @@ pub(crate) mod request {
         request
     }
 
-    pub(crate) fn test(list: &[SourceFile], test_files: &[SourceFile], options: &TestOptions) -> Map<String, Value> {
+    pub(crate) fn test(
+        list: &[SourceFile],
+        test_files: &[SourceFile],
+        options: &TestOptions,
+    ) -> Map<String, Value> {
         let mut request = Map::new();
         request.insert("op".into(), Value::String("test".into()));
-        for (field, value) in [("files", list), ("trusted_files", &options.trusted_files), ("test_files", test_files), ("data_files", &options.data)] {
+        for (field, value) in [
+            ("files", list),
+            ("trusted_files", &options.trusted_files),
+            ("test_files", test_files),
+            ("data_files", &options.data),
+        ] {
             if !value.is_empty() {
                 request.insert(field.into(), files(value));
             }
@@ -377,7 +422,11 @@ mod tests {
     fn a_check_request_names_every_field_as_the_abi_does() {
         let options = CheckOptions {
             policies: vec!["a.*".into()],
-            require: vec![Requirement { policy: "base".into(), trusted: vec!["t.sigil".into()], roots: Some(vec!["a.*".into()]) }],
+            require: vec![Requirement {
+                policy: "base".into(),
+                trusted: vec!["t.sigil".into()],
+                roots: Some(vec!["a.*".into()]),
+            }],
             trusted_files: vec![SourceFile::new("t.sigil", "T")],
             lints: BTreeMap::from([("z".into(), LintLevel::Off), ("a".into(), LintLevel::Error)]),
         };
@@ -389,23 +438,47 @@ mod tests {
 
     #[test]
     fn a_request_always_sends_its_files_even_none() {
-        assert_eq!(json(request::check(&[], &CheckOptions::default())), r#"{"op":"check","files":[]}"#);
-        assert_eq!(json(request::explain(&[], &ExplainOptions::default())), r#"{"op":"explain","files":[]}"#);
+        assert_eq!(
+            json(request::check(&[], &CheckOptions::default())),
+            r#"{"op":"check","files":[]}"#
+        );
+        assert_eq!(
+            json(request::explain(&[], &ExplainOptions::default())),
+            r#"{"op":"explain","files":[]}"#
+        );
     }
 
     #[test]
     fn a_compile_request_sends_function_names_sorted_and_stubs() {
-        let mut options = CompileOptions { policy: Some("p".into()), ..CompileOptions::default() };
-        options.functions.insert("zeta".into(), crate::host_fn(|_| Ok(Value::Null)));
-        options.functions.insert("alpha".into(), crate::host_fn(|_| Ok(Value::Null)));
-        options.require.push(CompileRequirement { policy: "base".into() });
-        options.stubs.insert("f".into(), Stub {
-            calls: vec![
-                StubCall { args: vec![Value::from(1)], result: Ok(Value::from(true)) },
-                StubCall { args: vec![], result: Err("down".into()) },
-            ],
-            ..Stub::default()
+        let mut options = CompileOptions {
+            policy: Some("p".into()),
+            ..CompileOptions::default()
+        };
+        options
+            .functions
+            .insert("zeta".into(), crate::host_fn(|_| Ok(Value::Null)));
+        options
+            .functions
+            .insert("alpha".into(), crate::host_fn(|_| Ok(Value::Null)));
+        options.require.push(CompileRequirement {
+            policy: "base".into(),
         });
+        options.stubs.insert(
+            "f".into(),
+            Stub {
+                calls: vec![
+                    StubCall {
+                        args: vec![Value::from(1)],
+                        result: Ok(Value::from(true)),
+                    },
+                    StubCall {
+                        args: vec![],
+                        result: Err("down".into()),
+                    },
+                ],
+                ..Stub::default()
+            },
+        );
         assert_eq!(
             json(request::compile(&[], &options).unwrap()),
             r#"{"op":"compile","files":[],"policy":"p","require":[{"policy":"base"}],"functions":["alpha","zeta"],"stubs":{"f":{"calls":[{"args":[1],"returns":true},{"args":[],"error":"down"}]}}}"#
@@ -414,64 +487,144 @@ mod tests {
 
     #[test]
     fn a_stub_that_both_returns_and_fails_is_refused() {
-        let stub = Stub { returns: Some(Value::from(1)), error: Some("x".into()), calls: vec![] };
-        let options = CompileOptions { stubs: BTreeMap::from([("f".into(), stub)]), ..CompileOptions::default() };
-        let Err(Error::Engine(e)) = request::compile(&[], &options) else { panic!("accepted") };
-        assert_eq!(e.message, "stubs: `f`: a stub either returns a value or fails");
+        let stub = Stub {
+            returns: Some(Value::from(1)),
+            error: Some("x".into()),
+            calls: vec![],
+        };
+        let options = CompileOptions {
+            stubs: BTreeMap::from([("f".into(), stub)]),
+            ..CompileOptions::default()
+        };
+        let Err(Error::Engine(e)) = request::compile(&[], &options) else {
+            panic!("accepted")
+        };
+        assert_eq!(
+            e.message,
+            "stubs: `f`: a stub either returns a value or fails"
+        );
     }
 
     #[test]
     fn a_stub_without_a_result_or_with_an_empty_message_is_refused() {
         for (stub, message) in [
             (Stub::default(), "stubs: `f`: the stub gives no result"),
-            (Stub::failing(""), "stubs: `f`: a stub's error needs a message"),
+            (
+                Stub::failing(""),
+                "stubs: `f`: a stub's error needs a message",
+            ),
         ] {
-            let options = CompileOptions { stubs: BTreeMap::from([("f".into(), stub)]), ..CompileOptions::default() };
-            let Err(Error::Engine(e)) = request::compile(&[], &options) else { panic!("accepted") };
+            let options = CompileOptions {
+                stubs: BTreeMap::from([("f".into(), stub)]),
+                ..CompileOptions::default()
+            };
+            let Err(Error::Engine(e)) = request::compile(&[], &options) else {
+                panic!("accepted")
+            };
             assert_eq!(e.message, message);
         }
     }
 
     #[test]
     fn a_test_request_leaves_out_empty_lists() {
-        let options = TestOptions { data: vec![SourceFile::new("d.json", "{}")], run: Some("case".into()), trusted_files: vec![] };
+        let options = TestOptions {
+            data: vec![SourceFile::new("d.json", "{}")],
+            run: Some("case".into()),
+            trusted_files: vec![],
+        };
         assert_eq!(
-            json(request::test(&[], &[SourceFile::new("a_test.yaml", "")], &options)),
+            json(request::test(
+                &[],
+                &[SourceFile::new("a_test.yaml", "")],
+                &options
+            )),
             r#"{"op":"test","test_files":[{"path":"a_test.yaml","source":""}],"data_files":[{"path":"d.json","source":"{}"}],"run":"case"}"#
         );
     }
 
     #[test]
     fn a_format_request_carries_the_path_when_given() {
-        assert_eq!(json(request::format("x", &FormatOptions { path: Some("a.sigil".into()) })), r#"{"op":"format","source":"x","path":"a.sigil"}"#);
+        assert_eq!(
+            json(request::format(
+                "x",
+                &FormatOptions {
+                    path: Some("a.sigil".into())
+                }
+            )),
+            r#"{"op":"format","source":"x","path":"a.sigil"}"#
+        );
     }
 
     #[test]
     fn timeout_rounds_up_to_whole_milliseconds() {
-        let cases = [(Duration::from_millis(5), 5), (Duration::from_micros(5001), 6), (Duration::from_nanos(1), 1)];
+        let cases = [
+            (Duration::from_millis(5), 5),
+            (Duration::from_micros(5001), 6),
+            (Duration::from_nanos(1), 1),
+        ];
         for (timeout, ms) in cases {
-            assert_eq!(EvalOptions { timeout: Some(timeout), ..EvalOptions::default() }.timeout_ms(), Some(ms));
+            assert_eq!(
+                EvalOptions {
+                    timeout: Some(timeout),
+                    ..EvalOptions::default()
+                }
+                .timeout_ms(),
+                Some(ms)
+            );
         }
         assert_eq!(EvalOptions::default().timeout_ms(), None);
     }
 
     #[test]
     fn the_hard_deadline_is_timeout_plus_grace() {
-        let options = EvalOptions { timeout: Some(Duration::from_millis(10)), ..EvalOptions::default() };
-        assert_eq!(options.hard_deadline(Duration::from_millis(500)), Some(Duration::from_millis(510)));
-        let own = EvalOptions { grace: Some(Duration::from_millis(1)), ..options };
-        assert_eq!(own.hard_deadline(Duration::from_millis(500)), Some(Duration::from_millis(11)));
-        assert_eq!(EvalOptions::default().hard_deadline(Duration::from_millis(500)), None);
-        let huge = EvalOptions { timeout: Some(Duration::MAX), ..EvalOptions::default() };
-        assert_eq!(huge.hard_deadline(Duration::from_secs(1)), Some(Duration::MAX));
+        let options = EvalOptions {
+            timeout: Some(Duration::from_millis(10)),
+            ..EvalOptions::default()
+        };
+        assert_eq!(
+            options.hard_deadline(Duration::from_millis(500)),
+            Some(Duration::from_millis(510))
+        );
+        let own = EvalOptions {
+            grace: Some(Duration::from_millis(1)),
+            ..options
+        };
+        assert_eq!(
+            own.hard_deadline(Duration::from_millis(500)),
+            Some(Duration::from_millis(11))
+        );
+        assert_eq!(
+            EvalOptions::default().hard_deadline(Duration::from_millis(500)),
+            None
+        );
+        let huge = EvalOptions {
+            timeout: Some(Duration::MAX),
+            ..EvalOptions::default()
+        };
+        assert_eq!(
+            huge.hard_deadline(Duration::from_secs(1)),
+            Some(Duration::MAX)
+        );
     }
 
     #[test]
     fn zero_timeout_or_fuel_is_refused() {
-        let zero_timeout = EvalOptions { timeout: Some(Duration::ZERO), ..EvalOptions::default() };
-        assert_eq!(zero_timeout.validate().unwrap_err().to_string(), "timeout must be positive, got 0 ms");
-        let zero_fuel = EvalOptions { fuel: Some(0), ..EvalOptions::default() };
-        assert_eq!(zero_fuel.validate().unwrap_err().to_string(), "fuel must be positive, got 0");
+        let zero_timeout = EvalOptions {
+            timeout: Some(Duration::ZERO),
+            ..EvalOptions::default()
+        };
+        assert_eq!(
+            zero_timeout.validate().unwrap_err().to_string(),
+            "timeout must be positive, got 0 ms"
+        );
+        let zero_fuel = EvalOptions {
+            fuel: Some(0),
+            ..EvalOptions::default()
+        };
+        assert_eq!(
+            zero_fuel.validate().unwrap_err().to_string(),
+            "fuel must be positive, got 0"
+        );
         assert!(EvalOptions::default().validate().is_ok());
     }
 }

@@ -113,7 +113,9 @@ pub struct Pool {
 
 impl std::fmt::Debug for Pool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Pool").field("stats", &self.stats()).finish()
+        f.debug_struct("Pool")
+            .field("stats", &self.stats())
+            .finish()
     }
 }
 
@@ -126,18 +128,34 @@ struct Lease<'a> {
 impl Pool {
     /// A pool of `size` instances with default limits.
     pub fn new(module: &Module, size: usize) -> Result<Pool> {
-        Self::with_options(module, PoolOptions { size, ..PoolOptions::default() })
+        Self::with_options(
+            module,
+            PoolOptions {
+                size,
+                ..PoolOptions::default()
+            },
+        )
     }
 
     /// A pool with options; every instance is built now.
     pub fn with_options(module: &Module, options: PoolOptions) -> Result<Pool> {
         if options.size == 0 {
-            return Err(Error::engine("a pool needs at least one instance", "set PoolOptions::size to 1 or more"));
+            return Err(Error::engine(
+                "a pool needs at least one instance",
+                "set PoolOptions::size to 1 or more",
+            ));
         }
         let mut idle = Vec::with_capacity(options.size);
         for id in 0..options.size {
             let engine = Engine::with_limits(module, options.limits)?;
-            idle.push(Slot { id, engine, policies: HashMap::new(), failures: HashMap::new(), dead: false, synced: 0 });
+            idle.push(Slot {
+                id,
+                engine,
+                policies: HashMap::new(),
+                failures: HashMap::new(),
+                dead: false,
+                synced: 0,
+            });
         }
         idle.reverse();
         let shared = Arc::new(Shared {
@@ -156,7 +174,9 @@ impl Pool {
             generation: AtomicU64::new(0),
             closed: AtomicBool::new(false),
         });
-        Ok(Pool { handle: Arc::new(Handle(shared)) })
+        Ok(Pool {
+            handle: Arc::new(Handle(shared)),
+        })
     }
 
     fn shared(&self) -> &Arc<Shared> {
@@ -197,8 +217,15 @@ impl Pool {
     }
 
     /// [`Pool::install`] with a recipe that compiles `files` with `options`.
-    pub fn compile(&self, name: impl Into<String>, files: Vec<SourceFile>, options: CompileOptions) -> Result<()> {
-        self.install(name, move |engine: &Engine| engine.compile(&files, options.clone()))
+    pub fn compile(
+        &self,
+        name: impl Into<String>,
+        files: Vec<SourceFile>,
+        options: CompileOptions,
+    ) -> Result<()> {
+        self.install(name, move |engine: &Engine| {
+            engine.compile(&files, options.clone())
+        })
     }
 
     /// Drops a policy from every instance; whether it was installed.
@@ -223,7 +250,12 @@ impl Pool {
     }
 
     /// Evaluates the policy `name` on a free instance, waiting for one.
-    pub fn evaluate<I: Serialize + ?Sized>(&self, name: &str, input: &I, options: &EvalOptions) -> Result<EvalResult> {
+    pub fn evaluate<I: Serialize + ?Sized>(
+        &self,
+        name: &str,
+        input: &I,
+        options: &EvalOptions,
+    ) -> Result<EvalResult> {
         self.with_policy(name, |policy| policy.eval_with(input, options))
     }
 
@@ -238,9 +270,15 @@ impl Pool {
         let shared = self.shared();
         let mut lease = shared.acquire(shared.options.acquire_timeout)?;
         lease.sync()?;
-        let Some(slot) = lease.slot.as_mut() else { return Err(Error::NoPolicy(name.to_owned())) };
+        let Some(slot) = lease.slot.as_mut() else {
+            return Err(Error::NoPolicy(name.to_owned()));
+        };
         let Some((_, policy)) = slot.policies.get(name) else {
-            return Err(slot.failures.get(name).cloned().unwrap_or_else(|| Error::NoPolicy(name.to_owned())));
+            return Err(slot
+                .failures
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| Error::NoPolicy(name.to_owned())));
         };
         let result = f(policy);
         if matches!(&result, Err(e) if e.is_stopped()) {
@@ -252,7 +290,12 @@ impl Pool {
     /// Recipes a rebuild gave up on (they stopped fresh instances again and again), with the last
     /// error; installing or removing the name clears it.
     pub fn rebuild_failures(&self) -> Vec<(String, String)> {
-        self.shared().lock().skipped.iter().map(|(n, e)| (n.clone(), e.clone())).collect()
+        self.shared()
+            .lock()
+            .skipped
+            .iter()
+            .map(|(n, e)| (n.clone(), e.clone()))
+            .collect()
     }
 
     /// The pool's counters.
@@ -280,16 +323,28 @@ impl Shared {
         let mut state = self.lock();
         loop {
             if let Some(slot) = state.idle.pop() {
-                return Ok(Lease { shared: self, slot: Some(slot) });
+                return Ok(Lease {
+                    shared: self,
+                    slot: Some(slot),
+                });
             }
             match deadline {
-                None => state = self.idle_changed.wait(state).unwrap_or_else(|p| p.into_inner()),
+                None => {
+                    state = self
+                        .idle_changed
+                        .wait(state)
+                        .unwrap_or_else(|p| p.into_inner())
+                }
                 Some(deadline) => {
                     let now = Instant::now();
                     if now >= deadline {
                         return Err(Error::Busy(timeout.unwrap_or_default()));
                     }
-                    state = self.idle_changed.wait_timeout(state, deadline - now).unwrap_or_else(|p| p.into_inner()).0;
+                    state = self
+                        .idle_changed
+                        .wait_timeout(state, deadline - now)
+                        .unwrap_or_else(|p| p.into_inner())
+                        .0;
                 }
             }
         }
@@ -305,9 +360,15 @@ impl Shared {
             }
             if let Some(at) = state.idle.iter().position(|s| s.id == id) {
                 let slot = state.idle.remove(at);
-                return Some(Lease { shared: self, slot: Some(slot) });
+                return Some(Lease {
+                    shared: self,
+                    slot: Some(slot),
+                });
             }
-            state = self.idle_changed.wait(state).unwrap_or_else(|p| p.into_inner());
+            state = self
+                .idle_changed
+                .wait(state)
+                .unwrap_or_else(|p| p.into_inner());
         }
     }
 
@@ -323,7 +384,14 @@ impl Shared {
     fn snapshot(&self) -> (u64, Vec<(String, u64, Recipe)>) {
         let state = self.lock();
         let generation = self.generation.load(Ordering::SeqCst);
-        (generation, state.recipes.iter().map(|(n, (id, r))| (n.clone(), *id, Arc::clone(r))).collect())
+        (
+            generation,
+            state
+                .recipes
+                .iter()
+                .map(|(n, (id, r))| (n.clone(), *id, Arc::clone(r)))
+                .collect(),
+        )
     }
 
     /// Hands a dead slot to a background rebuild; without a thread it goes back to idle dead, and
@@ -333,7 +401,9 @@ impl Shared {
         self.lock().rebuilding.insert(id);
         self.idle_changed.notify_all();
         let shared = Arc::clone(self);
-        let spawned = std::thread::Builder::new().name("svc-pool-rebuild".into()).spawn(move || shared.rebuild_loop(id));
+        let spawned = std::thread::Builder::new()
+            .name("svc-pool-rebuild".into())
+            .spawn(move || shared.rebuild_loop(id));
         if spawned.is_err() {
             let mut state = self.lock();
             state.rebuilding.remove(&id);
@@ -356,10 +426,20 @@ impl Shared {
                 self.pause(&mut pause);
                 continue;
             };
-            let mut slot = Slot { id, engine, policies: HashMap::new(), failures: HashMap::new(), dead: false, synced: 0 };
+            let mut slot = Slot {
+                id,
+                engine,
+                policies: HashMap::new(),
+                failures: HashMap::new(),
+                dead: false,
+                synced: 0,
+            };
             loop {
                 let (generation, recipes) = self.snapshot();
-                let recipes: Vec<_> = recipes.into_iter().filter(|(name, _, _)| !skip.contains(name)).collect();
+                let recipes: Vec<_> = recipes
+                    .into_iter()
+                    .filter(|(name, _, _)| !skip.contains(name))
+                    .collect();
                 let stopped_by = sync_slot(&mut slot, generation, &recipes);
                 if let Some((name, error)) = stopped_by {
                     let count = stops.entry(name.clone()).or_insert(0);
@@ -408,9 +488,15 @@ impl Shared {
 
 /// Brings `slot` to the recipes of `generation`: drops removed policies and runs every recipe it
 /// doesn't hold. Returns the recipe that stopped the instance, if one did.
-fn sync_slot(slot: &mut Slot, generation: u64, recipes: &[(String, u64, Recipe)]) -> Option<(String, Error)> {
-    slot.policies.retain(|name, _| recipes.iter().any(|(n, _, _)| n == name));
-    slot.failures.retain(|name, _| recipes.iter().any(|(n, _, _)| n == name));
+fn sync_slot(
+    slot: &mut Slot,
+    generation: u64,
+    recipes: &[(String, u64, Recipe)],
+) -> Option<(String, Error)> {
+    slot.policies
+        .retain(|name, _| recipes.iter().any(|(n, _, _)| n == name));
+    slot.failures
+        .retain(|name, _| recipes.iter().any(|(n, _, _)| n == name));
     let mut complete = true;
     for (name, id, recipe) in recipes {
         if slot.policies.get(name).is_some_and(|(held, _)| held == id) {
@@ -442,7 +528,9 @@ impl Lease<'_> {
     /// Runs one recipe in this slot, marking the slot dead when it stops the instance.
     fn run_recipe(&mut self, name: &str, recipe: &Recipe) -> Result<Policy> {
         self.revive()?;
-        let Some(slot) = self.slot.as_mut() else { return Err(Error::NoPolicy(name.to_owned())) };
+        let Some(slot) = self.slot.as_mut() else {
+            return Err(Error::NoPolicy(name.to_owned()));
+        };
         let result = recipe(&slot.engine);
         if matches!(&result, Err(e) if e.is_stopped()) {
             self.kill();
@@ -454,7 +542,9 @@ impl Lease<'_> {
     fn sync(&mut self) -> Result<()> {
         self.revive()?;
         let shared = self.shared;
-        let Some(slot) = self.slot.as_mut() else { return Ok(()) };
+        let Some(slot) = self.slot.as_mut() else {
+            return Ok(());
+        };
         if slot.synced == shared.generation.load(Ordering::SeqCst) {
             return Ok(());
         }
@@ -468,10 +558,19 @@ impl Lease<'_> {
 
     /// A dead slot that no thread could rebuild gets a fresh instance here.
     fn revive(&mut self) -> Result<()> {
-        let Some(slot) = self.slot.as_mut().filter(|s| s.dead) else { return Ok(()) };
+        let Some(slot) = self.slot.as_mut().filter(|s| s.dead) else {
+            return Ok(());
+        };
         match Engine::with_limits(&self.shared.module, self.shared.options.limits) {
             Ok(engine) => {
-                *slot = Slot { id: slot.id, engine, policies: HashMap::new(), failures: HashMap::new(), dead: false, synced: 0 };
+                *slot = Slot {
+                    id: slot.id,
+                    engine,
+                    policies: HashMap::new(),
+                    failures: HashMap::new(),
+                    dead: false,
+                    synced: 0,
+                };
                 Ok(())
             }
             Err(_) => Err(Error::engine(
@@ -492,7 +591,9 @@ impl Lease<'_> {
 
 impl Drop for Lease<'_> {
     fn drop(&mut self) {
-        let Some(slot) = self.slot.as_ref() else { return };
+        let Some(slot) = self.slot.as_ref() else {
+            return;
+        };
         if !slot.dead && (std::thread::panicking() || slot.engine.stopped().is_some()) {
             self.kill();
         }

@@ -230,7 +230,11 @@ pub struct Explanation {
     /// How many modules take part.
     pub modules: u32,
     /// The rules; written as `null` when there are none, as the engine writes them.
-    #[serde(default, serialize_with = "empty_as_null", deserialize_with = "null_as_empty")]
+    #[serde(
+        default,
+        serialize_with = "empty_as_null",
+        deserialize_with = "null_as_empty"
+    )]
     pub rules: Vec<ExplainEntry>,
 }
 
@@ -287,7 +291,9 @@ pub struct TestResult {
     pub cases: Vec<TestCaseResult>,
 }
 
-fn null_as_empty_cases<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<TestCaseResult>, D::Error> {
+fn null_as_empty_cases<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Vec<TestCaseResult>, D::Error> {
     Ok(Option::<Vec<TestCaseResult>>::deserialize(d)?.unwrap_or_default())
 }
 
@@ -354,7 +360,10 @@ mod tests {
     #[test]
     fn an_entry_with_an_empty_payload_leaves_it_out() {
         let json = r#"{"payload":{},"decision":"deny","reason":"r"}"#;
-        assert_eq!(round_trip::<EvalEntry>(json), r#"{"decision":"deny","reason":"r"}"#);
+        assert_eq!(
+            round_trip::<EvalEntry>(json),
+            r#"{"decision":"deny","reason":"r"}"#
+        );
     }
 
     #[test]
@@ -374,20 +383,31 @@ mod tests {
     #[test]
     fn a_diagnostic_leaves_out_unknown_positions() {
         let json = r#"{"severity":"warning","lint":"unused","message":"m","line":0,"column":0}"#;
-        assert_eq!(round_trip::<Diagnostic>(json), r#"{"severity":"warning","lint":"unused","message":"m"}"#);
+        assert_eq!(
+            round_trip::<Diagnostic>(json),
+            r#"{"severity":"warning","lint":"unused","message":"m"}"#
+        );
     }
 
     #[test]
     fn a_diagnostic_renders_as_the_command_line_prints_it() {
-        let d: Diagnostic = serde_json::from_str(r#"{"severity":"error","file":"a.sigil","line":2,"message":"m"}"#).unwrap();
+        let d: Diagnostic =
+            serde_json::from_str(r#"{"severity":"error","file":"a.sigil","line":2,"message":"m"}"#)
+                .unwrap();
         assert_eq!(d.render(), "a.sigil:2: error: m");
     }
 
     #[test]
     fn a_test_result_passes_only_when_it_ran_and_every_case_passed() {
-        let ran: TestResult = serde_json::from_str(r#"{"file":"t_test.yaml","policy":"p","cases":[{"name":"a","line":3,"passed":true}]}"#).unwrap();
+        let ran: TestResult = serde_json::from_str(
+            r#"{"file":"t_test.yaml","policy":"p","cases":[{"name":"a","line":3,"passed":true}]}"#,
+        )
+        .unwrap();
         assert!(ran.passed());
-        let failed: TestResult = serde_json::from_str(r#"{"file":"t_test.yaml","policy":"p","error":"boom","cases":null}"#).unwrap();
+        let failed: TestResult = serde_json::from_str(
+            r#"{"file":"t_test.yaml","policy":"p","error":"boom","cases":null}"#,
+        )
+        .unwrap();
         assert!(!failed.passed());
         assert!(failed.cases.is_empty());
     }

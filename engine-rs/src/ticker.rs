@@ -86,7 +86,9 @@ impl Ticker {
         }
         if !self.shared.started.swap(true, Ordering::SeqCst) {
             let shared = Arc::clone(&self.shared);
-            let spawned = std::thread::Builder::new().name("svc-epoch-ticker".into()).spawn(move || run(&shared));
+            let spawned = std::thread::Builder::new()
+                .name("svc-epoch-ticker".into())
+                .spawn(move || run(&shared));
             if spawned.is_err() {
                 // No thread: deadlines can't fire, but calls still run; try again next watch.
                 self.shared.started.store(false, Ordering::SeqCst);
@@ -116,7 +118,9 @@ pub(crate) fn ticks_for(deadline: Duration) -> u64 {
     let nanos = deadline.as_nanos();
     let ticks = nanos / tick + u128::from(nanos % tick != 0) + 1;
     // Far below where wasmtime's sum of epoch and deadline could overflow.
-    u64::try_from(ticks).unwrap_or(u64::MAX / 2).min(u64::MAX / 2)
+    u64::try_from(ticks)
+        .unwrap_or(u64::MAX / 2)
+        .min(u64::MAX / 2)
 }
 
 fn run(shared: &Shared) {

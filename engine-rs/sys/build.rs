@@ -40,8 +40,13 @@ fn link(dir: &std::path::Path, into: &std::path::Path) {
         return;
     }
     let _ = std::fs::remove_file(&link);
-    if let Err(e) = std::fs::create_dir_all(into).and_then(|()| std::os::unix::fs::symlink(&target, &link)) {
-        println!("cargo:warning=linking {LIBRARY} into {}: {e}", into.display());
+    if let Err(e) =
+        std::fs::create_dir_all(into).and_then(|()| std::os::unix::fs::symlink(&target, &link))
+    {
+        println!(
+            "cargo:warning=linking {LIBRARY} into {}: {e}",
+            into.display()
+        );
     }
 }
 
@@ -50,14 +55,23 @@ fn wasmtime_dir(root: &std::path::Path) -> PathBuf {
     if let Some(dir) = env::var_os("WASMTIME_DIR") {
         return check(PathBuf::from(dir));
     }
-    let candidates = [root.join("../../build/deps/wasmtime-49.0.0"), root.join("../../native/jni/build")];
-    let found = candidates.iter().find(|dir| dir.join(LIBRARY).is_file()).cloned();
+    let candidates = [
+        root.join("../../build/deps/wasmtime-49.0.0"),
+        root.join("../../native/jni/build"),
+    ];
+    let found = candidates
+        .iter()
+        .find(|dir| dir.join(LIBRARY).is_file())
+        .cloned();
     check(found.unwrap_or_else(|| candidates[0].clone()))
 }
 
 fn check(dir: PathBuf) -> PathBuf {
     if !dir.join(LIBRARY).is_file() {
-        println!("cargo:warning=no {LIBRARY} in {}: run scripts/setup, or set WASMTIME_DIR", dir.display());
+        println!(
+            "cargo:warning=no {LIBRARY} in {}: run scripts/setup, or set WASMTIME_DIR",
+            dir.display()
+        );
     }
     dir
 }

@@ -28,7 +28,10 @@ fn examples() -> Option<PathBuf> {
     if dir.is_dir() {
         return Some(dir);
     }
-    assert!(std::env::var_os("CI").is_none(), "the spec examples are missing at {dir:?}; set SIGIL_SPEC_EXAMPLES");
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "the spec examples are missing at {dir:?}; set SIGIL_SPEC_EXAMPLES"
+    );
     eprintln!("spec examples not found at {dir:?}; set SIGIL_SPEC_EXAMPLES");
     None
 }
@@ -50,7 +53,12 @@ fn sigil_files(scenario: &Path) -> Vec<SourceFile> {
     paths.sort();
     paths
         .iter()
-        .map(|p| SourceFile::new(p.strip_prefix(scenario).unwrap().to_string_lossy(), std::fs::read_to_string(p).unwrap()))
+        .map(|p| {
+            SourceFile::new(
+                p.strip_prefix(scenario).unwrap().to_string_lossy(),
+                std::fs::read_to_string(p).unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -67,18 +75,33 @@ fn every_input_evaluates_to_the_record_the_java_library_writes() {
     let mut checked = 0;
     for (scenario, root_policy) in SCENARIOS {
         let scenario = dir.join("policies").join(scenario);
-        let options = CompileOptions { policy: Some(root_policy.into()), ..CompileOptions::default() };
+        let options = CompileOptions {
+            policy: Some(root_policy.into()),
+            ..CompileOptions::default()
+        };
         let policy = engine.compile(&sigil_files(&scenario), options).unwrap();
-        let mut inputs: Vec<PathBuf> = std::fs::read_dir(scenario.join("inputs")).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut inputs: Vec<PathBuf> = std::fs::read_dir(scenario.join("inputs"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         inputs.sort();
         for input in inputs {
             let name = input.file_stem().unwrap().to_string_lossy().into_owned();
-            let value: Value = serde_json::from_str(&std::fs::read_to_string(&input).unwrap()).unwrap();
+            let value: Value =
+                serde_json::from_str(&std::fs::read_to_string(&input).unwrap()).unwrap();
             let want = compact(&scenario.join("expected").join(format!("{name}.json")));
             let result = policy.eval(&value).unwrap();
-            assert_eq!(serde_json::to_string(&result).unwrap(), want, "{scenario:?} {name}");
+            assert_eq!(
+                serde_json::to_string(&result).unwrap(),
+                want,
+                "{scenario:?} {name}"
+            );
             let bound: EvalResult = serde_json::from_str(&want).unwrap();
-            assert_eq!(serde_json::to_string(&bound).unwrap(), want, "{scenario:?} {name}, read and written back");
+            assert_eq!(
+                serde_json::to_string(&bound).unwrap(),
+                want,
+                "{scenario:?} {name}, read and written back"
+            );
             checked += 1;
         }
     }
@@ -97,10 +120,20 @@ fn explanations_are_what_the_java_library_writes() {
             continue;
         }
         let files = sigil_files(&scenario);
-        let options = ExplainOptions { policy: Some(root_policy.into()), ..ExplainOptions::default() };
+        let options = ExplainOptions {
+            policy: Some(root_policy.into()),
+            ..ExplainOptions::default()
+        };
         let explained = engine.explain(&files, &options).unwrap();
-        assert_eq!(serde_json::to_string(&explained).unwrap(), compact(&expected), "{scenario:?}");
-        let compile = CompileOptions { policy: Some(root_policy.into()), ..CompileOptions::default() };
+        assert_eq!(
+            serde_json::to_string(&explained).unwrap(),
+            compact(&expected),
+            "{scenario:?}"
+        );
+        let compile = CompileOptions {
+            policy: Some(root_policy.into()),
+            ..CompileOptions::default()
+        };
         let policy = engine.compile(&files, compile).unwrap();
         assert_eq!(vec![policy.explain().unwrap()], explained, "{scenario:?}");
         checked += 1;
@@ -114,6 +147,10 @@ fn every_bundle_checks_cleanly() {
     let engine = engine();
     for (scenario, _) in SCENARIOS {
         let files = sigil_files(&dir.join("policies").join(scenario));
-        assert_eq!(engine.check(&files, &CheckOptions::default()).unwrap(), vec![], "{scenario}");
+        assert_eq!(
+            engine.check(&files, &CheckOptions::default()).unwrap(),
+            vec![],
+            "{scenario}"
+        );
     }
 }

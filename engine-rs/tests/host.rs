@@ -23,7 +23,9 @@ fn functions(describe: HostFunction) -> CompileOptions {
     let mut options = CompileOptions::default();
     options.functions.insert(
         "split".into(),
-        host_fn_typed(|text: String, sep: String| Ok::<_, String>(text.split(&sep).map(str::to_owned).collect::<Vec<_>>())),
+        host_fn_typed(|text: String, sep: String| {
+            Ok::<_, String>(text.split(&sep).map(str::to_owned).collect::<Vec<_>>())
+        }),
     );
     options.functions.insert("describe".into(), describe);
     options
@@ -36,7 +38,9 @@ fn describing(answer: &'static str) -> HostFunction {
 #[test]
 fn typed_host_functions_answer_the_policy() {
     let engine = engine();
-    let policy = engine.compile(&labels_files(), functions(describing("no"))).unwrap();
+    let policy = engine
+        .compile(&labels_files(), functions(describing("no")))
+        .unwrap();
     let tagged = policy.eval(&input("a,team,b")).unwrap();
     assert_eq!(tagged.reason.as_deref(), Some("tagged"), "{tagged:?}");
     let untagged = policy.eval(&input("a,b")).unwrap();
@@ -48,12 +52,23 @@ fn arguments_arrive_as_the_kind_declares_them() {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let record = Arc::clone(&seen);
     let describe = host_fn_typed(move |owner: Owner, age: String, since: String| {
-        record.lock().unwrap().push(format!("{} {} {age} {since}", owner.name, owner.tier));
+        record
+            .lock()
+            .unwrap()
+            .push(format!("{} {} {age} {since}", owner.name, owner.tier));
         Ok::<_, String>("ok")
     });
-    let policy = engine().compile(&labels_files(), functions(describe)).unwrap();
-    assert_eq!(policy.eval(&input("x")).unwrap().reason.as_deref(), Some("described"));
-    assert_eq!(*seen.lock().unwrap(), ["ada gold 1h30m 2026-01-02T03:04:05Z"]);
+    let policy = engine()
+        .compile(&labels_files(), functions(describe))
+        .unwrap();
+    assert_eq!(
+        policy.eval(&input("x")).unwrap().reason.as_deref(),
+        Some("described")
+    );
+    assert_eq!(
+        *seen.lock().unwrap(),
+        ["ada gold 1h30m 2026-01-02T03:04:05Z"]
+    );
 }
 
 #[test]
@@ -64,7 +79,11 @@ fn an_err_of_a_host_function_fails_the_evaluation_with_its_message() {
     let result = policy.eval(&input("x")).unwrap();
     let error = result.error.expect("a failed evaluation");
     assert_eq!(error.kind, FailureKind::Runtime);
-    assert!(error.message.contains("the directory is down"), "{}", error.message);
+    assert!(
+        error.message.contains("the directory is down"),
+        "{}",
+        error.message
+    );
     assert_eq!(engine.stopped(), None);
 }
 
@@ -72,9 +91,21 @@ fn an_err_of_a_host_function_fails_the_evaluation_with_its_message() {
 fn a_panicking_host_function_fails_the_evaluation_and_the_instance_works_on() {
     let panicking = host_fn(|_| panic!("index out of range"));
     let engine = engine();
-    let policy = engine.compile(&labels_files(), functions(panicking)).unwrap();
-    let error = policy.eval(&input("x")).unwrap().error.expect("a failed evaluation");
-    assert!(error.message.contains("the host function panicked: index out of range"), "{}", error.message);
+    let policy = engine
+        .compile(&labels_files(), functions(panicking))
+        .unwrap();
+    let error = policy
+        .eval(&input("x"))
+        .unwrap()
+        .error
+        .expect("a failed evaluation");
+    assert!(
+        error
+            .message
+            .contains("the host function panicked: index out of range"),
+        "{}",
+        error.message
+    );
     assert_eq!(engine.stopped(), None);
     assert!(engine.version().is_ok());
 }
@@ -83,8 +114,16 @@ fn a_panicking_host_function_fails_the_evaluation_and_the_instance_works_on() {
 fn an_argument_of_the_wrong_type_is_named_in_the_failure() {
     let wrong = host_fn_typed(|_owner: i64, _age: String, _since: String| Ok::<_, String>("ok"));
     let policy = engine().compile(&labels_files(), functions(wrong)).unwrap();
-    let error = policy.eval(&input("x")).unwrap().error.expect("a failed evaluation");
-    assert!(error.message.contains("argument 1: invalid type"), "{}", error.message);
+    let error = policy
+        .eval(&input("x"))
+        .unwrap()
+        .error
+        .expect("a failed evaluation");
+    assert!(
+        error.message.contains("argument 1: invalid type"),
+        "{}",
+        error.message
+    );
 }
 
 #[test]
@@ -95,14 +134,25 @@ fn a_host_function_that_calls_back_into_its_instance_is_refused() {
         let inner = Arc::clone(&inner);
         host_fn(move |_| {
             let engine = inner.lock().unwrap().clone().expect("set before eval");
-            engine.version().map(|_| Value::from("ok")).map_err(|e| e.to_string())
+            engine
+                .version()
+                .map(|_| Value::from("ok"))
+                .map_err(|e| e.to_string())
         })
     };
     *inner.lock().unwrap() = Some(engine.clone());
-    let policy = engine.compile(&labels_files(), functions(reentrant)).unwrap();
-    let error = policy.eval(&input("x")).unwrap().error.expect("a failed evaluation");
+    let policy = engine
+        .compile(&labels_files(), functions(reentrant))
+        .unwrap();
+    let error = policy
+        .eval(&input("x"))
+        .unwrap()
+        .error
+        .expect("a failed evaluation");
     assert!(
-        error.message.contains("the module is busy: a host function can't call back into the instance that runs it"),
+        error.message.contains(
+            "the module is busy: a host function can't call back into the instance that runs it"
+        ),
         "{}",
         error.message
     );
@@ -113,7 +163,11 @@ fn a_host_function_that_calls_back_into_its_instance_is_refused() {
 #[test]
 fn a_policy_dropped_inside_a_host_function_is_released_at_the_next_call() {
     let engine = engine();
-    let doomed = Arc::new(Mutex::new(Some(engine.compile(&refund_files(), CompileOptions::default()).unwrap())));
+    let doomed = Arc::new(Mutex::new(Some(
+        engine
+            .compile(&refund_files(), CompileOptions::default())
+            .unwrap(),
+    )));
     let dropping = {
         let doomed = Arc::clone(&doomed);
         host_fn(move |_| {
@@ -121,8 +175,13 @@ fn a_policy_dropped_inside_a_host_function_is_released_at_the_next_call() {
             Ok(Value::from("no"))
         })
     };
-    let policy = engine.compile(&labels_files(), functions(dropping)).unwrap();
-    assert_eq!(policy.eval(&input("x")).unwrap().reason.as_deref(), Some("fallback"));
+    let policy = engine
+        .compile(&labels_files(), functions(dropping))
+        .unwrap();
+    assert_eq!(
+        policy.eval(&input("x")).unwrap().reason.as_deref(),
+        Some("fallback")
+    );
     assert!(doomed.lock().unwrap().is_none());
     assert!(engine.version().is_ok());
 }
@@ -130,25 +189,42 @@ fn a_policy_dropped_inside_a_host_function_is_released_at_the_next_call() {
 #[test]
 fn a_function_the_kind_does_not_declare_is_refused_at_compile() {
     let mut options = functions(describing("ok"));
-    options.functions.insert("nope".into(), host_fn(|_| Ok(Value::Null)));
-    let Err(Error::Engine(e)) = engine().compile(&labels_files(), options) else { panic!("accepted") };
+    options
+        .functions
+        .insert("nope".into(), host_fn(|_| Ok(Value::Null)));
+    let Err(Error::Engine(e)) = engine().compile(&labels_files(), options) else {
+        panic!("accepted")
+    };
     assert!(e.message.contains("nope"), "{}", e.message);
 }
 
 #[test]
 fn a_stub_answers_in_place_of_an_implementation() {
     let mut options = CompileOptions::default();
-    options.stubs.insert("split".into(), Stub::returning(json!(["team"])));
-    options.stubs.insert("describe".into(), Stub::returning(json!("no")));
+    options
+        .stubs
+        .insert("split".into(), Stub::returning(json!(["team"])));
+    options
+        .stubs
+        .insert("describe".into(), Stub::returning(json!("no")));
     let policy = engine().compile(&labels_files(), options).unwrap();
-    assert_eq!(policy.eval(&input("anything")).unwrap().reason.as_deref(), Some("tagged"));
+    assert_eq!(
+        policy.eval(&input("anything")).unwrap().reason.as_deref(),
+        Some("tagged")
+    );
 }
 
 #[test]
 fn a_function_without_implementation_or_stub_fails_the_evaluation() {
     let engine = engine();
-    let policy = engine.compile(&labels_files(), CompileOptions::default()).unwrap();
-    let error = policy.eval(&input("x")).unwrap().error.expect("a failed evaluation");
+    let policy = engine
+        .compile(&labels_files(), CompileOptions::default())
+        .unwrap();
+    let error = policy
+        .eval(&input("x"))
+        .unwrap()
+        .error
+        .expect("a failed evaluation");
     assert_eq!(error.kind, FailureKind::Runtime);
     assert_eq!(engine.stopped(), None);
 }

@@ -11,7 +11,10 @@ use svc_engine::*;
 
 /// A golden of engine-jni's kind set, without its generated-file line.
 fn golden(name: &str) -> String {
-    let text = std::fs::read_to_string(root().join(format!("engine-jni/src/test/resources/kinds/{name}.golden"))).unwrap();
+    let text = std::fs::read_to_string(
+        root().join(format!("engine-jni/src/test/resources/kinds/{name}.golden")),
+    )
+    .unwrap();
     text.split_once('\n').unwrap().1.to_owned()
 }
 
@@ -26,16 +29,27 @@ fn alert_routing() -> Kind {
             ("firing_for", Type::duration()),
         ],
     );
-    let team = Type::structure("Team", [("name", Type::string()), ("channel", Type::string())]);
-    let page = Decision::new("page", ["critical_alert", "sustained"]).field("oncall", Type::string());
+    let team = Type::structure(
+        "Team",
+        [("name", Type::string()), ("channel", Type::string())],
+    );
+    let page =
+        Decision::new("page", ["critical_alert", "sustained"]).field("oncall", Type::string());
     let drop = Decision::new("drop", ["silenced", "duplicate"]);
-    let notify = Decision::new("notify", ["routine", "unrouted"]).field_default("channel", Type::string(), json!("#alerts"));
+    let notify = Decision::new("notify", ["routine", "unrouted"]).field_default(
+        "channel",
+        Type::string(),
+        json!("#alerts"),
+    );
     let oncall_for = host_fn_typed(|name: String| Ok::<_, String>(format!("oncall for {name}")));
     Kind::builder("AlertRouting")
         .version(1)
         .input("alert", alert)
         .input("teams", Type::list(team))
-        .function("oncall_for", FnDecl::new([Type::string()], Type::string()).implement(oncall_for))
+        .function(
+            "oncall_for",
+            FnDecl::new([Type::string()], Type::string()).implement(oncall_for),
+        )
         .decisions([&page, &drop, &notify])
         .rank_reasons(&page)
         .rank_outcomes([drop.reason("duplicate"), drop.reason("silenced")])
@@ -62,7 +76,11 @@ fn everything() -> Kind {
     );
     let marker = Type::structure("Marker", Vec::<(String, Type)>::new());
     let deny = Decision::new("deny", ["blocked", "expired", "fallback", "conflicting"])
-        .field_default("note", Type::string(), json!("tab\there \"quoted\" back\\slash \u{1} ✓ é 😀 \u{2028}"))
+        .field_default(
+            "note",
+            Type::string(),
+            json!("tab\there \"quoted\" back\\slash \u{1} ✓ é 😀 \u{2028}"),
+        )
         .field_default("ratio", Type::float(), json!(0.5))
         .field_default("huge", Type::float(), json!(1e21))
         .field_default("tiny", Type::float(), json!(1e-7))
@@ -74,12 +92,20 @@ fn everything() -> Kind {
         .field_default("soak", Type::duration(), json!("2d3h"))
         .field_default("tags", Type::list(Type::string()), json!(["a", "b"]))
         .field_default("level", level.clone(), json!("mid"))
-        .field_default("weights", Type::map(Type::string(), Type::int()), json!({"b": 2, "a": 1, "ä": 3, "Z": 4}))
+        .field_default(
+            "weights",
+            Type::map(Type::string(), Type::int()),
+            json!({"b": 2, "a": 1, "ä": 3, "Z": 4}),
+        )
         .field_default("retries", Type::optional(Type::int()), json!(4))
         .field_default("regions", Type::list(region.clone()), json!([]));
     let hold = Decision::new("hold", ["review"])
         .field("until", Type::timestamp())
-        .field_default("flags", Type::map(Type::int(), Type::bool()), json!({"10": true, "2": false}))
+        .field_default(
+            "flags",
+            Type::map(Type::int(), Type::bool()),
+            json!({"10": true, "2": false}),
+        )
         .field("level", level.clone());
     Kind::builder("Everything")
         .version(3)
@@ -89,7 +115,10 @@ fn everything() -> Kind {
         .input("seen", Type::timestamp())
         .input("scores", Type::map(Type::string(), Type::float()))
         .input("marker", marker)
-        .function("quota", FnDecl::new([Type::map(region, Type::int())], Type::int()))
+        .function(
+            "quota",
+            FnDecl::new([Type::map(region, Type::int())], Type::int()),
+        )
         .function("level_of", FnDecl::new([person], level))
         .function("now", FnDecl::new([], Type::timestamp()))
         .decisions([&deny, &allow, &hold])
@@ -105,11 +134,20 @@ fn everything() -> Kind {
 fn collecting() -> Kind {
     let user = Type::structure(
         "User",
-        [("name", Type::string()), ("groups", Type::list(Type::string())), ("oncall", Type::bool())],
+        [
+            ("name", Type::string()),
+            ("groups", Type::list(Type::string())),
+            ("oncall", Type::bool()),
+        ],
     );
-    let read = Decision::new("read", ["member", "oncall"]).field_default("scope", Type::string(), json!("all"));
+    let read = Decision::new("read", ["member", "oncall"]).field_default(
+        "scope",
+        Type::string(),
+        json!("all"),
+    );
     let write = Decision::new("write", ["owner", "oncall"]);
-    let admin = Decision::new("admin", ["oncall"]).field_default("ttl", Type::duration(), json!("480m"));
+    let admin =
+        Decision::new("admin", ["oncall"]).field_default("ttl", Type::duration(), json!("480m"));
     Kind::builder("Collecting")
         .version(1)
         .input("user", user)
@@ -124,7 +162,13 @@ fn collecting() -> Kind {
 
 fn minimal() -> Kind {
     let ok = Decision::new("ok", ["yes"]);
-    Kind::builder("Minimal").version(1).input("who", Type::string()).decisions([&ok]).default_outcome(ok.reason("yes")).build().unwrap()
+    Kind::builder("Minimal")
+        .version(1)
+        .input("who", Type::string())
+        .decisions([&ok])
+        .default_outcome(ok.reason("yes"))
+        .build()
+        .unwrap()
 }
 
 fn labels() -> Kind {
@@ -138,8 +182,14 @@ fn labels() -> Kind {
         .input("owner", owner.clone())
         .input("since", Type::timestamp())
         .input("age", Type::duration())
-        .function("split", FnDecl::new([Type::string(), Type::string()], Type::list(Type::string())))
-        .function("describe", FnDecl::new([owner, Type::duration(), Type::timestamp()], Type::string()))
+        .function(
+            "split",
+            FnDecl::new([Type::string(), Type::string()], Type::list(Type::string())),
+        )
+        .function(
+            "describe",
+            FnDecl::new([owner, Type::duration(), Type::timestamp()], Type::string()),
+        )
         .decisions([&deny, &allow])
         .default_outcome(deny.reason("fallback"))
         .build()
@@ -148,7 +198,11 @@ fn labels() -> Kind {
 
 fn refund() -> Kind {
     let deny = Decision::new("deny", ["fraud", "no_rule"]);
-    let approve = Decision::new("approve", ["goodwill", "small"]).field_default("limit", Type::int(), json!(100));
+    let approve = Decision::new("approve", ["goodwill", "small"]).field_default(
+        "limit",
+        Type::int(),
+        json!(100),
+    );
     Kind::builder("Refund")
         .version(1)
         .input("amount", Type::int())
@@ -162,7 +216,12 @@ fn refund() -> Kind {
 
 #[test]
 fn the_coverage_kinds_are_the_goldens_byte_for_byte() {
-    for (name, kind) in [("alert_routing", alert_routing()), ("everything", everything()), ("collecting", collecting()), ("minimal", minimal())] {
+    for (name, kind) in [
+        ("alert_routing", alert_routing()),
+        ("everything", everything()),
+        ("collecting", collecting()),
+        ("minimal", minimal()),
+    ] {
         assert_eq!(kind.schema(), golden(name), "{name}");
     }
 }
@@ -177,23 +236,51 @@ fn the_refund_kind_is_benchs_file() {
 /// is the same kind with the decisions in precedence order, and the labels policy compiles on it.
 #[test]
 fn the_labels_kind_is_the_shared_one_in_precedence_order() {
-    let shared = std::fs::read_to_string(root().join("engine-jni/src/test/resources/labels/labels_kind.sigil")).unwrap();
+    let shared = std::fs::read_to_string(
+        root().join("engine-jni/src/test/resources/labels/labels_kind.sigil"),
+    )
+    .unwrap();
     let allow = "\ndecision allow {\n  reason: tagged | described\n}\n";
     let deny = "\ndecision deny {\n  reason: fallback\n}\n";
-    assert_eq!(labels().schema(), shared.replace(&format!("{allow}{deny}"), &format!("{deny}{allow}")));
-    let policy = labels_files().into_iter().find(|f| f.path == "labels.sigil").unwrap();
-    let mut options = KindCompileOptions { kind_file: Some("labels_kind.sigil".into()), ..KindCompileOptions::default() };
-    options.compile.stubs.insert("split".into(), Stub::returning(json!(["team"])));
-    options.compile.stubs.insert("describe".into(), Stub::returning(json!("no")));
+    assert_eq!(
+        labels().schema(),
+        shared.replace(&format!("{allow}{deny}"), &format!("{deny}{allow}"))
+    );
+    let policy = labels_files()
+        .into_iter()
+        .find(|f| f.path == "labels.sigil")
+        .unwrap();
+    let mut options = KindCompileOptions {
+        kind_file: Some("labels_kind.sigil".into()),
+        ..KindCompileOptions::default()
+    };
+    options
+        .compile
+        .stubs
+        .insert("split".into(), Stub::returning(json!(["team"])));
+    options
+        .compile
+        .stubs
+        .insert("describe".into(), Stub::returning(json!("no")));
     let compiled = labels().compile(&engine(), &[policy], options).unwrap();
     let input = json!({"label": "team", "owner": {"name": "ada", "tier": "gold"}, "since": "2026-01-02T03:04:05Z", "age": "1m"});
-    assert_eq!(compiled.eval(&input).unwrap().reason.as_deref(), Some("tagged"));
+    assert_eq!(
+        compiled.eval(&input).unwrap().reason.as_deref(),
+        Some("tagged")
+    );
 }
 
 #[test]
 fn every_built_kind_checks_cleanly() {
     let engine = engine();
-    for kind in [alert_routing(), everything(), collecting(), minimal(), labels(), refund()] {
+    for kind in [
+        alert_routing(),
+        everything(),
+        collecting(),
+        minimal(),
+        labels(),
+        refund(),
+    ] {
         assert_eq!(kind.check(&engine).unwrap(), vec![], "{}", kind.name());
     }
 }
@@ -211,39 +298,79 @@ fn compile_adds_the_kind_and_its_implementations() {
     let kind = alert_routing();
     assert_eq!(kind.functions().keys().collect::<Vec<_>>(), ["oncall_for"]);
     let policy_text = "policy alerts.route: AlertRouting@1\n\nwhen alert.severity == critical {\n  page(reason: critical_alert, oncall: oncall_for(alert.name))\n}\n";
-    let policy = kind.compile(&engine, &[SourceFile::new("alerts/route.sigil", policy_text)], KindCompileOptions::default()).unwrap();
+    let policy = kind
+        .compile(
+            &engine,
+            &[SourceFile::new("alerts/route.sigil", policy_text)],
+            KindCompileOptions::default(),
+        )
+        .unwrap();
     let input = json!({"alert": {"name": "disk", "severity": "critical", "labels": {}, "firing_for": "5m"}, "teams": []});
     let result = policy.eval(&input).unwrap();
     #[derive(serde::Deserialize)]
     struct Page {
         oncall: String,
     }
-    let page = Decision::new("page", ["critical_alert", "sustained"]).field("oncall", Type::string());
-    assert_eq!(page.matches::<Page>(&result).unwrap().map(|p| p.oncall), Some("oncall for disk".into()));
+    let page =
+        Decision::new("page", ["critical_alert", "sustained"]).field("oncall", Type::string());
+    assert_eq!(
+        page.matches::<Page>(&result).unwrap().map(|p| p.oncall),
+        Some("oncall for disk".into())
+    );
     assert!(page.reason("critical_alert").is(&result).unwrap());
 }
 
 #[test]
 fn compile_refuses_a_stale_kind_file() {
-    let stale = SourceFile::new("kinds/minimal.sigil", "kind Minimal version 1\n\ninput who: string\n");
-    let Err(Error::Engine(e)) = minimal().compile(&engine(), &[stale], KindCompileOptions::default()) else { panic!("accepted") };
-    assert_eq!(e.message, "kinds/minimal.sigil declares kind Minimal, but not as this program defines it");
+    let stale = SourceFile::new(
+        "kinds/minimal.sigil",
+        "kind Minimal version 1\n\ninput who: string\n",
+    );
+    let Err(Error::Engine(e)) =
+        minimal().compile(&engine(), &[stale], KindCompileOptions::default())
+    else {
+        panic!("accepted")
+    };
+    assert_eq!(
+        e.message,
+        "kinds/minimal.sigil declares kind Minimal, but not as this program defines it"
+    );
 }
 
 #[test]
 fn compile_uses_a_current_kind_file_as_given() {
     let kind = minimal();
-    let files = [kind.file(Some("k.sigil")), SourceFile::new("m.sigil", "policy minimal.main: Minimal@1\n\nwhen who == \"me\" {\n  ok(reason: yes)\n}\n")];
-    let policy = kind.compile(&engine(), &files, KindCompileOptions::default()).unwrap();
-    assert_eq!(policy.eval(&json!({"who": "me"})).unwrap().reason.as_deref(), Some("yes"));
+    let files = [
+        kind.file(Some("k.sigil")),
+        SourceFile::new(
+            "m.sigil",
+            "policy minimal.main: Minimal@1\n\nwhen who == \"me\" {\n  ok(reason: yes)\n}\n",
+        ),
+    ];
+    let policy = kind
+        .compile(&engine(), &files, KindCompileOptions::default())
+        .unwrap();
+    assert_eq!(
+        policy
+            .eval(&json!({"who": "me"}))
+            .unwrap()
+            .reason
+            .as_deref(),
+        Some("yes")
+    );
 }
 
 #[test]
 fn build_lists_every_problem_in_order() {
-    let d = Decision::new("d", ["r", "r", "bad reason"]).field("f", Type::int()).field("f", Type::int());
+    let d = Decision::new("d", ["r", "r", "bad reason"])
+        .field("f", Type::int())
+        .field("f", Type::int());
     let error = Kind::builder("bad name")
         .input("x", Type::int())
-        .input("x", Type::optional(Type::enumeration("E", Vec::<String>::new())))
+        .input(
+            "x",
+            Type::optional(Type::enumeration("E", Vec::<String>::new())),
+        )
         .enumeration(Type::int())
         .function("f", FnDecl::new([], Type::optional(Type::int())))
         .decisions([&d])
@@ -251,7 +378,9 @@ fn build_lists_every_problem_in_order() {
         .conflict(d.reason("r"))
         .build()
         .unwrap_err();
-    let Error::Engine(e) = error else { panic!("not an engine error") };
+    let Error::Engine(e) = error else {
+        panic!("not an engine error")
+    };
     assert_eq!(
         e.message,
         "Kind::builder(bad name): invalid kind:\n  \
@@ -274,7 +403,10 @@ fn build_lists_every_problem_in_order() {
          function f: the result can't be optional (return the zero value and let the policy compare, or return a list)\n  \
          enum E declares no values"
     );
-    assert_eq!(e.help, "fix every problem listed; the kind can't be exported until then");
+    assert_eq!(
+        e.help,
+        "fix every problem listed; the kind can't be exported until then"
+    );
 }
 
 #[test]
@@ -316,9 +448,19 @@ fn fallbacks_rankings_and_exclusive_sets_are_checked() {
 fn a_collecting_precedence_must_list_every_decision_once() {
     let a = Decision::new("a", ["x"]);
     let b = Decision::new("b", ["y"]);
-    let problems = Kind::builder("K").version(1).collect_all([&a, &b]).precedence([&a, &a]).problems();
-    assert_eq!(problems, ["precedence must list every decision of the kind once (the decisions are a, b)"]);
-    assert_eq!(Kind::builder("K").version(1).problems(), ["the kind declares no decisions (set decisions, or collect_all for a collecting kind)"]);
+    let problems = Kind::builder("K")
+        .version(1)
+        .collect_all([&a, &b])
+        .precedence([&a, &a])
+        .problems();
+    assert_eq!(
+        problems,
+        ["precedence must list every decision of the kind once (the decisions are a, b)"]
+    );
+    assert_eq!(
+        Kind::builder("K").version(1).problems(),
+        ["the kind declares no decisions (set decisions, or collect_all for a collecting kind)"]
+    );
 }
 
 #[test]
@@ -326,7 +468,11 @@ fn defaults_that_are_not_constants_are_problems() {
     let a = Decision::new("a", ["x"])
         .field_default("n", Type::int(), json!("seven"))
         .field_default("o", Type::optional(Type::int()), json!(null));
-    let problems = Kind::builder("K").version(1).decisions([&a]).default_outcome(a.reason("x")).problems();
+    let problems = Kind::builder("K")
+        .version(1)
+        .decisions([&a])
+        .default_outcome(a.reason("x"))
+        .problems();
     assert_eq!(
         problems,
         [
@@ -342,7 +488,10 @@ fn two_types_of_one_name_clash() {
         .version(1)
         .input("a", Type::enumeration("E", ["x"]))
         .input("b", Type::enumeration("E", ["y"]))
-        .input("c", Type::structure("S", [("f", Type::int()), ("f", Type::int())]))
+        .input(
+            "c",
+            Type::structure("S", [("f", Type::int()), ("f", Type::int())]),
+        )
         .decisions([&Decision::new("d", ["r"])])
         .default_outcome(Decision::new("d", ["r"]).reason("r"))
         .problems();
@@ -357,18 +506,41 @@ fn two_types_of_one_name_clash() {
 
 /// Grants: read and admin, collected; ranked, admin over read, when `ranked`.
 fn grants(ranked: bool) -> (Kind, Decision, Decision) {
-    let read = Decision::new("read", ["member", "oncall"]).field_default("scope", Type::string(), json!("all"));
-    let admin = Decision::new("admin", ["oncall"]).field_default("ttl", Type::duration(), json!("8h"));
-    let user = Type::structure("User", [("groups", Type::list(Type::string())), ("oncall", Type::bool())]);
-    let builder = Kind::builder(if ranked { "RankedGrants" } else { "Grants" }).version(1).input("user", user).collect_all([&read, &admin]);
-    let kind = if ranked { builder.precedence([&admin, &read]) } else { builder }.build().unwrap();
+    let read = Decision::new("read", ["member", "oncall"]).field_default(
+        "scope",
+        Type::string(),
+        json!("all"),
+    );
+    let admin =
+        Decision::new("admin", ["oncall"]).field_default("ttl", Type::duration(), json!("8h"));
+    let user = Type::structure(
+        "User",
+        [
+            ("groups", Type::list(Type::string())),
+            ("oncall", Type::bool()),
+        ],
+    );
+    let builder = Kind::builder(if ranked { "RankedGrants" } else { "Grants" })
+        .version(1)
+        .input("user", user)
+        .collect_all([&read, &admin]);
+    let kind = if ranked {
+        builder.precedence([&admin, &read])
+    } else {
+        builder
+    }
+    .build()
+    .unwrap();
     (kind, read, admin)
 }
 
 fn grants_policy(kind: &Kind) -> SourceFile {
     let rules = "\nwhen \"eng\" in user.groups {\n  read(reason: member)\n  admin(reason: oncall, ttl: 2h)\n}\n\n\
                  when user.oncall {\n  read(reason: oncall, scope: \"prod\")\n  admin(reason: oncall, ttl: 1h)\n}\n";
-    SourceFile::new("grants/main.sigil", format!("policy grants.main: {}@1\n{rules}", kind.name()))
+    SourceFile::new(
+        "grants/main.sigil",
+        format!("policy grants.main: {}@1\n{rules}", kind.name()),
+    )
 }
 
 #[derive(serde::Deserialize, Debug, PartialEq)]
@@ -378,19 +550,54 @@ struct Ttl {
 
 #[test]
 fn a_kind_knows_the_shape_of_its_results() {
-    assert_eq!(grants(true).0.result_shape(), ResultShape { collect: true, ranked: true });
-    assert_eq!(grants(false).0.result_shape(), ResultShape { collect: true, ranked: false });
-    assert_eq!(minimal().result_shape(), ResultShape { collect: false, ranked: false });
+    assert_eq!(
+        grants(true).0.result_shape(),
+        ResultShape {
+            collect: true,
+            ranked: true
+        }
+    );
+    assert_eq!(
+        grants(false).0.result_shape(),
+        ResultShape {
+            collect: true,
+            ranked: false
+        }
+    );
+    assert_eq!(
+        minimal().result_shape(),
+        ResultShape {
+            collect: false,
+            ranked: false
+        }
+    );
 }
 
 #[test]
 fn a_ranked_collecting_kinds_single_top_reads_with_matches() {
     let (kind, read, admin) = grants(true);
-    let policy = kind.compile(&engine(), &[grants_policy(&kind)], KindCompileOptions::default()).unwrap();
-    let oncall = policy.eval(&json!({"user": {"groups": [], "oncall": true}})).unwrap();
+    let policy = kind
+        .compile(
+            &engine(),
+            &[grants_policy(&kind)],
+            KindCompileOptions::default(),
+        )
+        .unwrap();
+    let oncall = policy
+        .eval(&json!({"user": {"groups": [], "oncall": true}}))
+        .unwrap();
     assert!(oncall.collect);
-    assert_eq!(oncall.shape, Some(ResultShape { collect: true, ranked: true }));
-    assert_eq!(admin.matches::<Ttl>(&oncall).unwrap(), Some(Ttl { ttl: "1h".into() }));
+    assert_eq!(
+        oncall.shape,
+        Some(ResultShape {
+            collect: true,
+            ranked: true
+        })
+    );
+    assert_eq!(
+        admin.matches::<Ttl>(&oncall).unwrap(),
+        Some(Ttl { ttl: "1h".into() })
+    );
     assert!(admin.reason("oncall").is(&oncall).unwrap());
     assert_eq!(read.matches::<serde_json::Value>(&oncall).unwrap(), None);
 }
@@ -398,20 +605,45 @@ fn a_ranked_collecting_kinds_single_top_reads_with_matches() {
 #[test]
 fn a_ranked_top_of_two_entries_has_no_single_outcome() {
     let (kind, read, admin) = grants(true);
-    let policy = kind.compile(&engine(), &[grants_policy(&kind)], KindCompileOptions::default()).unwrap();
-    let both = policy.eval(&json!({"user": {"groups": ["eng"], "oncall": true}})).unwrap();
+    let policy = kind
+        .compile(
+            &engine(),
+            &[grants_policy(&kind)],
+            KindCompileOptions::default(),
+        )
+        .unwrap();
+    let both = policy
+        .eval(&json!({"user": {"groups": ["eng"], "oncall": true}}))
+        .unwrap();
     assert_eq!(admin.matches::<Ttl>(&both).unwrap(), None);
     assert!(!admin.reason("oncall").is(&both).unwrap());
     assert_eq!(admin.match_all::<Ttl>(&both).unwrap().len(), 2);
-    assert!(read.match_all::<serde_json::Value>(&both).unwrap().is_empty());
+    assert!(read
+        .match_all::<serde_json::Value>(&both)
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
 fn an_unranked_collecting_kinds_result_is_refused_a_single_outcome() {
     let (kind, _, admin) = grants(false);
-    let policy = kind.compile(&engine(), &[grants_policy(&kind)], KindCompileOptions::default()).unwrap();
-    let oncall = policy.eval(&json!({"user": {"groups": [], "oncall": true}})).unwrap();
-    assert_eq!(oncall.shape, Some(ResultShape { collect: true, ranked: false }));
+    let policy = kind
+        .compile(
+            &engine(),
+            &[grants_policy(&kind)],
+            KindCompileOptions::default(),
+        )
+        .unwrap();
+    let oncall = policy
+        .eval(&json!({"user": {"groups": [], "oncall": true}}))
+        .unwrap();
+    assert_eq!(
+        oncall.shape,
+        Some(ResultShape {
+            collect: true,
+            ranked: false
+        })
+    );
     let error = admin.matches::<Ttl>(&oncall).unwrap_err();
     assert_eq!(error.to_string(), "matches on a collecting kind's result, which has no single outcome; read it with match_all");
     assert_eq!(error.help(), "a collecting kind applies every decision that fired; with precedence, the top rank reads with matches");
@@ -422,11 +654,27 @@ fn an_unranked_collecting_kinds_result_is_refused_a_single_outcome() {
 fn without_the_kinds_shape_a_ranked_collecting_result_is_refused_its_top() {
     let (kind, _, admin) = grants(true);
     let engine = engine();
-    let policy = engine.compile(&[kind.file(None), grants_policy(&kind)], CompileOptions::default()).unwrap();
+    let policy = engine
+        .compile(
+            &[kind.file(None), grants_policy(&kind)],
+            CompileOptions::default(),
+        )
+        .unwrap();
     let input = json!({"user": {"groups": [], "oncall": true}});
     let unstamped = policy.eval(&input).unwrap();
     assert_eq!(unstamped.shape, None);
-    assert!(admin.reason("oncall").is(&unstamped).unwrap_err().to_string().starts_with("is on a collecting kind's result"));
-    let stamped = policy.stamp_results(kind.result_shape()).eval(&input).unwrap();
-    assert_eq!(admin.matches::<Ttl>(&stamped).unwrap(), Some(Ttl { ttl: "1h".into() }));
+    assert!(admin
+        .reason("oncall")
+        .is(&unstamped)
+        .unwrap_err()
+        .to_string()
+        .starts_with("is on a collecting kind's result"));
+    let stamped = policy
+        .stamp_results(kind.result_shape())
+        .eval(&input)
+        .unwrap();
+    assert_eq!(
+        admin.matches::<Ttl>(&stamped).unwrap(),
+        Some(Ttl { ttl: "1h".into() })
+    );
 }

@@ -76,7 +76,9 @@ fn number_or_text(key: &str) -> Value {
             None => (rest, ""),
         };
         let fraction_ok = fraction.is_empty()
-            || (fraction.len() > 1 && fraction.starts_with('.') && fraction.bytes().skip(1).all(|b| b.is_ascii_digit()));
+            || (fraction.len() > 1
+                && fraction.starts_with('.')
+                && fraction.bytes().skip(1).all(|b| b.is_ascii_digit()));
         let exponent_ok = exponent.is_empty() || {
             let e = exponent.get(1..).unwrap_or_default();
             let e = e.strip_prefix(['+', '-']).unwrap_or(e);
@@ -92,7 +94,10 @@ fn number_or_text(key: &str) -> Value {
             return Value::from(n);
         }
     }
-    key.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map_or_else(|| Value::String(key.to_owned()), Value::Number)
+    key.parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or_else(|| Value::String(key.to_owned()), Value::Number)
 }
 
 /// The shortest round-trip decimal without an exponent, with `.0` when it has no point.
@@ -125,7 +130,11 @@ mod tests {
             (Type::duration(), json!("90m"), "1h30m"),
             (Type::duration(), json!(""), "0s"),
             (Type::optional(Type::int()), json!(4), "4"),
-            (Type::enumeration("Level", ["low", "mid"]), json!("mid"), "mid"),
+            (
+                Type::enumeration("Level", ["low", "mid"]),
+                json!("mid"),
+                "mid",
+            ),
         ];
         for (ty, value, want) in cases {
             assert_eq!(text(&ty, &value).unwrap(), want, "{ty} {value}");
@@ -134,12 +143,21 @@ mod tests {
 
     #[test]
     fn lists_and_maps_print_sorted_by_utf8() {
-        assert_eq!(text(&Type::list(Type::string()), &json!(["a", "b"])).unwrap(), "[\"a\", \"b\"]");
+        assert_eq!(
+            text(&Type::list(Type::string()), &json!(["a", "b"])).unwrap(),
+            "[\"a\", \"b\"]"
+        );
         assert_eq!(text(&Type::list(Type::int()), &json!([])).unwrap(), "[]");
         let weights = json!({"b": 2, "a": 1, "ä": 3, "Z": 4});
-        assert_eq!(text(&Type::map(Type::string(), Type::int()), &weights).unwrap(), "{\"Z\": 4, \"a\": 1, \"b\": 2, \"ä\": 3}");
+        assert_eq!(
+            text(&Type::map(Type::string(), Type::int()), &weights).unwrap(),
+            "{\"Z\": 4, \"a\": 1, \"b\": 2, \"ä\": 3}"
+        );
         let flags = json!({"10": true, "2": false});
-        assert_eq!(text(&Type::map(Type::int(), Type::bool()), &flags).unwrap(), "{10: true, 2: false}");
+        assert_eq!(
+            text(&Type::map(Type::int(), Type::bool()), &flags).unwrap(),
+            "{10: true, 2: false}"
+        );
     }
 
     #[test]

@@ -57,19 +57,34 @@ pub struct Matched<P> {
 
 impl Decision {
     /// A decision of this name and reasons, without payload fields.
-    pub fn new(name: impl Into<String>, reasons: impl IntoIterator<Item = impl Into<String>>) -> Decision {
-        Decision { name: name.into(), reasons: reasons.into_iter().map(Into::into).collect(), fields: Vec::new() }
+    pub fn new(
+        name: impl Into<String>,
+        reasons: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Decision {
+        Decision {
+            name: name.into(),
+            reasons: reasons.into_iter().map(Into::into).collect(),
+            fields: Vec::new(),
+        }
     }
 
     /// Adds a required payload field.
     pub fn field(mut self, name: impl Into<String>, ty: Type) -> Decision {
-        self.fields.push(Field { name: name.into(), ty, default: None });
+        self.fields.push(Field {
+            name: name.into(),
+            ty,
+            default: None,
+        });
         self
     }
 
     /// Adds a payload field with a default.
     pub fn field_default(mut self, name: impl Into<String>, ty: Type, default: Value) -> Decision {
-        self.fields.push(Field { name: name.into(), ty, default: Some(default) });
+        self.fields.push(Field {
+            name: name.into(),
+            ty,
+            default: Some(default),
+        });
         self
     }
 
@@ -87,7 +102,10 @@ impl Decision {
     ///
     /// # Panics
     /// With a did-you-mean, when the decision declares no such reason; see [`Decision::try_reason`].
-    #[expect(clippy::panic, reason = "a reason name is a constant of the program; a typo is a bug to stop at")]
+    #[expect(
+        clippy::panic,
+        reason = "a reason name is a constant of the program; a typo is a bug to stop at"
+    )]
     pub fn reason(&self, reason: &str) -> Outcome {
         match self.try_reason(reason) {
             Ok(outcome) => outcome,
@@ -98,12 +116,21 @@ impl Decision {
     /// The outcome of this decision with `reason`, or an error with a did-you-mean.
     pub fn try_reason(&self, reason: &str) -> Result<Outcome> {
         if self.reasons.iter().any(|r| r == reason) {
-            return Ok(Outcome { decision: self.name.clone(), reason: reason.to_owned() });
+            return Ok(Outcome {
+                decision: self.name.clone(),
+                reason: reason.to_owned(),
+            });
         }
-        let suggestion = nearest(reason, &self.reasons).map(|best| format!("did you mean {}? ", go_quote(best)));
+        let suggestion =
+            nearest(reason, &self.reasons).map(|best| format!("did you mean {}? ", go_quote(best)));
         Err(Error::engine(
             format!("decision {} has no reason {}", self.name, go_quote(reason)),
-            format!("{}{} declares: {}", suggestion.unwrap_or_default(), self.name, self.reasons.join(", ")),
+            format!(
+                "{}{} declares: {}",
+                suggestion.unwrap_or_default(),
+                self.name,
+                self.reasons.join(", ")
+            ),
         ))
     }
 
@@ -137,7 +164,10 @@ impl Decision {
     }
 
     fn payload<P: DeserializeOwned>(&self, entry: &EvalEntry) -> Result<P> {
-        let payload = entry.payload.clone().unwrap_or_else(|| Value::Object(serde_json::Map::new()));
+        let payload = entry
+            .payload
+            .clone()
+            .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
         serde_json::from_value(payload).map_err(|e| {
             Error::engine(
                 format!("the payload of decision {} doesn't fit the type asked for: {e}", self.name),
@@ -151,7 +181,10 @@ impl Outcome {
     /// An outcome by names, unchecked; [`crate::KindBuilder::build`] checks it against the kind.
     /// [`Decision::reason`] checks it at once.
     pub fn new(decision: impl Into<String>, reason: impl Into<String>) -> Outcome {
-        Outcome { decision: decision.into(), reason: reason.into() }
+        Outcome {
+            decision: decision.into(),
+            reason: reason.into(),
+        }
     }
 
     /// The decision's name.
@@ -168,7 +201,9 @@ impl Outcome {
     /// [`Decision::matches`] gives one.
     pub fn is(&self, result: &EvalResult) -> Result<bool> {
         guard(result, "is")?;
-        Ok(matches!(result.outcome.as_slice(), [only] if only.decision == self.decision && only.reason == self.reason))
+        Ok(
+            matches!(result.outcome.as_slice(), [only] if only.decision == self.decision && only.reason == self.reason),
+        )
     }
 }
 
@@ -176,7 +211,9 @@ impl Outcome {
 /// that fired rather than one. The result's shape says so; without one, the record's `collect`
 /// does, which also refuses a ranked collecting kind's result its kind didn't stamp.
 fn guard(result: &EvalResult, what: &str) -> Result<()> {
-    let unranked = result.shape.map_or(result.collect, |shape| shape.collect && !shape.ranked);
+    let unranked = result
+        .shape
+        .map_or(result.collect, |shape| shape.collect && !shape.ranked);
     if !unranked {
         return Ok(());
     }
@@ -263,19 +300,35 @@ mod tests {
     use serde_json::json;
 
     fn notify() -> Decision {
-        Decision::new("notify", ["routine", "unrouted"]).field_default("channel", Type::string(), json!("#alerts"))
+        Decision::new("notify", ["routine", "unrouted"]).field_default(
+            "channel",
+            Type::string(),
+            json!("#alerts"),
+        )
     }
 
     fn result(entries: Value, collect: bool) -> EvalResult {
-        serde_json::from_value(json!({"policy": "p", "outcome": entries, "trace": [], "collect": collect})).unwrap()
+        serde_json::from_value(
+            json!({"policy": "p", "outcome": entries, "trace": [], "collect": collect}),
+        )
+        .unwrap()
     }
 
     #[test]
     fn an_undeclared_reason_gets_a_did_you_mean() {
         let error = notify().try_reason("unroutd").unwrap_err();
-        assert_eq!(error.to_string(), "decision notify has no reason \"unroutd\"");
-        assert_eq!(error.help(), "did you mean \"unrouted\"? notify declares: routine, unrouted");
-        assert_eq!(notify().try_reason("zzzzzz").unwrap_err().help(), "notify declares: routine, unrouted");
+        assert_eq!(
+            error.to_string(),
+            "decision notify has no reason \"unroutd\""
+        );
+        assert_eq!(
+            error.help(),
+            "did you mean \"unrouted\"? notify declares: routine, unrouted"
+        );
+        assert_eq!(
+            notify().try_reason("zzzzzz").unwrap_err().help(),
+            "notify declares: routine, unrouted"
+        );
         assert_eq!(notify().reason("routine").to_string(), "notify.routine");
     }
 
@@ -303,8 +356,16 @@ mod tests {
 
     #[test]
     fn matches_reads_the_one_entry_of_the_decision() {
-        let one = result(json!([{"payload": {"channel": "#ops"}, "decision": "notify", "reason": "routine"}]), false);
-        assert_eq!(notify().matches::<Notify>(&one).unwrap(), Some(Notify { channel: "#ops".into() }));
+        let one = result(
+            json!([{"payload": {"channel": "#ops"}, "decision": "notify", "reason": "routine"}]),
+            false,
+        );
+        assert_eq!(
+            notify().matches::<Notify>(&one).unwrap(),
+            Some(Notify {
+                channel: "#ops".into()
+            })
+        );
         assert!(notify().reason("routine").is(&one).unwrap());
         assert!(!notify().reason("unrouted").is(&one).unwrap());
         let other = result(json!([{"decision": "page", "reason": "x"}]), false);
@@ -320,7 +381,12 @@ mod tests {
             notify().matches::<Value>(&collected).unwrap_err().to_string(),
             "matches on a collecting kind's result, which has no single outcome; read it with match_all"
         );
-        assert!(notify().reason("routine").is(&collected).unwrap_err().to_string().starts_with("is on a collecting"));
+        assert!(notify()
+            .reason("routine")
+            .is(&collected)
+            .unwrap_err()
+            .to_string()
+            .starts_with("is on a collecting"));
     }
 
     #[test]
@@ -335,9 +401,23 @@ mod tests {
             (shape(false, false), true, false),
         ];
         for (shape, collect, refused) in cases {
-            let one = EvalResult { shape, ..result(json!([{"decision": "notify", "reason": "routine"}]), collect) };
-            assert_eq!(notify().matches::<Value>(&one).is_err(), refused, "{shape:?} {collect}");
-            assert_eq!(notify().reason("routine").is(&one).is_err(), refused, "{shape:?} {collect}");
+            let one = EvalResult {
+                shape,
+                ..result(
+                    json!([{"decision": "notify", "reason": "routine"}]),
+                    collect,
+                )
+            };
+            assert_eq!(
+                notify().matches::<Value>(&one).is_err(),
+                refused,
+                "{shape:?} {collect}"
+            );
+            assert_eq!(
+                notify().reason("routine").is(&one).is_err(),
+                refused,
+                "{shape:?} {collect}"
+            );
             if !refused {
                 assert_eq!(notify().matches::<Value>(&one).unwrap(), Some(json!({})));
                 assert!(notify().reason("routine").is(&one).unwrap());
@@ -357,14 +437,27 @@ mod tests {
             true,
         );
         let all = notify().match_all::<Notify>(&collected).unwrap();
-        assert_eq!(all.iter().map(|m| (m.payload.channel.as_str(), m.reason.as_str())).collect::<Vec<_>>(), [("a", "routine"), ("b", "unrouted")]);
+        assert_eq!(
+            all.iter()
+                .map(|m| (m.payload.channel.as_str(), m.reason.as_str()))
+                .collect::<Vec<_>>(),
+            [("a", "routine"), ("b", "unrouted")]
+        );
         assert_eq!(all[0].position.as_deref(), Some("a.sigil:1:1"));
     }
 
     #[test]
     fn a_payload_of_the_wrong_shape_is_an_error() {
-        let one = result(json!([{"payload": {"channel": 5}, "decision": "notify", "reason": "routine"}]), false);
+        let one = result(
+            json!([{"payload": {"channel": 5}, "decision": "notify", "reason": "routine"}]),
+            false,
+        );
         let error = notify().matches::<Notify>(&one).unwrap_err();
-        assert!(error.to_string().starts_with("the payload of decision notify doesn't fit the type asked for: "), "{error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("the payload of decision notify doesn't fit the type asked for: "),
+            "{error}"
+        );
     }
 }

@@ -96,7 +96,10 @@ impl Kind {
 
     /// The kind document as a file: `path`, or the kind's name in snake case with `.sigil`.
     pub fn file(&self, path: Option<&str>) -> SourceFile {
-        let path = path.map_or_else(|| format!("{}.sigil", snake_case(&self.name)), str::to_owned);
+        let path = path.map_or_else(
+            || format!("{}.sigil", snake_case(&self.name)),
+            str::to_owned,
+        );
         SourceFile::new(path, self.schema.clone())
     }
 
@@ -114,7 +117,12 @@ impl Kind {
     /// it, and with the kind's implementations (the options' functions win). The policy stamps its
     /// results with [`Kind::result_shape`]. Fails when they hold
     /// a kind document of this name that is not [`Kind::schema`].
-    pub fn compile(&self, engine: &Engine, files: &[SourceFile], options: KindCompileOptions) -> Result<Policy> {
+    pub fn compile(
+        &self,
+        engine: &Engine,
+        files: &[SourceFile],
+        options: KindCompileOptions,
+    ) -> Result<Policy> {
         let mut compile = options.compile;
         let mut found = false;
         for file in files.iter().chain(&compile.trusted_files) {
@@ -135,7 +143,10 @@ impl Kind {
         }
         all.extend_from_slice(files);
         for (name, function) in &self.functions {
-            compile.functions.entry(name.clone()).or_insert_with(|| function.clone());
+            compile
+                .functions
+                .entry(name.clone())
+                .or_insert_with(|| function.clone());
         }
         Ok(engine.compile(&all, compile)?.stamp_results(self.shape))
     }
@@ -162,7 +173,13 @@ impl KindBuilder {
     /// `input <name>: <Type>`, in declaration order. A repeat is still declared, so the type walk
     /// reaches its types and reports their problems too.
     pub fn input(mut self, name: impl Into<String>, ty: Type) -> Self {
-        declare(&mut self.inputs, &mut self.problems, "input", name.into(), ty);
+        declare(
+            &mut self.inputs,
+            &mut self.problems,
+            "input",
+            name.into(),
+            ty,
+        );
         self
     }
 
@@ -171,14 +188,21 @@ impl KindBuilder {
         if matches!(ty.0, types::Repr::Enum { .. }) {
             self.enums.push(ty);
         } else {
-            self.problems.push(format!("enumeration({ty}): not an enum"));
+            self.problems
+                .push(format!("enumeration({ty}): not an enum"));
         }
         self
     }
 
     /// `fn <name>(...) -> ...`, in declaration order.
     pub fn function(mut self, name: impl Into<String>, decl: FnDecl) -> Self {
-        declare(&mut self.functions, &mut self.problems, "function", name.into(), decl);
+        declare(
+            &mut self.functions,
+            &mut self.problems,
+            "function",
+            name.into(),
+            decl,
+        );
         self
     }
 
@@ -192,7 +216,11 @@ impl KindBuilder {
         self.resolve(true, decisions)
     }
 
-    fn resolve<'a>(mut self, collect_all: bool, decisions: impl IntoIterator<Item = &'a Decision>) -> Self {
+    fn resolve<'a>(
+        mut self,
+        collect_all: bool,
+        decisions: impl IntoIterator<Item = &'a Decision>,
+    ) -> Self {
         if self.resolution_set {
             self.problems.push(
                 "the kind sets both decisions and collect (decisions ranks them for `collect one`, collect_all \
@@ -214,7 +242,10 @@ impl KindBuilder {
 
     /// `precedence <decision>: <r1> > <r2>` in the decision's declared order.
     pub fn rank_reasons(mut self, decision: &Decision) -> Self {
-        let ranking = decision.reasons.iter().map(|r| Outcome { decision: decision.name.clone(), reason: r.clone() });
+        let ranking = decision.reasons.iter().map(|r| Outcome {
+            decision: decision.name.clone(),
+            reason: r.clone(),
+        });
         self.rankings.push(ranking.collect());
         self
     }
@@ -257,23 +288,44 @@ impl KindBuilder {
                 message.push_str("\n  ");
                 message.push_str(&problem);
             }
-            return Err(Error::engine(message, "fix every problem listed; the kind can't be exported until then"));
+            return Err(Error::engine(
+                message,
+                "fix every problem listed; the kind can't be exported until then",
+            ));
         }
         let functions = self
             .functions
             .into_iter()
-            .filter_map(|(name, decl)| decl.implementation.map(|implementation| (name, implementation)))
+            .filter_map(|(name, decl)| {
+                decl.implementation
+                    .map(|implementation| (name, implementation))
+            })
             .collect();
         let shape = ResultShape {
             collect: self.collect_all,
-            ranked: self.precedence.as_ref().is_some_and(|decisions| !decisions.is_empty()),
+            ranked: self
+                .precedence
+                .as_ref()
+                .is_some_and(|decisions| !decisions.is_empty()),
         };
-        Ok(Kind { name: self.name, version: self.version, schema, functions, shape })
+        Ok(Kind {
+            name: self.name,
+            version: self.version,
+            schema,
+            functions,
+            shape,
+        })
     }
 }
 
 /// Appends a named declaration, noting a repeat as a problem.
-fn declare<T>(list: &mut Vec<(String, T)>, problems: &mut Vec<String>, what: &str, name: String, item: T) {
+fn declare<T>(
+    list: &mut Vec<(String, T)>,
+    problems: &mut Vec<String>,
+    what: &str,
+    name: String,
+    item: T,
+) {
     if list.iter().any(|(n, _)| *n == name) {
         problems.push(format!("{what} {name} is declared twice"));
     }
@@ -288,7 +340,10 @@ pub(crate) fn snake_case(name: &str) -> String {
         if i > 0 && c.is_uppercase() {
             let before = chars.get(i - 1).copied().unwrap_or_default();
             let lower_after = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            if before.is_lowercase() || before.is_ascii_digit() || (before.is_uppercase() && lower_after) {
+            if before.is_lowercase()
+                || before.is_ascii_digit()
+                || (before.is_uppercase() && lower_after)
+            {
                 out.push('_');
             }
         }
@@ -317,7 +372,9 @@ pub(crate) fn kind_name_of(source: &str) -> Option<&str> {
     if name_start.len() == after_kind.len() {
         return None;
     }
-    let name_len = name_start.find(|c: char| !is_ident_char(c)).unwrap_or(name_start.len());
+    let name_len = name_start
+        .find(|c: char| !is_ident_char(c))
+        .unwrap_or(name_start.len());
     let (name, after_name) = name_start.split_at(name_len);
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
@@ -357,7 +414,10 @@ mod tests {
     #[test]
     fn kind_name_of_reads_only_a_kind_header() {
         assert_eq!(kind_name_of("kind A version 1"), Some("A"));
-        assert_eq!(kind_name_of("// one\n// two\nkind Alert_Routing version 3, accepts: 2"), Some("Alert_Routing"));
+        assert_eq!(
+            kind_name_of("// one\n// two\nkind Alert_Routing version 3, accepts: 2"),
+            Some("Alert_Routing")
+        );
         assert_eq!(kind_name_of("\n\n  kind   K   version 1"), Some("K"));
         for source in [
             "policy a.b: K@1",

@@ -19,8 +19,14 @@ pub(crate) enum Repr {
     List(Box<Type>),
     Map(Box<Type>, Box<Type>),
     Optional(Box<Type>),
-    Enum { name: String, values: Vec<String> },
-    Struct { name: String, fields: Vec<(String, Type)> },
+    Enum {
+        name: String,
+        values: Vec<String>,
+    },
+    Struct {
+        name: String,
+        fields: Vec<(String, Type)>,
+    },
 }
 
 impl Type {
@@ -61,12 +67,24 @@ impl Type {
         Type(Repr::Optional(Box::new(element)))
     }
     /// An enum of these values, printed `enum Name: a | b`.
-    pub fn enumeration(name: impl Into<String>, values: impl IntoIterator<Item = impl Into<String>>) -> Type {
-        Type(Repr::Enum { name: name.into(), values: values.into_iter().map(Into::into).collect() })
+    pub fn enumeration(
+        name: impl Into<String>,
+        values: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Type {
+        Type(Repr::Enum {
+            name: name.into(),
+            values: values.into_iter().map(Into::into).collect(),
+        })
     }
     /// A struct type; field order is declaration order.
-    pub fn structure(name: impl Into<String>, fields: impl IntoIterator<Item = (impl Into<String>, Type)>) -> Type {
-        Type(Repr::Struct { name: name.into(), fields: fields.into_iter().map(|(n, t)| (n.into(), t)).collect() })
+    pub fn structure(
+        name: impl Into<String>,
+        fields: impl IntoIterator<Item = (impl Into<String>, Type)>,
+    ) -> Type {
+        Type(Repr::Struct {
+            name: name.into(),
+            fields: fields.into_iter().map(|(n, t)| (n.into(), t)).collect(),
+        })
     }
 }
 
@@ -98,7 +116,11 @@ pub struct FnDecl {
 impl FnDecl {
     /// A function of these parameter types and result type.
     pub fn new(params: impl IntoIterator<Item = Type>, result: Type) -> FnDecl {
-        FnDecl { params: params.into_iter().collect(), result, implementation: None }
+        FnDecl {
+            params: params.into_iter().collect(),
+            result,
+            implementation: None,
+        }
     }
 
     /// Adds its implementation, which [`crate::Kind::compile`] passes to the engine.
@@ -116,10 +138,16 @@ mod tests {
     fn types_print_as_the_kind_file_spells_them() {
         let cases = [
             (Type::list(Type::string()), "list<string>"),
-            (Type::map(Type::string(), Type::list(Type::int())), "map<string, list<int>>"),
+            (
+                Type::map(Type::string(), Type::list(Type::int())),
+                "map<string, list<int>>",
+            ),
             (Type::optional(Type::timestamp()), "?timestamp"),
             (Type::enumeration("Tier", ["gold"]), "Tier"),
-            (Type::structure("Owner", [("name", Type::string())]), "Owner"),
+            (
+                Type::structure("Owner", [("name", Type::string())]),
+                "Owner",
+            ),
             (Type::bool(), "bool"),
             (Type::float(), "float"),
             (Type::duration(), "duration"),

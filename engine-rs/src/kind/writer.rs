@@ -10,7 +10,10 @@ use crate::quote::go_quote;
 
 fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Writes the kind: its text and every problem, in the documented order.
@@ -56,26 +59,38 @@ impl<'a> Writer<'a> {
     fn check_header(&mut self) {
         let d = self.draft;
         if !is_identifier(&d.name) {
-            self.advised(format!("kind name {} isn't an identifier", go_quote(&d.name)), "use letters, digits and underscores, like AlertRouting");
+            self.advised(
+                format!("kind name {} isn't an identifier", go_quote(&d.name)),
+                "use letters, digits and underscores, like AlertRouting",
+            );
         }
         if d.version < 1 {
             self.problem(format!("version {} isn't a whole number from 1", d.version));
         }
         if d.accepts < 1 || d.accepts > d.version {
-            self.problem(format!("accepts {} isn't from 1 to the version, {}", d.accepts, d.version));
+            self.problem(format!(
+                "accepts {} isn't from 1 to the version, {}",
+                d.accepts, d.version
+            ));
         }
     }
 
     fn check_decisions(&mut self) {
         if self.draft.decisions.is_empty() {
-            self.advised("the kind declares no decisions".into(), "set decisions, or collect_all for a collecting kind");
+            self.advised(
+                "the kind declares no decisions".into(),
+                "set decisions, or collect_all for a collecting kind",
+            );
         }
         for d in &self.draft.decisions {
             if self.by_name.insert(&d.name, d).is_some() {
                 self.problem(format!("decision {} is declared twice", d.name));
             }
             if !is_identifier(&d.name) {
-                self.problem(format!("decision name {} isn't an identifier", go_quote(&d.name)));
+                self.problem(format!(
+                    "decision name {} isn't an identifier",
+                    go_quote(&d.name)
+                ));
             }
             if d.reasons.is_empty() {
                 self.problem(format!("decision {} declares no reasons", d.name));
@@ -86,13 +101,20 @@ impl<'a> Writer<'a> {
                     self.problem(format!("decision {} declares reason {r} twice", d.name));
                 }
                 if !is_identifier(r) {
-                    self.problem(format!("decision {}: reason {} isn't an identifier", d.name, go_quote(r)));
+                    self.problem(format!(
+                        "decision {}: reason {} isn't an identifier",
+                        d.name,
+                        go_quote(r)
+                    ));
                 }
             }
             let mut fields = HashSet::new();
             for f in &d.fields {
                 if !fields.insert(&f.name) {
-                    self.problem(format!("decision {}: field {} is declared twice", d.name, f.name));
+                    self.problem(format!(
+                        "decision {}: field {} is declared twice",
+                        d.name, f.name
+                    ));
                 }
             }
         }
@@ -101,15 +123,25 @@ impl<'a> Writer<'a> {
     // `collect one` ranks its decisions in declaration order; a collecting kind only when given a
     // precedence, which must then be a permutation of the decisions.
     fn resolve_precedence(&mut self) {
-        let names: Vec<String> = self.draft.decisions.iter().map(|d| d.name.clone()).collect();
+        let names: Vec<String> = self
+            .draft
+            .decisions
+            .iter()
+            .map(|d| d.name.clone())
+            .collect();
         if !self.draft.collect_all {
             if self.draft.precedence.is_some() {
-                self.advised("precedence is for a collecting kind".into(), "decisions already ranks them in order");
+                self.advised(
+                    "precedence is for a collecting kind".into(),
+                    "decisions already ranks them in order",
+                );
             }
             self.precedence = names;
             return;
         }
-        let Some(given) = self.draft.precedence.as_ref().filter(|p| !p.is_empty()) else { return };
+        let Some(given) = self.draft.precedence.as_ref().filter(|p| !p.is_empty()) else {
+            return;
+        };
         self.precedence = given.clone();
         let unique = given.iter().collect::<HashSet<_>>().len() == given.len();
         let covers = names.iter().all(|n| given.contains(n));
@@ -125,7 +157,10 @@ impl<'a> Writer<'a> {
     fn check_fallbacks(&mut self) {
         let d = self.draft;
         if !d.collect_all && d.default_outcome.is_none() && !d.decisions.is_empty() {
-            self.advised("a `collect one` kind needs a default".into(), "set default_outcome to the outcome when no rule fires");
+            self.advised(
+                "a `collect one` kind needs a default".into(),
+                "set default_outcome to the outcome when no rule fires",
+            );
         }
         if d.collect_all && d.conflict.is_some() {
             self.advised(
@@ -145,18 +180,27 @@ impl<'a> Writer<'a> {
     fn check_fallback(&mut self, outcome: &Outcome, what: &str) {
         if let Some(d) = self.declared(outcome, what) {
             for f in d.fields.iter().filter(|f| f.default.is_none()) {
-                self.advised(format!("{what} {outcome}: payload field {} has no default", f.name), "give it one with field_default");
+                self.advised(
+                    format!("{what} {outcome}: payload field {} has no default", f.name),
+                    "give it one with field_default",
+                );
             }
         }
     }
 
     fn declared(&mut self, outcome: &Outcome, what: &str) -> Option<&'a Decision> {
         let Some(d) = self.by_name.get(outcome.decision.as_str()).copied() else {
-            self.problem(format!("{what} {outcome}: decision {} isn't one of the kind's", outcome.decision));
+            self.problem(format!(
+                "{what} {outcome}: decision {} isn't one of the kind's",
+                outcome.decision
+            ));
             return None;
         };
         if !d.reasons.contains(&outcome.reason) {
-            self.problem(format!("{what} {outcome}: decision {} has no reason {}", d.name, outcome.reason));
+            self.problem(format!(
+                "{what} {outcome}: decision {} has no reason {}",
+                d.name, outcome.reason
+            ));
         }
         Some(d)
     }
@@ -169,7 +213,9 @@ impl<'a> Writer<'a> {
             };
             let decision = first.decision.clone();
             let Some(d) = self.by_name.get(decision.as_str()).copied() else {
-                self.problem(format!("reason ranking: decision {decision} isn't one of the kind's"));
+                self.problem(format!(
+                    "reason ranking: decision {decision} isn't one of the kind's"
+                ));
                 continue;
             };
             let mut reasons = Vec::new();
@@ -178,7 +224,10 @@ impl<'a> Writer<'a> {
                     reasons.push(o.reason.clone());
                 } else {
                     self.advised(
-                        format!("reason ranking {decision}: reason {} belongs to decision {}", o.reason, o.decision),
+                        format!(
+                            "reason ranking {decision}: reason {} belongs to decision {}",
+                            o.reason, o.decision
+                        ),
                         "rank each decision's reasons in a ranking of its own",
                     );
                 }
@@ -187,7 +236,8 @@ impl<'a> Writer<'a> {
                 self.problem(format!("reasons of {decision} are ranked twice"));
             }
             let unique = reasons.iter().collect::<HashSet<_>>().len() == reasons.len();
-            let same = d.reasons.iter().all(|r| reasons.contains(r)) && reasons.iter().all(|r| d.reasons.contains(r));
+            let same = d.reasons.iter().all(|r| reasons.contains(r))
+                && reasons.iter().all(|r| d.reasons.contains(r));
             if !unique || !same {
                 self.advised(
                     format!("the reason ranking of {decision} must name every reason of {decision} once"),
@@ -209,12 +259,19 @@ impl<'a> Writer<'a> {
                         self.declared(outcome, "exclusive");
                     }
                     OutcomeRef::Decision(name) if !self.by_name.contains_key(name.as_str()) => {
-                        self.problem(format!("exclusive: decision {name} isn't one of the kind's"));
+                        self.problem(format!(
+                            "exclusive: decision {name} isn't one of the kind's"
+                        ));
                     }
                     OutcomeRef::Decision(_) => {}
                 }
             }
-            self.exclusive_sets.push(set.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "));
+            self.exclusive_sets.push(
+                set.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            );
         }
     }
 
@@ -228,7 +285,10 @@ impl<'a> Writer<'a> {
         }
         for (name, decl) in &draft.functions {
             if !is_identifier(name) {
-                self.problem(format!("function name {} isn't an identifier", go_quote(name)));
+                self.problem(format!(
+                    "function name {} isn't an identifier",
+                    go_quote(name)
+                ));
             }
             for param in &decl.params {
                 walk.visit(param, &mut self.problems);
@@ -296,14 +356,24 @@ impl<'a> Writer<'a> {
                 out.push_str("}\n");
             }
         }
-        group(&mut out, d.inputs.iter().map(|(name, ty)| format!("input {name}: {ty}")).collect());
+        group(
+            &mut out,
+            d.inputs
+                .iter()
+                .map(|(name, ty)| format!("input {name}: {ty}"))
+                .collect(),
+        );
         let signatures = d.functions.iter().map(|(name, decl)| {
             let params: Vec<String> = decl.params.iter().map(ToString::to_string).collect();
             format!("fn {name}({}) -> {}", params.join(", "), decl.result)
         });
         group(&mut out, signatures.collect());
         for decision in &d.decisions {
-            out.push_str(&format!("\ndecision {} {{\n  reason: {}\n", decision.name, decision.reasons.join(" | ")));
+            out.push_str(&format!(
+                "\ndecision {} {{\n  reason: {}\n",
+                decision.name,
+                decision.reasons.join(" | ")
+            ));
             for f in &decision.fields {
                 out.push_str(&format!("  {}: {}", f.name, f.ty));
                 if let Some(value) = &f.default {
@@ -352,17 +422,32 @@ impl<'a> Writer<'a> {
         let d = self.draft;
         let mut lines = Vec::new();
         if !d.decisions.is_empty() {
-            lines.push(if d.collect_all { "collect all" } else { "collect one" }.to_owned());
+            lines.push(
+                if d.collect_all {
+                    "collect all"
+                } else {
+                    "collect one"
+                }
+                .to_owned(),
+            );
         }
         if !self.precedence.is_empty() {
             lines.push(format!("precedence {}", self.precedence.join(" > ")));
         }
         for decision in &d.decisions {
             if let Some(ranked) = self.rankings.get(&decision.name) {
-                lines.push(format!("precedence {}: {}", decision.name, ranked.join(" > ")));
+                lines.push(format!(
+                    "precedence {}: {}",
+                    decision.name,
+                    ranked.join(" > ")
+                ));
             }
         }
-        lines.extend(self.exclusive_sets.iter().map(|set| format!("exclusive {set}")));
+        lines.extend(
+            self.exclusive_sets
+                .iter()
+                .map(|set| format!("exclusive {set}")),
+        );
         lines
     }
 }

@@ -48,7 +48,10 @@ pub struct wasm_byte_vec_t {
 
 impl wasm_byte_vec_t {
     pub const fn empty() -> Self {
-        Self { size: 0, data: std::ptr::null_mut() }
+        Self {
+            size: 0,
+            data: std::ptr::null_mut(),
+        }
     }
 
     /// The bytes, without the NUL that trap messages end with.
@@ -137,13 +140,24 @@ const _: () = assert!(size_of::<wasmtime_val_raw_t>() == 16);
 
 impl wasmtime_instance_t {
     pub const fn zeroed() -> Self {
-        Self { store_id: 0, private: 0 }
+        Self {
+            store_id: 0,
+            private: 0,
+        }
     }
 }
 
 impl wasmtime_extern_t {
     pub const fn zeroed() -> Self {
-        Self { kind: 0xff, of: wasmtime_extern_union_t { item: wasmtime_item_t { store_id: 0, private: [0; 2] } } }
+        Self {
+            kind: 0xff,
+            of: wasmtime_extern_union_t {
+                item: wasmtime_item_t {
+                    store_id: 0,
+                    private: [0; 2],
+                },
+            },
+        }
     }
 }
 
@@ -154,7 +168,8 @@ pub type unchecked_callback_t = unsafe extern "C" fn(
     len: usize,
 ) -> *mut wasm_trap_t;
 
-pub type wasi_output_fn = unsafe extern "C" fn(data: *mut c_void, bytes: *const u8, len: usize) -> isize;
+pub type wasi_output_fn =
+    unsafe extern "C" fn(data: *mut c_void, bytes: *const u8, len: usize) -> isize;
 
 extern "C" {
     pub fn wasm_byte_vec_delete(vec: *mut wasm_byte_vec_t);
@@ -180,14 +195,25 @@ extern "C" {
 
     pub fn wasm_valtype_new(kind: u8) -> *mut wasm_valtype_t;
     pub fn wasm_valtype_kind(kind: *const wasm_valtype_t) -> u8;
-    pub fn wasm_valtype_vec_new(out: *mut wasm_valtype_vec_t, size: usize, data: *const *mut wasm_valtype_t);
-    pub fn wasm_functype_new(params: *mut wasm_valtype_vec_t, results: *mut wasm_valtype_vec_t) -> *mut wasm_functype_t;
+    pub fn wasm_valtype_vec_new(
+        out: *mut wasm_valtype_vec_t,
+        size: usize,
+        data: *const *mut wasm_valtype_t,
+    );
+    pub fn wasm_functype_new(
+        params: *mut wasm_valtype_vec_t,
+        results: *mut wasm_valtype_vec_t,
+    ) -> *mut wasm_functype_t;
     pub fn wasm_functype_delete(functype: *mut wasm_functype_t);
     pub fn wasm_functype_params(functype: *const wasm_functype_t) -> *const wasm_valtype_vec_t;
     pub fn wasm_functype_results(functype: *const wasm_functype_t) -> *const wasm_valtype_vec_t;
     pub fn wasm_externtype_kind(externtype: *const wasm_externtype_t) -> u8;
-    pub fn wasm_externtype_as_functype_const(externtype: *const wasm_externtype_t) -> *const wasm_functype_t;
-    pub fn wasm_externtype_as_memorytype_const(externtype: *const wasm_externtype_t) -> *const wasm_memorytype_t;
+    pub fn wasm_externtype_as_functype_const(
+        externtype: *const wasm_externtype_t,
+    ) -> *const wasm_functype_t;
+    pub fn wasm_externtype_as_memorytype_const(
+        externtype: *const wasm_externtype_t,
+    ) -> *const wasm_memorytype_t;
     pub fn wasmtime_memorytype_is64(memorytype: *const wasm_memorytype_t) -> bool;
     pub fn wasm_importtype_module(import: *const wasm_importtype_t) -> *const wasm_byte_vec_t;
     pub fn wasm_importtype_name(import: *const wasm_importtype_t) -> *const wasm_byte_vec_t;
@@ -196,13 +222,36 @@ extern "C" {
     pub fn wasm_exporttype_type(export: *const wasm_exporttype_t) -> *const wasm_externtype_t;
     pub fn wasm_exporttype_vec_delete(vec: *mut wasm_exporttype_vec_t);
 
-    pub fn wasmtime_module_new(engine: *mut wasm_engine_t, wasm: *const u8, len: usize, out: *mut *mut wasmtime_module_t) -> *mut wasmtime_error_t;
+    pub fn wasmtime_module_new(
+        engine: *mut wasm_engine_t,
+        wasm: *const u8,
+        len: usize,
+        out: *mut *mut wasmtime_module_t,
+    ) -> *mut wasmtime_error_t;
     pub fn wasmtime_module_delete(module: *mut wasmtime_module_t);
-    pub fn wasmtime_module_serialize(module: *mut wasmtime_module_t, out: *mut wasm_byte_vec_t) -> *mut wasmtime_error_t;
-    pub fn wasmtime_module_deserialize(engine: *mut wasm_engine_t, bytes: *const u8, len: usize, out: *mut *mut wasmtime_module_t) -> *mut wasmtime_error_t;
-    pub fn wasmtime_module_deserialize_file(engine: *mut wasm_engine_t, path: *const std::ffi::c_char, out: *mut *mut wasmtime_module_t) -> *mut wasmtime_error_t;
-    pub fn wasmtime_module_imports(module: *const wasmtime_module_t, out: *mut wasm_importtype_vec_t);
-    pub fn wasmtime_module_exports(module: *const wasmtime_module_t, out: *mut wasm_exporttype_vec_t);
+    pub fn wasmtime_module_serialize(
+        module: *mut wasmtime_module_t,
+        out: *mut wasm_byte_vec_t,
+    ) -> *mut wasmtime_error_t;
+    pub fn wasmtime_module_deserialize(
+        engine: *mut wasm_engine_t,
+        bytes: *const u8,
+        len: usize,
+        out: *mut *mut wasmtime_module_t,
+    ) -> *mut wasmtime_error_t;
+    pub fn wasmtime_module_deserialize_file(
+        engine: *mut wasm_engine_t,
+        path: *const std::ffi::c_char,
+        out: *mut *mut wasmtime_module_t,
+    ) -> *mut wasmtime_error_t;
+    pub fn wasmtime_module_imports(
+        module: *const wasmtime_module_t,
+        out: *mut wasm_importtype_vec_t,
+    );
+    pub fn wasmtime_module_exports(
+        module: *const wasmtime_module_t,
+        out: *mut wasm_exporttype_vec_t,
+    );
 
     pub fn wasmtime_linker_new(engine: *mut wasm_engine_t) -> *mut wasmtime_linker_t;
     pub fn wasmtime_linker_delete(linker: *mut wasmtime_linker_t);
@@ -218,28 +267,85 @@ extern "C" {
         data: *mut c_void,
         finalizer: Option<unsafe extern "C" fn(*mut c_void)>,
     ) -> *mut wasmtime_error_t;
-    pub fn wasmtime_linker_instantiate_pre(linker: *const wasmtime_linker_t, module: *const wasmtime_module_t, out: *mut *mut wasmtime_instance_pre_t) -> *mut wasmtime_error_t;
+    pub fn wasmtime_linker_instantiate_pre(
+        linker: *const wasmtime_linker_t,
+        module: *const wasmtime_module_t,
+        out: *mut *mut wasmtime_instance_pre_t,
+    ) -> *mut wasmtime_error_t;
     pub fn wasmtime_instance_pre_delete(pre: *mut wasmtime_instance_pre_t);
-    pub fn wasmtime_instance_pre_instantiate(pre: *const wasmtime_instance_pre_t, store: *mut wasmtime_context_t, out: *mut wasmtime_instance_t, trap: *mut *mut wasm_trap_t) -> *mut wasmtime_error_t;
-    pub fn wasmtime_instance_export_get(store: *mut wasmtime_context_t, instance: *const wasmtime_instance_t, name: *const u8, len: usize, out: *mut wasmtime_extern_t) -> bool;
+    pub fn wasmtime_instance_pre_instantiate(
+        pre: *const wasmtime_instance_pre_t,
+        store: *mut wasmtime_context_t,
+        out: *mut wasmtime_instance_t,
+        trap: *mut *mut wasm_trap_t,
+    ) -> *mut wasmtime_error_t;
+    pub fn wasmtime_instance_export_get(
+        store: *mut wasmtime_context_t,
+        instance: *const wasmtime_instance_t,
+        name: *const u8,
+        len: usize,
+        out: *mut wasmtime_extern_t,
+    ) -> bool;
 
-    pub fn wasmtime_store_new(engine: *mut wasm_engine_t, data: *mut c_void, finalizer: Option<unsafe extern "C" fn(*mut c_void)>) -> *mut wasmtime_store_t;
+    pub fn wasmtime_store_new(
+        engine: *mut wasm_engine_t,
+        data: *mut c_void,
+        finalizer: Option<unsafe extern "C" fn(*mut c_void)>,
+    ) -> *mut wasmtime_store_t;
     pub fn wasmtime_store_context(store: *mut wasmtime_store_t) -> *mut wasmtime_context_t;
     pub fn wasmtime_store_delete(store: *mut wasmtime_store_t);
-    pub fn wasmtime_store_limiter(store: *mut wasmtime_store_t, memory_size: i64, table_elements: i64, instances: i64, tables: i64, memories: i64);
+    pub fn wasmtime_store_limiter(
+        store: *mut wasmtime_store_t,
+        memory_size: i64,
+        table_elements: i64,
+        instances: i64,
+        tables: i64,
+        memories: i64,
+    );
     pub fn wasmtime_context_get_data(context: *const wasmtime_context_t) -> *mut c_void;
-    pub fn wasmtime_context_set_fuel(context: *mut wasmtime_context_t, fuel: u64) -> *mut wasmtime_error_t;
-    pub fn wasmtime_context_set_epoch_deadline(context: *mut wasmtime_context_t, ticks_beyond_current: u64);
-    pub fn wasmtime_context_set_wasi(context: *mut wasmtime_context_t, wasi: *mut wasi_config_t) -> *mut wasmtime_error_t;
+    pub fn wasmtime_context_set_fuel(
+        context: *mut wasmtime_context_t,
+        fuel: u64,
+    ) -> *mut wasmtime_error_t;
+    pub fn wasmtime_context_set_epoch_deadline(
+        context: *mut wasmtime_context_t,
+        ticks_beyond_current: u64,
+    );
+    pub fn wasmtime_context_set_wasi(
+        context: *mut wasmtime_context_t,
+        wasi: *mut wasi_config_t,
+    ) -> *mut wasmtime_error_t;
 
-    pub fn wasmtime_func_call_unchecked(store: *mut wasmtime_context_t, func: *const wasmtime_item_t, args_and_results: *mut wasmtime_val_raw_t, len: usize, trap: *mut *mut wasm_trap_t) -> *mut wasmtime_error_t;
+    pub fn wasmtime_func_call_unchecked(
+        store: *mut wasmtime_context_t,
+        func: *const wasmtime_item_t,
+        args_and_results: *mut wasmtime_val_raw_t,
+        len: usize,
+        trap: *mut *mut wasm_trap_t,
+    ) -> *mut wasmtime_error_t;
     pub fn wasmtime_caller_context(caller: *mut wasmtime_caller_t) -> *mut wasmtime_context_t;
-    pub fn wasmtime_memory_data(store: *const wasmtime_context_t, memory: *const wasmtime_item_t) -> *mut u8;
-    pub fn wasmtime_memory_data_size(store: *const wasmtime_context_t, memory: *const wasmtime_item_t) -> usize;
+    pub fn wasmtime_memory_data(
+        store: *const wasmtime_context_t,
+        memory: *const wasmtime_item_t,
+    ) -> *mut u8;
+    pub fn wasmtime_memory_data_size(
+        store: *const wasmtime_context_t,
+        memory: *const wasmtime_item_t,
+    ) -> usize;
 
     pub fn wasi_config_new() -> *mut wasi_config_t;
-    pub fn wasi_config_set_stdout_custom(config: *mut wasi_config_t, callback: wasi_output_fn, data: *mut c_void, finalizer: Option<unsafe extern "C" fn(*mut c_void)>);
-    pub fn wasi_config_set_stderr_custom(config: *mut wasi_config_t, callback: wasi_output_fn, data: *mut c_void, finalizer: Option<unsafe extern "C" fn(*mut c_void)>);
+    pub fn wasi_config_set_stdout_custom(
+        config: *mut wasi_config_t,
+        callback: wasi_output_fn,
+        data: *mut c_void,
+        finalizer: Option<unsafe extern "C" fn(*mut c_void)>,
+    );
+    pub fn wasi_config_set_stderr_custom(
+        config: *mut wasi_config_t,
+        callback: wasi_output_fn,
+        data: *mut c_void,
+        finalizer: Option<unsafe extern "C" fn(*mut c_void)>,
+    );
 }
 
 /// Takes a wasmtime error's message and deletes the error.
@@ -288,7 +394,11 @@ pub unsafe fn serialize(module: *mut wasmtime_module_t) -> Result<Vec<u8>, Strin
     if !error.is_null() {
         return Err(error_text(error));
     }
-    let bytes = if artifact.data.is_null() { Vec::new() } else { std::slice::from_raw_parts(artifact.data, artifact.size).to_vec() };
+    let bytes = if artifact.data.is_null() {
+        Vec::new()
+    } else {
+        std::slice::from_raw_parts(artifact.data, artifact.size).to_vec()
+    };
     wasm_byte_vec_delete(&mut artifact);
     Ok(bytes)
 }
@@ -310,7 +420,10 @@ pub fn precompile(wasm: &[u8], fuel: bool) -> Result<Vec<u8>, String> {
             wasmtime_module_delete(module);
             bytes
         } else {
-            Err(format!("compiling the module failed: {}", error_text(error)))
+            Err(format!(
+                "compiling the module failed: {}",
+                error_text(error)
+            ))
         };
         wasm_engine_delete(engine);
         bytes
@@ -386,7 +499,10 @@ struct Guarded<T> {
 
 impl<T> Guarded<T> {
     fn new(value: T) -> Self {
-        Self { value, canaries: [CANARY; 32] }
+        Self {
+            value,
+            canaries: [CANARY; 32],
+        }
     }
 
     fn intact(&self) -> bool {
@@ -405,20 +521,33 @@ unsafe fn self_test() -> Result<(), String> {
     if t.engine.is_null() {
         return Err("it could not create an engine".into());
     }
-    let error = wasmtime_module_new(t.engine, SELF_TEST_WASM.as_ptr(), SELF_TEST_WASM.len(), &mut t.module);
+    let error = wasmtime_module_new(
+        t.engine,
+        SELF_TEST_WASM.as_ptr(),
+        SELF_TEST_WASM.len(),
+        &mut t.module,
+    );
     if !error.is_null() {
-        return Err(format!("it could not compile a test module: {}", error_text(error)));
+        return Err(format!(
+            "it could not compile a test module: {}",
+            error_text(error)
+        ));
     }
     let mut artifact = wasm_byte_vec_t::empty();
     let error = wasmtime_module_serialize(t.module, &mut artifact);
     if !error.is_null() {
-        return Err(format!("it could not serialize a test module: {}", error_text(error)));
+        return Err(format!(
+            "it could not serialize a test module: {}",
+            error_text(error)
+        ));
     }
     // Serialized modules name the wasmtime major version that made them, length-prefixed.
     let mut version = vec![WASMTIME_MAJOR.len() as u8];
     version.extend_from_slice(WASMTIME_MAJOR.as_bytes());
     let bytes = std::slice::from_raw_parts(artifact.data, artifact.size);
-    let found = bytes.windows(version.len()).any(|w| w == version.as_slice());
+    let found = bytes
+        .windows(version.len())
+        .any(|w| w == version.as_slice());
     wasm_byte_vec_delete(&mut artifact);
     if !found {
         return Err("its compiled code names another major version".into());
@@ -426,7 +555,10 @@ unsafe fn self_test() -> Result<(), String> {
     t.linker = wasmtime_linker_new(t.engine);
     let error = wasmtime_linker_instantiate_pre(t.linker, t.module, &mut t.pre);
     if !error.is_null() {
-        return Err(format!("it could not link a test module: {}", error_text(error)));
+        return Err(format!(
+            "it could not link a test module: {}",
+            error_text(error)
+        ));
     }
     t.store = wasmtime_store_new(t.engine, std::ptr::null_mut(), None);
     let context = wasmtime_store_context(t.store);
@@ -438,32 +570,57 @@ unsafe fn self_test() -> Result<(), String> {
         return Err("it trapped instantiating a test module".into());
     }
     if !error.is_null() {
-        return Err(format!("it could not instantiate a test module: {}", error_text(error)));
+        return Err(format!(
+            "it could not instantiate a test module: {}",
+            error_text(error)
+        ));
     }
     if !instance.intact() {
         return Err("it writes instances larger than declared".into());
     }
     let mut memory = Guarded::new(wasmtime_extern_t::zeroed());
     let mut func = Guarded::new(wasmtime_extern_t::zeroed());
-    let exported = wasmtime_instance_export_get(context, &instance.value, b"memory".as_ptr(), 6, &mut memory.value)
-        && wasmtime_instance_export_get(context, &instance.value, b"f".as_ptr(), 1, &mut func.value);
+    let exported = wasmtime_instance_export_get(
+        context,
+        &instance.value,
+        b"memory".as_ptr(),
+        6,
+        &mut memory.value,
+    ) && wasmtime_instance_export_get(
+        context,
+        &instance.value,
+        b"f".as_ptr(),
+        1,
+        &mut func.value,
+    );
     if !exported || !memory.intact() || !func.intact() {
         return Err("it writes exports larger than declared".into());
     }
-    if memory.value.kind != WASMTIME_EXTERN_MEMORY || wasmtime_memory_data_size(context, &memory.value.of.item) != 65536 {
+    if memory.value.kind != WASMTIME_EXTERN_MEMORY
+        || wasmtime_memory_data_size(context, &memory.value.of.item) != 65536
+    {
         return Err("its memory export does not match the declared layout".into());
     }
     if func.value.kind != WASMTIME_EXTERN_FUNC {
         return Err("its function export does not match the declared layout".into());
     }
     let mut result = [wasmtime_val_raw_t { i64: 0 }];
-    let error = wasmtime_func_call_unchecked(context, &func.value.of.item, result.as_mut_ptr(), 1, &mut trap);
+    let error = wasmtime_func_call_unchecked(
+        context,
+        &func.value.of.item,
+        result.as_mut_ptr(),
+        1,
+        &mut trap,
+    );
     if !trap.is_null() {
         wasm_trap_delete(trap);
         return Err("it trapped calling a test function".into());
     }
     if !error.is_null() {
-        return Err(format!("it could not call a test function: {}", error_text(error)));
+        return Err(format!(
+            "it could not call a test function: {}",
+            error_text(error)
+        ));
     }
     if result[0].i32 != 42 {
         return Err("calling a test function gave the wrong answer".into());
@@ -488,7 +645,10 @@ mod tests {
     #[test]
     fn a_byte_vector_text_drops_trailing_nuls() {
         let mut bytes = *b"trap\0\0";
-        let vec = wasm_byte_vec_t { size: bytes.len(), data: bytes.as_mut_ptr() };
+        let vec = wasm_byte_vec_t {
+            size: bytes.len(),
+            data: bytes.as_mut_ptr(),
+        };
         // SAFETY: vec points at `bytes`.
         assert_eq!(unsafe { vec.text() }, "trap");
         // SAFETY: an empty vector has nothing to read.

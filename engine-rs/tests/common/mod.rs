@@ -20,7 +20,9 @@ pub fn module() -> &'static Module {
 /// The bundled module with fuel metering, compiled once per test binary.
 pub fn fuel_module() -> &'static Module {
     static MODULE: OnceLock<Module> = OnceLock::new();
-    MODULE.get_or_init(|| Module::bundled_with(ModuleConfig { fuel: true }).expect("the bundled module compiles"))
+    MODULE.get_or_init(|| {
+        Module::bundled_with(ModuleConfig { fuel: true }).expect("the bundled module compiles")
+    })
 }
 
 pub fn engine() -> Engine {
@@ -29,8 +31,11 @@ pub fn engine() -> Engine {
 
 /// The bytes of engine-jni/src/test/wat/<name>.wat, compiled with wat2wasm.
 pub fn wat(name: &str) -> Vec<u8> {
-    let source = root().join("engine-jni/src/test/wat").join(format!("{name}.wat"));
-    let out = std::env::temp_dir().join(format!("svc-engine-rs-{}-{name}.wasm", std::process::id()));
+    let source = root()
+        .join("engine-jni/src/test/wat")
+        .join(format!("{name}.wat"));
+    let out =
+        std::env::temp_dir().join(format!("svc-engine-rs-{}-{name}.wasm", std::process::id()));
     let status = std::process::Command::new("wat2wasm")
         .arg(&source)
         .arg("-o")
@@ -43,25 +48,35 @@ pub fn wat(name: &str) -> Vec<u8> {
     bytes
 }
 
-pub const REFUND_KIND: &str = include_str!("../../../bench/src/main/resources/dev/svc/bench/refund-kind.sigil");
+pub const REFUND_KIND: &str =
+    include_str!("../../../bench/src/main/resources/dev/svc/bench/refund-kind.sigil");
 
 pub const REFUND_POLICY: &str = "policy refund.desk: Refund@1\n\n\
 when amount > 10000 {\n  deny(reason: fraud)\n}\n\n\
 when amount < 100 and channel == \"web\" {\n  approve(reason: small, limit: 100)\n}\n";
 
 pub fn refund_files() -> Vec<SourceFile> {
-    vec![SourceFile::new("kind.sigil", REFUND_KIND), SourceFile::new("refund/desk.sigil", REFUND_POLICY)]
+    vec![
+        SourceFile::new("kind.sigil", REFUND_KIND),
+        SourceFile::new("refund/desk.sigil", REFUND_POLICY),
+    ]
 }
 
 pub fn labels_files() -> Vec<SourceFile> {
     let dir = root().join("engine-jni/src/test/resources/labels");
     ["labels_kind.sigil", "labels.sigil"]
         .iter()
-        .map(|name| SourceFile::new(*name, std::fs::read_to_string(dir.join(name)).expect("labels fixture")))
+        .map(|name| {
+            SourceFile::new(
+                *name,
+                std::fs::read_to_string(dir.join(name)).expect("labels fixture"),
+            )
+        })
         .collect()
 }
 
-pub const DOOR_KIND: &str = "kind Door version 1\n\ninput floor: int\ninput names: list<string>\n\n\
+pub const DOOR_KIND: &str =
+    "kind Door version 1\n\ninput floor: int\ninput names: list<string>\n\n\
 decision deny {\n  reason: closed | no_rule\n}\n\ndecision allow {\n  reason: member\n}\n\n\
 collect one\nprecedence deny > allow\n\ndefault deny(reason: no_rule)\n";
 
@@ -70,7 +85,10 @@ pub const SLOW_POLICY: &str = "policy door.main: Door@1\n\n\
 when any n in names: (any m in names: m == n and n == \"zz\") {\n  allow(reason: member)\n}\n";
 
 pub fn loop_files() -> Vec<SourceFile> {
-    vec![SourceFile::new("kind.sigil", DOOR_KIND), SourceFile::new("door/main.sigil", SLOW_POLICY)]
+    vec![
+        SourceFile::new("kind.sigil", DOOR_KIND),
+        SourceFile::new("door/main.sigil", SLOW_POLICY),
+    ]
 }
 
 pub fn slow_input() -> serde_json::Value {

@@ -97,16 +97,15 @@ fn files(policy: &str) -> String {
 
 /// The files member of the kind and `policies` (path, source).
 fn files_of(policies: &[(String, String)]) -> String {
-    let all: Vec<String> = std::iter::once(format!(
-        r#"{{"path":"kind.sigil","source":{}}}"#,
-        json(KIND)
-    ))
-    .chain(
-        policies
-            .iter()
-            .map(|(path, source)| format!(r#"{{"path":{},"source":{}}}"#, json(path), json(source))),
-    )
-    .collect();
+    let all: Vec<String> =
+        std::iter::once(format!(
+            r#"{{"path":"kind.sigil","source":{}}}"#,
+            json(KIND)
+        ))
+        .chain(policies.iter().map(|(path, source)| {
+            format!(r#"{{"path":{},"source":{}}}"#, json(path), json(source))
+        }))
+        .collect();
     format!(r#""files":[{}]"#, all.join(","))
 }
 
@@ -115,15 +114,24 @@ fn check(policy: &str) -> String {
 }
 
 fn compile(policy: &str) -> String {
-    format!(r#"{{"op":"compile",{},"policy":"door.main"}}"#, files(policy))
+    format!(
+        r#"{{"op":"compile",{},"policy":"door.main"}}"#,
+        files(policy)
+    )
 }
 
 fn explain(policy: &str) -> String {
-    format!(r#"{{"op":"explain",{},"policy":"door.main"}}"#, files(policy))
+    format!(
+        r#"{{"op":"explain",{},"policy":"door.main"}}"#,
+        files(policy)
+    )
 }
 
 fn format_op(source: &str) -> String {
-    format!(r#"{{"op":"format","path":"door/main.sigil","source":{}}}"#, json(source))
+    format!(
+        r#"{{"op":"format","path":"door/main.sigil","source":{}}}"#,
+        json(source)
+    )
 }
 
 fn test_op(policy: &str) -> String {
@@ -174,7 +182,9 @@ fn requests() -> Vec<(String, String)> {
     }
     for n in [80_000, 200_000] {
         let comments = format!("policy door.main: Door@1\n{}", "// x\n".repeat(n));
-        let lets: String = (0..n / 4).map(|i| format!("let l{i} = floor + {i}\n")).collect();
+        let lets: String = (0..n / 4)
+            .map(|i| format!("let l{i} = floor + {i}\n"))
+            .collect();
         let lets = format!("policy door.main: Door@1\n{lets}");
         out.push((format!("format {n} comments"), format_op(&comments)));
         out.push((format!("check {n} comments"), check(&comments)));
@@ -192,11 +202,20 @@ fn requests() -> Vec<(String, String)> {
         let policy = rules(n);
         every_op(&mut out, &format!("{n} rules"), &policy);
     }
-    let lets: String = (0..140_000).map(|i| format!("let l{i} = floor + {i}\n")).collect();
-    every_op(&mut out, "140000 lets", &format!("policy door.main: Door@1\n{lets}"));
+    let lets: String = (0..140_000)
+        .map(|i| format!("let l{i} = floor + {i}\n"))
+        .collect();
+    every_op(
+        &mut out,
+        "140000 lets",
+        &format!("policy door.main: Door@1\n{lets}"),
+    );
     for depth in [12, 16, 20, 30] {
         let files = files_of(&chain(depth));
-        out.push((format!("check chain {depth}"), format!(r#"{{"op":"check",{files}}}"#)));
+        out.push((
+            format!("check chain {depth}"),
+            format!(r#"{{"op":"check",{files}}}"#),
+        ));
         out.push((
             format!("compile chain {depth}"),
             format!(r#"{{"op":"compile",{files},"policy":"door.main"}}"#),

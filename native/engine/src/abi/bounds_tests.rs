@@ -49,7 +49,10 @@ fn a_test_of_a_policy_of_junk_answers_a_bounded_error() {
     assert!(got.starts_with(r#"{"ok":true,"results":[{"file":"door/main_test.yaml","policy":"door.main","error":"door/main.sigil:1:1: error: unexpected character `#`"#), "{}", head(&got));
     assert_eq!(count(&got, "door/main.sigil:1:"), MAX_PER_FILE);
     assert_eq!(
-        count(&got, "door/main.sigil: error: too many errors: only the first 100 of this file are reported"),
+        count(
+            &got,
+            "door/main.sigil: error: too many errors: only the first 100 of this file are reported"
+        ),
         1
     );
     // Each quoted line is cut to a window of the line.
@@ -63,7 +66,11 @@ fn format_of_junk_answers_at_most_the_capped_diagnostics() {
     let got = answer(&format!(
         r#"{{"op":"format","path":"a.sigil","source":"policy a: K@1\n{junk}"}}"#
     ));
-    assert!(got.starts_with(r#"{"ok":false,"error":{"message":"a.sigil has syntax errors""#), "{}", head(&got));
+    assert!(
+        got.starts_with(r#"{"ok":false,"error":{"message":"a.sigil has syntax errors""#),
+        "{}",
+        head(&got)
+    );
     assert_eq!(count(&got, r#""severity":"error""#), MAX_PER_FILE + 1);
     assert!(got.ends_with(r#"{"severity":"error","file":"a.sigil","message":"too many errors: only the first 100 of this file are reported","help":"fix the errors reported and check again to see the rest"}]}"#), "{}", tail(&got));
 }
@@ -75,9 +82,17 @@ fn check_of_nul_bytes_answers_the_capped_diagnostics() {
     let junk = "\0".repeat(200_000);
     let got = answer(&format!(
         r#"{{"op":"check",{}}}"#,
-        files(&[("door/main.sigil", &format!("policy door.main: Door@1\n{junk}"))])
+        files(&[(
+            "door/main.sigil",
+            &format!("policy door.main: Door@1\n{junk}")
+        )])
     ));
-    assert_eq!(count(&got, r#""severity":"error""#), MAX_PER_FILE + 1, "{}", head(&got));
+    assert_eq!(
+        count(&got, r#""severity":"error""#),
+        MAX_PER_FILE + 1,
+        "{}",
+        head(&got)
+    );
     assert_eq!(count(&got, "too many errors"), 1);
 }
 
@@ -85,11 +100,19 @@ fn check_of_nul_bytes_answers_the_capped_diagnostics() {
 fn check_of_many_broken_files_answers_at_most_the_request_s_cap() {
     let junk = "#".repeat(MAX_PER_FILE + 5);
     let broken: Vec<(String, String)> = (0..MAX_PER_REQUEST / MAX_PER_FILE + 2)
-        .map(|i| (format!("f{i:02}.sigil"), format!("policy f{i:02}: Door@1\n{junk}")))
+        .map(|i| {
+            (
+                format!("f{i:02}.sigil"),
+                format!("policy f{i:02}: Door@1\n{junk}"),
+            )
+        })
         .collect();
     let got = answer(&format!(
         r#"{{"op":"check",{}}}"#,
-        list_member("files", &[&[("kind.sigil".to_owned(), KIND.to_owned())], &broken[..]].concat())
+        list_member(
+            "files",
+            &[&[("kind.sigil".to_owned(), KIND.to_owned())], &broken[..]].concat()
+        )
     ));
     assert_eq!(count(&got, r#""severity":"error""#), MAX_PER_REQUEST + 1);
     assert!(got.ends_with(r#"{"severity":"error","message":"too many errors: only the first 1000 of the request are reported","help":"fix the errors reported and check again to see the rest"}]}"#), "{}", tail(&got));
@@ -141,8 +164,14 @@ fn a_name_defined_many_times_reports_the_capped_diagnostics() {
         r#"{{"op":"check",{}}}"#,
         files(&[("door/main.sigil", &same)])
     ));
-    assert_eq!(count(&got, "policy door.main is defined twice"), MAX_PER_FILE);
-    assert_eq!(count(&got, "first defined at door/main.sigil:1:1;"), MAX_PER_FILE);
+    assert_eq!(
+        count(&got, "policy door.main is defined twice"),
+        MAX_PER_FILE
+    );
+    assert_eq!(
+        count(&got, "first defined at door/main.sigil:1:1;"),
+        MAX_PER_FILE
+    );
     assert_eq!(count(&got, r#""severity":"error""#), MAX_PER_FILE + 1);
     assert!(got.ends_with(r#"{"severity":"error","file":"door/main.sigil","message":"too many errors: only the first 100 of this file are reported","help":"fix the errors reported and check again to see the rest"}]}"#), "{}", tail(&got));
 }
@@ -159,7 +188,10 @@ fn a_policy_invoked_many_times_reports_the_capped_findings() {
         r#"{{"op":"check",{}}}"#,
         files(&[("door/main.sigil", &main), ("door/side.sigil", side)])
     ));
-    assert_eq!(count(&got, "door.side is invoked twice with the same arguments"), MAX_PER_FILE);
+    assert_eq!(
+        count(&got, "door.side is invoked twice with the same arguments"),
+        MAX_PER_FILE
+    );
     assert_eq!(count(&got, "the first is on line 5;"), MAX_PER_FILE);
     assert_eq!(count(&got, "too many errors"), 1);
 }
@@ -174,7 +206,10 @@ fn a_request_of_a_token_per_byte_under_the_body_limit_allocates_under_64_mib() {
         let request = if op == "format" {
             format!(r#"{{"op":"format","path":"a.sigil","source":"{parens}"}}"#)
         } else {
-            format!(r#"{{"op":"check",{}}}"#, files(&[("door/main.sigil", &parens)]))
+            format!(
+                r#"{{"op":"check",{}}}"#,
+                files(&[("door/main.sigil", &parens)])
+            )
         };
         let (got, peak) = crate::testing::peak_bytes(|| answer(&request));
         assert!(got.starts_with(r#"{"ok":"#), "{op}: {}", head(&got));
@@ -189,7 +224,10 @@ fn a_chain_of_policies_that_each_invoke_the_next_twice_stops_at_the_instance_cap
     // scope) check. The depth-first compile crosses the cap at the first
     // call of the last policy but one.
     let chain = chain(30);
-    let policies: Vec<(&str, &str)> = chain.iter().map(|(p, s)| (p.as_str(), s.as_str())).collect();
+    let policies: Vec<(&str, &str)> = chain
+        .iter()
+        .map(|(p, s)| (p.as_str(), s.as_str()))
+        .collect();
     let files = files(&policies);
     let error = format!(
         r#"{{"severity":"error","file":"door/p28.sigil","document":"door.p28","message":"invoking `door.p29` here makes more than {MAX_INSTANCES} policy instances in one request","help":"every invocation compiles the invoked policy again, so policies that invoke others more than once multiply; invoke each policy from fewer places, or pass what varies as input","line":7,"column":1}}"#
@@ -197,7 +235,11 @@ fn a_chain_of_policies_that_each_invoke_the_next_twice_stops_at_the_instance_cap
     for op in ["compile", "explain"] {
         let got = answer(&format!(r#"{{"op":"{op}",{files},"policy":"door.main"}}"#));
         assert!(got.starts_with(r#"{"ok":false,"#), "{}", head(&got));
-        assert!(got.ends_with(&format!(r#""diagnostics":[{error}]}}"#)), "{}", tail(&got));
+        assert!(
+            got.ends_with(&format!(r#""diagnostics":[{error}]}}"#)),
+            "{}",
+            tail(&got)
+        );
     }
     // A check gives each root its own instances, within the request's
     // work: `door.main` crosses at the same call, `door.p1` one call on (its
@@ -218,10 +260,19 @@ fn check_gives_each_root_the_instances_a_compile_of_it_has() {
     // instances for `door.main`, which compiles) the check of the chain
     // (16,369 instances over its 13 roots) refused an invocation.
     let chain = chain(13);
-    let policies: Vec<(&str, &str)> = chain.iter().map(|(p, s)| (p.as_str(), s.as_str())).collect();
+    let policies: Vec<(&str, &str)> = chain
+        .iter()
+        .map(|(p, s)| (p.as_str(), s.as_str()))
+        .collect();
     let files = files(&policies);
-    let compiled = answer(&format!(r#"{{"op":"compile",{files},"policy":"door.main"}}"#));
-    assert!(compiled.starts_with(r#"{"ok":true,"#), "{}", head(&compiled));
+    let compiled = answer(&format!(
+        r#"{{"op":"compile",{files},"policy":"door.main"}}"#
+    ));
+    assert!(
+        compiled.starts_with(r#"{"ok":true,"#),
+        "{}",
+        head(&compiled)
+    );
     let checked = answer(&format!(r#"{{"op":"check",{files}}}"#));
     assert_eq!(checked, r#"{"ok":true,"diagnostics":[]}"#);
 }
@@ -236,7 +287,9 @@ fn rules() -> String {
 
 /// 140,000 lets (3.8 MB), about the most under the 4 MiB body limit.
 fn lets() -> String {
-    let lets: String = (0..140_000).map(|i| format!("let l{i} = floor + {i}\n")).collect();
+    let lets: String = (0..140_000)
+        .map(|i| format!("let l{i} = floor + {i}\n"))
+        .collect();
     format!("policy door.main: Door@1\n{lets}")
 }
 

@@ -307,7 +307,9 @@ fn a_missing_enum_reads_as_no_value_and_fails_where_it_is_read() {
 
 /// `record` without its top-level `trace` member.
 fn without_trace(record: &str) -> String {
-    let at = record.rfind(r#","trace":"#).unwrap_or_else(|| panic!("no trace: {record}"));
+    let at = record
+        .rfind(r#","trace":"#)
+        .unwrap_or_else(|| panic!("no trace: {record}"));
     let value_at = at + r#","trace":"#.len();
     let value = crate::wire::Cursor::new(record.get(value_at..).unwrap().as_bytes())
         .raw_value()
@@ -365,4 +367,3 @@ fn trace_false_leaves_the_trace_out_and_nothing_else() {
         assert_eq!(checked, 17);
     }
 }
-

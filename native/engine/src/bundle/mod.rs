@@ -218,7 +218,10 @@ impl Project {
             // that holds the span is the last that starts at or before it,
             // or, when the span starts where that one starts, the one
             // before, which ends there and is the first to hold it.
-            let at = f.ast.docs.partition_point(|doc| doc.span().start <= span.start);
+            let at = f
+                .ast
+                .docs
+                .partition_point(|doc| doc.span().start <= span.start);
             let near = f.ast.docs.get(at.saturating_sub(2)..at).unwrap_or_default();
             let name = near.iter().find_map(|doc| match doc {
                 Document::Policy(p) if contains(p.span, span) => Some(p.name.text()),

@@ -111,7 +111,11 @@ mod tests {
         };
         facts.sort_reads();
         let at = |start, end| Facts::read_at(&facts.enum_reads, Span::new(start, end)).cloned();
-        assert_eq!(at(5, 9).as_deref(), Some("First"), "the first recorded of a span");
+        assert_eq!(
+            at(5, 9).as_deref(),
+            Some("First"),
+            "the first recorded of a span"
+        );
         assert_eq!(at(5, 7).as_deref(), Some("Inner"));
         assert_eq!(at(30, 34).as_deref(), Some("Late"));
         assert_eq!(at(6, 9), None);

@@ -2,13 +2,13 @@
 //! imports, params, lets, `when`, `assert`, decision constructors and
 //! policy invocations.
 
-use super::{Checker, exact};
 use super::error::{
     DocumentError, DynamicRead, InvocationError, OutOfBounds, ParamError, StatementError,
 };
 use super::exports::{ExportedLet, Exports, ParamSig};
 use super::facts::{Facts, ImportFact, InvocationFact, Shadow};
 use super::names::{Binding, LetInfo, LetState, Names, ParamInfo};
+use super::{Checker, exact};
 use crate::ast::{
     Assert, CallStmt, Expr, ExprKind, Ident, Import, IntLit, Let, ModuleDoc, Param, PolicyDoc,
     Stmt, Use, When,

@@ -8,8 +8,8 @@
 use std::rc::Rc;
 
 use super::{Compiler, ImportRef, Instance};
-use crate::check::Facts;
 use crate::ast::{BinaryOp, Expr, ExprKind, Quantifier, UnaryOp};
+use crate::check::Facts;
 use crate::input::zero_value;
 use crate::pattern::{Glob, Regex};
 use crate::program::{Arith, At, Comparison, EnumRead, Ex, IndexEx, ListOp};
@@ -99,8 +99,8 @@ impl<'p> Compiler<'p> {
                 self.enum_read(inst, e, read)
             }
             ExprKind::Index { target, index } => {
-                let zero = Facts::read_at(inst.map_values, index.span)
-                    .map(|ty| zero_value(ty, self.kind));
+                let zero =
+                    Facts::read_at(inst.map_values, index.span).map(|ty| zero_value(ty, self.kind));
                 let target = self.expr_in(inst, target, vars);
                 let index_ex = self.expr_in(inst, index, vars);
                 Ex::Index(Box::new(IndexEx {

@@ -156,7 +156,10 @@ mod tests {
         }
         budget.root(10);
         assert!(!budget.exhausted());
-        assert_eq!(budget.invocation(10, 1), Err(ExpansionError::RequestInstances));
+        assert_eq!(
+            budget.invocation(10, 1),
+            Err(ExpansionError::RequestInstances)
+        );
         assert!(budget.spent());
     }
 

@@ -383,7 +383,10 @@ mod tests {
         let window = format!("…{}#{}…", "x".repeat(40), "y".repeat(119));
         assert_eq!(
             at(50, 51),
-            format!("p.sigil:1:51: error: m\n  |\n1 | {window}\n  | {}^\n", " ".repeat(41))
+            format!(
+                "p.sigil:1:51: error: m\n  |\n1 | {window}\n  | {}^\n",
+                " ".repeat(41)
+            )
         );
         // At the start: no cut before; at the end: none after.
         let head = format!("{}#{}…", "x".repeat(50), "y".repeat(109));
@@ -394,7 +397,11 @@ mod tests {
         let tail = format!("…{}", "y".repeat(QUOTE_WIDTH));
         assert_eq!(
             at(340, 351),
-            format!("p.sigil:1:341: error: m\n  |\n1 | {tail}\n  | {}{}\n", " ".repeat(150), "^".repeat(11))
+            format!(
+                "p.sigil:1:341: error: m\n  |\n1 | {tail}\n  | {}{}\n",
+                " ".repeat(150),
+                "^".repeat(11)
+            )
         );
         // A span past the window is underlined to its end.
         assert_eq!(

@@ -367,7 +367,11 @@ when user != \"\" {
     let mut freed = project(&docs);
     let released = crate::compile::compile_releasing(&mut freed, root).unwrap();
     assert_eq!(format!("{released:?}"), format!("{program:?}"));
-    assert_eq!(freed.take_statements(root).len(), 0, "the root's statements were taken");
+    assert_eq!(
+        freed.take_statements(root).len(),
+        0,
+        "the root's statements were taken"
+    );
     let mut freed = project(&docs);
     let explanation = super::explain_releasing(&mut freed, root).unwrap();
     assert_eq!(explanation, explain(&kept, root).unwrap());

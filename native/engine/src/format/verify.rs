@@ -34,7 +34,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::FormatError;
 use crate::ast::{
-    BinaryOp, CallStmt, DecisionDecl, Decl, DottedName, Document, Expr, ExprKind, Field, File,
+    BinaryOp, CallStmt, DecisionDecl, Decl, Document, DottedName, Expr, ExprKind, Field, File,
     Ident, Import, IntLit, Stmt, Type, TypeKind, Use,
 };
 use crate::lexer::{CompactToken, TokenKind, lex};
@@ -489,7 +489,9 @@ impl<'t> Walk<'t> {
                 self.tag(15);
                 self.write_usize(args.len());
             }
-            K::Quantifier { quantifier, var, .. } => {
+            K::Quantifier {
+                quantifier, var, ..
+            } => {
                 self.tag(16);
                 quantifier.hash(self);
                 self.ident(var);

@@ -12,7 +12,10 @@ use TokenKind as K;
 /// [`super::lex`], each token with its text, as the tests read them.
 fn lex(src: &str) -> (Vec<Token<'_>>, Vec<Diagnostic>) {
     let (tokens, diagnostics) = super::lex(src);
-    (tokens.into_iter().map(|t| t.expand(src)).collect(), diagnostics)
+    (
+        tokens.into_iter().map(|t| t.expand(src)).collect(),
+        diagnostics,
+    )
 }
 
 /// Kinds and texts of all tokens of `src` before `Eof`.

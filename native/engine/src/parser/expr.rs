@@ -25,7 +25,7 @@
 //! nesting level costs a few hundred bytes of stack, not kilobytes: the
 //! 256 levels must fit a WebAssembly stack of 1 MiB.
 
-use super::{Bail, Literals, fit, LoosePrefix, Nesting, PResult, ParseError, Parser};
+use super::{Bail, Literals, LoosePrefix, Nesting, PResult, ParseError, Parser, fit};
 use crate::ast::{BinaryOp, Expr, ExprKind, Ident, MapEntry, Quantifier, UnaryOp};
 use crate::lexer::{
     Token, TokenKind, duration_nanos, float_value, int_value, raw_string_value, string_value,

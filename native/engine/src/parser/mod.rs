@@ -303,7 +303,10 @@ impl<'src> Parser<'src> {
         let last = self.tokens.len().saturating_sub(1);
         let at = self.pos.saturating_add(n).min(last);
         let token = self.tokens.get(at).copied();
-        token.unwrap_or(CompactToken::new(TokenKind::Eof, Span::empty(self.src.len())))
+        token.unwrap_or(CompactToken::new(
+            TokenKind::Eof,
+            Span::empty(self.src.len()),
+        ))
     }
 
     /// The next token's kind.

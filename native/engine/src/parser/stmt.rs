@@ -324,7 +324,9 @@ impl<'src> Parser<'src> {
             TokenKind::When => self.when().map(Stmt::When),
             TokenKind::Assert => self.assert().map(|a| Stmt::Assert(Box::new(a))),
             TokenKind::Enum => Err(self.fail_here(&ParseError::EnumOutsideKind)),
-            TokenKind::Ident if self.peek() == TokenKind::LParen => self.call().map(|c| Stmt::Call(Box::new(c))),
+            TokenKind::Ident if self.peek() == TokenKind::LParen => {
+                self.call().map(|c| Stmt::Call(Box::new(c)))
+            }
             TokenKind::Ident => {
                 let name = self.tok().text.to_owned();
                 Err(self.fail_here(&ParseError::BareNameStatement { name }))
@@ -549,7 +551,9 @@ impl<'src> Parser<'src> {
                 Stmt::Let(Box::new(self.let_stmt()?))
             }
             TokenKind::Assert => Stmt::Assert(Box::new(self.assert()?)),
-            TokenKind::Ident if self.peek() == TokenKind::LParen => Stmt::Call(Box::new(self.call()?)),
+            TokenKind::Ident if self.peek() == TokenKind::LParen => {
+                Stmt::Call(Box::new(self.call()?))
+            }
             TokenKind::Param => {
                 let what = TopLevelOnly::Param;
                 self.report(&ParseError::TopLevelInBody { what }, tok.span);

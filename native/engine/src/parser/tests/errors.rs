@@ -347,9 +347,14 @@ fn junk_costs_at_most_the_capped_diagnostics() {
     let first = diags.first().map(|d| (d.message.as_str(), d.span));
     assert_eq!(
         first,
-        Some(("expected an expression, found `when`", Some(Span::new(19, 23))))
+        Some((
+            "expected an expression, found `when`",
+            Some(Span::new(19, 23))
+        ))
     );
-    let last = diags.last().map(|d| (d.message.as_str(), d.file.as_deref(), d.span));
+    let last = diags
+        .last()
+        .map(|d| (d.message.as_str(), d.file.as_deref(), d.span));
     assert_eq!(
         last,
         Some((
@@ -365,7 +370,11 @@ fn lexical_and_syntax_errors_share_the_file_s_cap() {
     let src = format!("policy a: K@1\n{}", "when # ".repeat(200));
     let (_, diags) = parse_file("a.sigil", &src);
     assert_eq!(diags.len(), MAX_PER_FILE + 1);
-    let spans: Vec<usize> = diags.iter().filter_map(|d| d.span).map(|s| s.start).collect();
+    let spans: Vec<usize> = diags
+        .iter()
+        .filter_map(|d| d.span)
+        .map(|s| s.start)
+        .collect();
     let mut sorted = spans.clone();
     sorted.sort_unstable();
     assert_eq!(spans, sorted, "the first diagnostics by position are kept");
