@@ -8,6 +8,7 @@ import dev.svc.server.engine.EnginePool;
 import dev.svc.server.engine.PolicyCatalog;
 import dev.svc.server.engine.SupervisedEngines;
 import dev.svc.server.health.HealthVerticle;
+import dev.svc.server.health.Liveness;
 import dev.svc.server.kube.EmbeddedCluster;
 import dev.svc.server.kube.KubernetesConnection;
 import dev.svc.server.health.Readiness;
@@ -262,7 +263,7 @@ public final class SvcServer {
    */
   public Future<SvcServer> start() {
     HealthVerticle healthVerticle = new HealthVerticle(config.health().port(), registry, this::readiness,
-        mesh::carriesMeshTraffic);
+        this::liveness, mesh::carriesMeshTraffic);
     CompletableFuture<SvcServer> started = new CompletableFuture<>();
     vertx.deployVerticle(healthVerticle)
         .compose(id -> {
@@ -396,6 +397,13 @@ public final class SvcServer {
       operator = verticle;
       return null;
     });
+  }
+
+  // Only the operator can fail for good while the process runs on (spec §9): the API's listener and
+  // the engine pool recover by themselves or fail start-up.
+  private Liveness liveness() {
+    OperatorVerticle running = operator;
+    return running == null ? Liveness.ALIVE : running.liveness();
   }
 
   // The first check that fails names the reason (spec §9); ready, the mesh's state does.

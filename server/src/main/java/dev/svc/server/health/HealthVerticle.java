@@ -31,7 +31,8 @@ import java.util.function.Supplier;
  * came from a tailnet peer gets 403:
  *
  * <ul>
- *   <li>{@code GET /healthz}: 200 {@code {"status":"ok"}} while the event loops answer;
+ *   <li>{@code GET /healthz}: 200 {@code {"status":"ok"}} while the event loops answer, 503
+ *       {@code {"status":"failed","reason":...}} once a part has failed fatally;
  *   <li>{@code GET /ready}: 200 {@code {"status":"ready","reason":...}} when the server takes API
  *       requests, else 503 {@code {"status":"not ready","reason":...}};
  *   <li>{@code GET /metrics}: every metric in the Prometheus text format;
@@ -54,6 +55,7 @@ public final class HealthVerticle extends VerticleBase {
   private final int port;
   private final PrometheusMeterRegistry registry;
   private final Supplier<Readiness> readiness;
+  private final Supplier<Liveness> liveness;
   private final Function<SocketAddress, Future<Boolean>> fromMesh;
   private HttpServer server;
 
@@ -63,13 +65,15 @@ public final class HealthVerticle extends VerticleBase {
    * @param port the port; 0 picks a free one
    * @param registry the metrics to serve
    * @param readiness asked on every {@code /ready}; must not block
+   * @param liveness asked on every {@code /healthz}; must not block
    * @param fromMesh whether a connection's remote address is a mesh peer's, whose requests are refused
    */
   public HealthVerticle(int port, PrometheusMeterRegistry registry, Supplier<Readiness> readiness,
-      Function<SocketAddress, Future<Boolean>> fromMesh) {
+      Supplier<Liveness> liveness, Function<SocketAddress, Future<Boolean>> fromMesh) {
     this.port = port;
     this.registry = registry;
     this.readiness = readiness;
+    this.liveness = liveness;
     this.fromMesh = fromMesh;
   }
 
@@ -78,7 +82,11 @@ public final class HealthVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     router.route().handler(this::refuseMeshPeers);
     RouteTable routes = new RouteTable(List.of(
-        new ApiRoute(HttpMethod.GET, "/healthz", ctx -> ApiJson.write(ctx, 200, Map.of("status", "ok"))),
+        new ApiRoute(HttpMethod.GET, "/healthz", ctx -> {
+          Liveness now = liveness.get();
+          ApiJson.write(ctx, now.alive() ? 200 : 503, now.alive() ? Map.of("status", "ok")
+              : new Status("failed", now.reason()));
+        }),
         new ApiRoute(HttpMethod.GET, "/ready", ctx -> {
           Readiness now = readiness.get();
           ApiJson.write(ctx, now.ready() ? 200 : 503, new Status(now.ready() ? "ready" : "not ready", now.reason()));

@@ -1,5 +1,6 @@
 package dev.svc.server.operator;
 
+import dev.svc.server.health.Liveness;
 import dev.svc.server.health.Readiness;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -18,13 +19,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Hosts the operator in the server (access-server spec §1.3 step 6): it runs for the Lease
  * {@value LeaseSettings#LEASE_NAME} with fabric8's leader elector and runs a {@link SigninController}
  * only while this replica leads, so a rolling update never has two reconcilers. Losing the Lease stops
- * the controller; winning it again starts a fresh one. Nothing here runs on the event loop: the elector
- * and the controller have their own threads.
+ * the controller, and the replica runs for it again; winning it again starts a fresh one. A controller
+ * that can't start is a fatal failure: {@link #liveness()} says so, and {@code /healthz} answers 503 so
+ * the kubelet restarts the pod. Nothing here runs on the event loop: the elector and the controller
+ * have their own threads.
  *
  * <p>{@link #readiness()} answers {@code operator not started} until the controller's caches have
  * synced, and says so when another replica leads.
@@ -46,7 +50,10 @@ public final class OperatorVerticle extends VerticleBase {
   private final ExecutorService lifecycle;
   private volatile SigninController controller;
   private volatile String leader = "";
-  private volatile CompletableFuture<?> election;
+  // Both only set and read on the lifecycle thread, so a stop can't miss an election that starts.
+  private CompletableFuture<?> election;
+  private boolean stopping;
+  private volatile Liveness liveness = Liveness.ALIVE;
   // Completes once this replica leads with synced caches, or has seen another replica hold the Lease:
   // the API then starts with the operator's part of /ready settled (spec §1.3 step 6).
   private final CompletableFuture<Void> settled = new CompletableFuture<>();
@@ -85,7 +92,19 @@ public final class OperatorVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    election = client.leaderElector()
+    lifecycle.execute(this::elect);
+    LOG.log(Level.INFO, "operator running for the Lease " + LeaseSettings.LEASE_NAME + " in namespace "
+        + lease.namespace() + " as " + lease.identity());
+    return Future.fromCompletionStage(settled, context);
+  }
+
+  // On the lifecycle thread. fabric8's elector runs one election: it ends when this replica loses the
+  // Lease (no renewal within the deadline, the API away) or can't reach the API at all.
+  private void elect() {
+    if (stopping) {
+      return;
+    }
+    CompletableFuture<?> running = client.leaderElector()
         .withConfig(new LeaderElectionConfigBuilder()
             .withName(LeaseSettings.LEASE_NAME)
             .withLock(new LeaseLock(lease.namespace(), LeaseSettings.LEASE_NAME, lease.identity()))
@@ -100,11 +119,22 @@ public final class OperatorVerticle extends VerticleBase {
             .build())
         .build()
         .start();
-    // An election that ends (its API failing, say) settles the start too, rather than hold it forever.
-    election.whenComplete((result, failure) -> settled.complete(null));
-    LOG.log(Level.INFO, "operator running for the Lease " + LeaseSettings.LEASE_NAME + " in namespace "
-        + lease.namespace() + " as " + lease.identity());
-    return Future.fromCompletionStage(settled, context);
+    election = running;
+    running.whenComplete((result, failure) -> lifecycle.execute(() -> ended(running, failure)));
+  }
+
+  // On the lifecycle thread. An election that ended settles the start too, rather than hold it
+  // forever; unless the server stops, the replica runs again after the retry period, since one that
+  // stayed out would never reconcile again while its process looked healthy.
+  private void ended(CompletableFuture<?> running, Throwable failure) {
+    settled.complete(null);
+    if (stopping || running != election) {
+      return;
+    }
+    LOG.log(Level.WARNING, "the election for the Lease " + LeaseSettings.LEASE_NAME + " ended"
+        + (failure == null ? "" : " (" + failure.getMessage() + ")") + "; running for it again in "
+        + lease.retryPeriod().toMillis() + " ms");
+    timers.schedule(() -> lifecycle.execute(this::elect), lease.retryPeriod().toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private void observe(String holder) {
@@ -123,7 +153,8 @@ public final class OperatorVerticle extends VerticleBase {
       started.start();
       metrics.leading(true);
     } catch (RuntimeException e) {
-      LOG.log(Level.ERROR, "the operator can't start: " + e.getMessage());
+      liveness = new Liveness(false, "the operator can't start: " + e.getMessage());
+      LOG.log(Level.ERROR, liveness.reason() + "; /healthz answers 503 until the server restarts");
     } finally {
       settled.complete(null);
     }
@@ -165,16 +196,27 @@ public final class OperatorVerticle extends VerticleBase {
     return new Readiness(false, "operator not started");
   }
 
+  /**
+   * The operator's part of {@code /healthz} (spec §9).
+   *
+   * @return alive unless its controller failed to start, which a restart of the server may mend
+   */
+  public Liveness liveness() {
+    return liveness;
+  }
+
   /** Gives the Lease up and stops the controller; reconciles in flight finish first. */
   @Override
   public Future<?> stop() {
     settled.complete(null);
     return vertx.executeBlocking(() -> {
-      CompletableFuture<?> running = election;
-      if (running != null) {
-        running.cancel(true); // releases the Lease (releaseOnCancel) and calls follow()
-      }
-      lifecycle.submit(this::follow).get();
+      lifecycle.submit(() -> {
+        stopping = true;
+        if (election != null) {
+          election.cancel(true); // releases the Lease (releaseOnCancel) and calls follow()
+        }
+        follow();
+      }).get();
       lifecycle.shutdown();
       timers.shutdownNow();
       return null;
