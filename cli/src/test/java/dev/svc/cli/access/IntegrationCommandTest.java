@@ -42,7 +42,7 @@ class IntegrationCommandTest {
     String script = new CliRun(root).run("generate", "integration", "bash").out();
 
     assertThat(script).contains("login|signin|auth|reauthenticate|reauth|refresh|kubeconfig)",
-        "get) [ \"${2-}\" = kubeconfig ]", "--no-eval|-e|--help|-h|--long|--long=*|-l)",
+        "get) [ \"${2-}\" = kubeconfig ]", "--no-eval|-e|--help|-h|--long|--long=*|-l|--shell)",
         "__svc_out=\"$(command svc \"$@\" --quiet)\" || return $?", "signout|logout)");
   }
 
@@ -67,9 +67,11 @@ class IntegrationCommandTest {
     assertThat(check.code()).as(check.output()).isZero();
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"bash", "zsh", "fish"})
-  void login_through_the_wrapper_sets_kubeconfig_in_the_shell_and_logout_unsets_it(String shell) throws Exception {
+  // macOS's TMPDIR ends in a slash (/var/folders/…/T/); the session file's path has no double one.
+  @ParameterizedTest(name = "{0}, TMPDIR ending in a slash: {1}")
+  @CsvSource({"bash, false", "zsh, false", "fish, false", "bash, true", "zsh, true", "fish, true"})
+  void login_through_the_wrapper_sets_kubeconfig_in_the_shell_and_logout_unsets_it(String shell, boolean slash)
+      throws Exception {
     assumeFalse(SvcLauncher.missing(shell), shell + " is not installed");
     try (StubServer server = new StubServer()) {
       server.on("POST", "/login", Answer.of(202, StubServer.SESSION))
@@ -78,14 +80,45 @@ class IntegrationCommandTest {
       SvcLauncher svc = new SvcLauncher(root);
       Path script = root.resolve("session." + shell);
       Files.writeString(script, shell.equals("fish") ? FISH_SESSION : POSIX_SESSION.replace("{{shell}}", shell));
+      Map<String, String> environment = svc.environment(server.port());
+      if (slash) {
+        environment.put("TMPDIR", svc.tmp + "/");
+      }
 
-      Shells.Run run = Shells.run(List.of(shell, script.toString()), svc.environment(server.port()), root);
+      Shells.Run run = Shells.run(List.of(shell, script.toString()), environment, root);
 
       assertThat(run.code()).as(run.output()).isZero();
       assertThat(run.output()).contains("set: " + svc.tmp + "/kubeconfig-", "failed login kept it", "unset: yes");
       try (var left = Files.list(svc.tmp)) {
         assertThat(left.toList()).as("the session file is removed").isEmpty();
       }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"bash", "zsh", "fish"})
+  void login_with_shell_through_the_wrapper_runs_the_subshell_and_never_evaluates_its_output(String shell)
+      throws Exception {
+    assumeFalse(SvcLauncher.missing(shell), shell + " is not installed");
+    try (StubServer server = new StubServer()) {
+      server.on("POST", "/login", Answer.of(202, StubServer.SESSION))
+          .on("GET", "/kubeconfig", Answer.of(200, StubServer.KUBECONFIG))
+          .on("POST", "/logout", Answer.of(200, StubServer.SESSION));
+      SvcLauncher svc = new SvcLauncher(root);
+      // The signed-in subshell prints a command: a wrapper that evaluated login's output would run it.
+      Path subshell = root.resolve("subshell");
+      Files.writeString(subshell, "#!/bin/sh\necho 'echo the-wrapper-ran-this'\n");
+      Files.setPosixFilePermissions(subshell, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+      Path script = root.resolve("subshell-session." + shell);
+      Files.writeString(script, (shell.equals("fish") ? "command svc generate integration fish | source\n"
+          : "eval \"$(command svc generate integration " + shell + ")\"\n") + "svc login --shell\n");
+      Map<String, String> environment = svc.environment(server.port());
+      environment.put("SHELL", subshell.toString());
+
+      Shells.Run run = Shells.run(List.of(shell, script.toString()), environment, root);
+
+      assertThat(run.code()).as(run.output()).isZero();
+      assertThat(run.output()).contains("echo the-wrapper-ran-this").doesNotContain("\nthe-wrapper-ran-this");
     }
   }
 

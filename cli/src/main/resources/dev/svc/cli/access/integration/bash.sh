@@ -1,9 +1,10 @@
 # svc shell integration for {{shell}}: add this line to {{rcfile}}
 #   eval "$(command svc generate integration {{shell}})"
 # `svc login`, `reauthenticate`, `kubeconfig` and `get kubeconfig` then set KUBECONFIG in this shell;
-# `svc signout` unsets it when it names a session file. Everything else runs svc as it is.
+# `svc signout` unsets it when it names a session file. Everything else, and `svc login --shell`
+# (an interactive subshell, never evaluated), runs svc as it is.
 svc() {
-  local __svc_eval=0 __svc_arg __svc_out __svc_status
+  local __svc_eval=0 __svc_arg __svc_out __svc_status __svc_tmp
   case "${1-}" in
     login|signin|auth|reauthenticate|reauth|refresh|kubeconfig) __svc_eval=1 ;;
     get) [ "${2-}" = kubeconfig ] && __svc_eval=1 ;;
@@ -11,8 +12,11 @@ svc() {
       command svc "$@"
       __svc_status=$?
       if [ "$__svc_status" -eq 0 ] && [ -n "${KUBECONFIG-}" ]; then
+        # macOS's TMPDIR ends in a slash; svc writes the session file's path without a double one.
+        __svc_tmp="${TMPDIR:-/tmp}"
+        __svc_tmp="${__svc_tmp%/}"
         case "$KUBECONFIG" in
-          /tmp/kubeconfig-*.yaml|"${TMPDIR:-/tmp}"/kubeconfig-*.yaml)
+          /tmp/kubeconfig-*.yaml|"$__svc_tmp"/kubeconfig-*.yaml)
             rm -f -- "$KUBECONFIG"
             unset KUBECONFIG ;;
         esac
@@ -22,7 +26,7 @@ svc() {
   if [ "$__svc_eval" -eq 1 ]; then
     for __svc_arg in "$@"; do
       case "$__svc_arg" in
-        --no-eval|-e|--help|-h|--long|--long=*|-l) __svc_eval=0 ;;
+        --no-eval|-e|--help|-h|--long|--long=*|-l|--shell) __svc_eval=0 ;;
       esac
     done
   fi

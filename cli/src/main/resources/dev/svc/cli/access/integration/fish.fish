@@ -1,7 +1,8 @@
 # svc shell integration for fish: add this line to ~/.config/fish/config.fish
 #   command svc generate integration fish | source
 # `svc login`, `reauthenticate`, `kubeconfig` and `get kubeconfig` then set KUBECONFIG in this shell;
-# `svc signout` unsets it when it names a session file. Everything else runs svc as it is.
+# `svc signout` unsets it when it names a session file. Everything else, and `svc login --shell`
+# (an interactive subshell, never evaluated), runs svc as it is.
 function svc --description 'svc, setting KUBECONFIG in this shell'
     set -l evaluate 0
     switch "$argv[1]"
@@ -26,7 +27,7 @@ function svc --description 'svc, setting KUBECONFIG in this shell'
     end
     for arg in $argv
         switch $arg
-            case --no-eval -e --help -h --long '--long=*' -l
+            case --no-eval -e --help -h --long '--long=*' -l --shell
                 set evaluate 0
         end
     end

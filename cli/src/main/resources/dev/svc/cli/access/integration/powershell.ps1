@@ -1,7 +1,8 @@
 # svc shell integration for PowerShell: add this line to $PROFILE
 #   svc generate integration powershell | Out-String | Invoke-Expression
 # `svc login`, `reauthenticate`, `kubeconfig` and `get kubeconfig` then set KUBECONFIG in this shell;
-# `svc signout` unsets it when it names a session file. Everything else runs svc as it is.
+# `svc signout` unsets it when it names a session file. Everything else, and `svc login --shell`
+# (an interactive subshell, never evaluated), runs svc as it is.
 function svc {
     $exe = Get-Command svc -CommandType Application | Select-Object -First 1
     $evaluate = $false
@@ -26,7 +27,7 @@ function svc {
         return
     }
     foreach ($arg in $args) {
-        if (@('--no-eval', '-e', '--help', '-h', '--long', '-l') -contains $arg -or $arg -like '--long=*') {
+        if (@('--no-eval', '-e', '--help', '-h', '--long', '-l', '--shell') -contains $arg -or $arg -like '--long=*') {
             $evaluate = $false
         }
     }
