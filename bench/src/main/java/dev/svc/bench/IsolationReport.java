@@ -118,7 +118,14 @@ public final class IsolationReport {
    *     {@value #DEFAULT_BLOCKS}), {@code --block-size N} (default {@value #DEFAULT_BLOCK_SIZE})
    */
   public static void main(String[] args) throws IOException {
-    Plan plan = parse(args);
+    Plan plan;
+    try {
+      plan = parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("scripts/bench --isolation: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
     List<String> rows = new ArrayList<>();
     for (Decision decision : plan.decisions()) {
       rows.add(measure(decision, plan));
