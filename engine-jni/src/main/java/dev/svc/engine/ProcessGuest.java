@@ -10,7 +10,6 @@ import dev.svc.engine.internal.WasmError;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -65,9 +64,10 @@ final class ProcessGuest implements Guest {
     ProcessGuest guest = new ProcessGuest(process, hostCalls);
     HostProcess.Watch watch = process.killAfter(START_DEADLINE);
     try {
-      Frame ready = guest.channel.receive();
+      // A trap while instantiating answers as a guest entry does.
+      Frame ready = guest.channel.receive(true);
       if (ready.type() != HostChannel.READY) {
-        guest.answer(ready, null);
+        guest.answer(ready, true, null);
         throw new WasmError("the engine host process answered its start with frame " + ready.type());
       }
       guest.memorySize = ready.int64(0);
@@ -145,7 +145,7 @@ final class ProcessGuest implements Guest {
   private byte[] query(byte type, byte[] whenDead) {
     try {
       channel.send(type, new byte[0]);
-      return converse();
+      return converse(false);
     } catch (IOException e) {
       died();
       return whenDead;
@@ -154,12 +154,7 @@ final class ProcessGuest implements Guest {
 
   private byte[] exchange(byte type, Optional<Duration> deadline, long fuel, byte[] body) {
     long ticks = deadline.map(EpochTicker::ticksFor).orElse(Native.NO_DEADLINE);
-    byte[] answer = exchange(deadline, () -> channel.send(type, ticks, fuel, body));
-    if (answer == null) {
-      return null;
-    }
-    memorySize = new Frame(HostChannel.DONE, answer).int64(0);
-    return Arrays.copyOfRange(answer, 8, answer.length);
+    return exchange(deadline, () -> channel.send(type, ticks, fuel, body));
   }
 
   // Sends a request that may enter guest code and reads the answer, killing the host if it hasn't
@@ -170,7 +165,7 @@ final class ProcessGuest implements Guest {
     HostProcess.Watch watch = deadline.map(d -> process.killAfter(d.plus(KILL_GRACE))).orElse(null);
     try {
       request.send();
-      byte[] answer = converse();
+      byte[] answer = converse(true);
       if (watch != null && !watch.end()) {
         throw died();
       }
@@ -189,13 +184,14 @@ final class ProcessGuest implements Guest {
     void send() throws IOException;
   }
 
-  // Answers the module's host calls until the host answers the request.
-  private byte[] converse() throws IOException {
+  // Answers the module's host calls until the host answers the request (a guest entry when {@code
+  // entry}: its answer then brings the memory size).
+  private byte[] converse(boolean entry) throws IOException {
     Throwable handlerFailure = null;
     while (true) {
-      Frame frame = channel.receive();
+      Frame frame = channel.receive(entry);
       if (frame.type() != HostChannel.HOST_CALL) {
-        return answer(frame, handlerFailure);
+        return answer(frame, entry, handlerFailure);
       }
       try {
         channel.send(HostChannel.REPLY, hostCalls.hostCall(frame.payload()));
@@ -210,20 +206,23 @@ final class ProcessGuest implements Guest {
     }
   }
 
-  // The answer to a request; the answers to guest entries start with the memory size, which the
-  // entries' callers (exchange) take off: queries answer DONE without it.
-  private byte[] answer(Frame frame, Throwable handlerFailure) {
+  // The answer to a request; the answers to guest entries bring the memory size (the channel took
+  // it off their payload), queries answer DONE without it.
+  private byte[] answer(Frame frame, boolean entry, Throwable handlerFailure) {
     switch (frame.type()) {
       case HostChannel.DONE:
+        if (entry) {
+          memorySize = frame.memorySize();
+        }
         return frame.payload();
       case HostChannel.NO_MEMORY:
-        memorySize = frame.int64(0);
+        memorySize = frame.memorySize();
         return null;
       case HostChannel.PROBLEM:
         throw new WasmError(frame.text(0));
       case HostChannel.TRAP:
-        memorySize = frame.int64(0);
-        stopped = GuestTrap.of(frame.int32(8), frame.int32(12), frame.text(16));
+        memorySize = frame.memorySize();
+        stopped = GuestTrap.of(frame.int32(0), frame.int32(4), frame.text(8));
         if (handlerFailure instanceof RuntimeException e) {
           throw e;
         }

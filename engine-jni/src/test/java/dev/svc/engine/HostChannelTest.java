@@ -72,6 +72,26 @@ class HostChannelTest {
   }
 
   @Test
+  void anAnswerInTheRegionIsExactlyItsOwnBytesAfterALongerOne() {
+    // Both answers travel through the region, the second much shorter: none of the first's bytes
+    // may show in it, and neither loses its first bytes to the memory size that precedes it there.
+    StringBuilder messy = new StringBuilder("policy a.b: K@1\n");
+    for (int i = 0; messy.length() <= HostChannel.REGION_PAYLOAD_MAX / 4; i++) {
+      messy.append("let  s").append(i).append(" =  ").append(i).append('\n');
+    }
+    try (Engine inJvm = Engine.create(TestModules.engine());
+        Engine hosted = Engine.create(TestModules.engine(), Limits.defaults(), Isolation.PROCESS)) {
+      String tidy = inJvm.format(messy.toString());
+
+      assertThat(tidy.length()).isLessThan(HostChannel.REGION_PAYLOAD_MAX / 2);
+      assertThat(hosted.format(messy.toString())).isEqualTo(tidy);
+      assertThat(hosted.format("policy a.b: K@1\nlet  s =  1\n")).isEqualTo("policy a.b: K@1\n\nlet s = 1\n");
+      assertThat(hosted.memorySize()).as("the memory size still comes with each answer")
+          .isEqualTo(inJvm.memorySize());
+    }
+  }
+
+  @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void aHostAsleepPastItsSpinIsWokenForTheNextCall() {
     try (Engine hosted = Engine.create(TestModules.engine(), Limits.defaults(), Isolation.PROCESS)) {

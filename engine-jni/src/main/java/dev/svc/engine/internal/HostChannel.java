@@ -122,6 +122,7 @@ public final class HostChannel {
   private final long maxSpinNanos;
   private final BooleanSupplier hostAlive;
   private final byte[] pipeHeader = new byte[PIPE_HEADER];
+  private final byte[] memorySizeOnPipe = new byte[8];
   private long sent;
   private long received;
   private long spinNanos; // the spin of the last wait
@@ -214,11 +215,23 @@ public final class HostChannel {
   }
 
   /**
-   * The next frame from the host.
+   * The next frame from the host, its payload whole.
    *
    * @throws EOFException when the host's output ended: it exited or was killed
    */
   public Frame receive() throws IOException {
+    return receive(false);
+  }
+
+  /**
+   * The next frame from the host. With {@code entryAnswer} (the frame answers a guest entry, or is a
+   * {@link #HOST_CALL} within one), the guest's memory size that starts a {@link #DONE}, {@link
+   * #NO_MEMORY} or {@link #TRAP} payload is taken off into {@link Frame#memorySize()}, so the
+   * module's response is copied once, straight into the array its reader gets.
+   *
+   * @throws EOFException when the host's output ended: it exited or was killed
+   */
+  public Frame receive(boolean entryAnswer) throws IOException {
     long frame = received + 1;
     int first = await(frame);
     received = frame;
@@ -226,19 +239,26 @@ public final class HostChannel {
       int type = shared.getInt(TO_JVM);
       int length = shared.getInt(TO_JVM + 4);
       if (type != ON_PIPE) {
-        if (type <= DOORBELL || type > 255 || length < 0 || length > REGION_PAYLOAD_MAX) {
+        int head = entryAnswer ? memorySizeBytes(type) : 0;
+        if (type <= DOORBELL || type > 255 || length < head || length > REGION_PAYLOAD_MAX) {
           throw new IOException("the engine host published a frame that breaks the protocol: type " + type
               + ", " + Integer.toUnsignedString(length) + " bytes");
         }
-        byte[] payload = new byte[length];
-        payloads.get(TO_JVM + REGION_HEADER, payload);
-        return new Frame((byte) type, payload);
+        long memorySize = head == 0 ? Frame.NO_MEMORY_SIZE : payloads.getLong(TO_JVM + REGION_HEADER);
+        byte[] payload = new byte[length - head];
+        payloads.get(TO_JVM + REGION_HEADER + head, payload);
+        return new Frame((byte) type, memorySize, payload);
       }
       do {
         first = readByte();
       } while (first == DOORBELL);
     }
-    return receiveOnPipe((byte) first);
+    return receiveOnPipe((byte) first, entryAnswer);
+  }
+
+  // How many leading bytes of a guest entry's answer of this type are the guest's memory size.
+  private static int memorySizeBytes(int type) {
+    return type == DONE || type == NO_MEMORY || type == TRAP ? 8 : 0;
   }
 
   /** How many frames this channel sent: one per request and one per host call answered. */
@@ -324,7 +344,7 @@ public final class HostChannel {
   // pipe first, and this is its type byte. A host that died publishes nothing: the spin asks after
   // its life, and the pipe then ends.
   private int await(long frame) throws IOException {
-    sayCpu();
+    // No look at the CPU before the first turn: the first turn looks (a frame already here needs none).
     long end = System.nanoTime() + spinBudget();
     int spins = 1;
     for (; !published(frame); spins++) {
@@ -415,15 +435,21 @@ public final class HostChannel {
     return b;
   }
 
-  private Frame receiveOnPipe(byte type) throws IOException {
+  private Frame receiveOnPipe(byte type, boolean entryAnswer) throws IOException {
     readFully(pipeHeader, 4);
     int length = ByteBuffer.wrap(pipeHeader, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-    if (length < 0 || length > MAX_PAYLOAD) {
+    int head = entryAnswer ? memorySizeBytes(type & 0xff) : 0;
+    if (length < head || length > MAX_PAYLOAD) {
       throw new IOException("the engine host sent a frame of " + Integer.toUnsignedString(length) + " bytes");
     }
-    byte[] payload = new byte[length];
-    readFully(payload, length);
-    return new Frame(type, payload);
+    long memorySize = Frame.NO_MEMORY_SIZE;
+    if (head > 0) {
+      readFully(memorySizeOnPipe, head);
+      memorySize = ByteBuffer.wrap(memorySizeOnPipe).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    }
+    byte[] payload = new byte[length - head];
+    readFully(payload, payload.length);
+    return new Frame(type, memorySize, payload);
   }
 
   private void readFully(byte[] target, int length) throws IOException {
@@ -474,9 +500,19 @@ public final class HostChannel {
    * One frame from the host.
    *
    * @param type what it is ({@link #DONE}, {@link #TRAP}, …)
-   * @param payload its bytes
+   * @param memorySize the guest's memory size the host put before the payload, when {@link
+   *     #receive(boolean)} took it off; else {@link #NO_MEMORY_SIZE}
+   * @param payload its bytes (after the memory size, when that was taken off)
    */
-  public record Frame(byte type, byte[] payload) {
+  public record Frame(byte type, long memorySize, byte[] payload) {
+
+    /** {@link #memorySize()} of a frame whose payload is whole. */
+    public static final long NO_MEMORY_SIZE = -1;
+
+    /** A frame whose payload is whole. */
+    public Frame(byte type, byte[] payload) {
+      this(type, NO_MEMORY_SIZE, payload);
+    }
 
     /** The little-endian i32 at {@code offset}. */
     public int int32(int offset) {
