@@ -61,7 +61,8 @@ final class ServeCommand implements Callable<Integer> {
       for (ConfigProblem problem : e.problems()) {
         err.println(problem.render());
       }
-      return CommandLine.ExitCode.USAGE;
+      // Spec §1.3 step 1 and §2.6: a malformed configuration exits 2, one a server can't start with 1.
+      return e.refusedAtStart() ? CommandLine.ExitCode.SOFTWARE : CommandLine.ExitCode.USAGE;
     }
     configureLogging(config.debug());
     SvcServer server;

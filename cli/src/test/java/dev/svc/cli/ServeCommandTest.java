@@ -83,6 +83,20 @@ class ServeCommandTest {
             + "  help: did you mean `mesh.port`? conf/config.yaml lists every key\n"
             + "flag --port: mesh.port: `abc` isn't a whole number\n"
             + "  help: write a port number from 0 to 65535\n"),
+        // Spec §2.6: well-formed values a server can't start with exit 1, as a start that fails does ...
+        arguments("clusterInfo:\n  configMapRef:\n    enabled: true\n", List.of("--api-endpoint", "https://k8s:6443"), 1,
+            "svc serve: the configuration has 1 problem:\n"
+            + "flag --api-endpoint and config file {file}:3:5 (clusterInfo.configMapRef.enabled):"
+            + " clusterInfo.apiEndpoint: both are set\n"
+            + "  help: use either explicit cluster info or the ConfigMap reference, not both\n"),
+        // ... unless the configuration can't even be read (§1.3 step 1).
+        arguments("clusterInfo:\n  configMapRef:\n    enabled: true\n", List.of("--api-endpoint", "https://k8s:6443",
+            "--port", "abc"), 2, "svc serve: the configuration has 2 problems:\n"
+            + "flag --port: mesh.port: `abc` isn't a whole number\n"
+            + "  help: write a port number from 0 to 65535\n"
+            + "flag --api-endpoint and config file {file}:3:5 (clusterInfo.configMapRef.enabled):"
+            + " clusterInfo.apiEndpoint: both are set\n"
+            + "  help: use either explicit cluster info or the ConfigMap reference, not both\n"),
         arguments("mesh:\n  tailscaled: /nonexistent/tailscaled\n", List.of("--mesh-mode", "managed"), 1,
             "svc serve: tailscaled not found: mesh.tailscaled is \"/nonexistent/tailscaled\"\n"
             + "  help: install tailscaled (pin its version in the image) or set mesh.tailscaled to its path; without it,"

@@ -33,4 +33,14 @@ public final class ConfigException extends RuntimeException {
   public List<ConfigProblem> problems() {
     return problems;
   }
+
+  /**
+   * Whether the configuration was read and only a server's start-up checks refuse it (spec §2.6: exit
+   * code 1, where a configuration that can't be read exits 2).
+   *
+   * @return true when every problem is of {@link ConfigProblem.Stage#START}
+   */
+  public boolean refusedAtStart() {
+    return problems.stream().allMatch(problem -> problem.stage() == ConfigProblem.Stage.START);
+  }
 }

@@ -577,7 +577,7 @@ public final class ConfigLoader {
         "give the directory of the .sigil files, such as conf/policies")));
     SvcConfig.ClusterInfo info = config.clusterInfo();
     if (!info.apiEndpoint().isEmpty() && info.configMapRef().enabled()) {
-      problem(ConfigKey.CLUSTER_INFO_API_ENDPOINT, ConfigKey.CONFIG_MAP_ENABLED,
+      startProblem(ConfigKey.CLUSTER_INFO_API_ENDPOINT, ConfigKey.CONFIG_MAP_ENABLED,
           "both are set", "use either explicit cluster info or the ConfigMap reference, not both");
     }
     if (info.configMapRef().enabled()) {
@@ -586,7 +586,7 @@ public final class ConfigLoader {
           ConfigKey.CONFIG_MAP_NAMESPACE, info.configMapRef().namespace());
       for (ConfigKey part : List.of(ConfigKey.CONFIG_MAP_NAME, ConfigKey.CONFIG_MAP_NAMESPACE)) {
         if (names.get(part).isEmpty()) {
-          problem(part, ConfigKey.CONFIG_MAP_ENABLED, "is empty, but the ConfigMap reference is enabled",
+          startProblem(part, ConfigKey.CONFIG_MAP_ENABLED, "is empty, but the ConfigMap reference is enabled",
               "name the ConfigMap and its namespace, or set clusterInfo.configMapRef.enabled to false");
         }
       }
@@ -597,7 +597,8 @@ public final class ConfigLoader {
       Raw raw = chosen.get(ConfigKey.CLUSTER_INFO_CA_DATA);
       problems.add(new ConfigProblem(raw.source(), ConfigKey.CLUSTER_INFO_CA_DATA.key(),
           "isn't base64: " + e.getMessage(),
-          "write the cluster's CA certificate (PEM) as base64, such as `base64 -w0 ca.crt` prints"));
+          "write the cluster's CA certificate (PEM) as base64, such as `base64 -w0 ca.crt` prints",
+          ConfigProblem.Stage.START));
     }
   }
 
@@ -626,9 +627,17 @@ public final class ConfigLoader {
   }
 
   private void problem(ConfigKey key, ConfigKey other, String message, String help) {
-    Raw raw = chosen.get(key);
-    Raw otherRaw = chosen.get(other);
-    problems.add(new ConfigProblem(raw.source() + " and " + otherRaw.source() + " (" + other.key() + ")",
-        key.key(), message, help));
+    problems.add(acrossKeys(key, other, message, help, ConfigProblem.Stage.READ));
+  }
+
+  // The cluster info's checks of spec §2.6: a server refuses to start with them (exit 1).
+  private void startProblem(ConfigKey key, ConfigKey other, String message, String help) {
+    problems.add(acrossKeys(key, other, message, help, ConfigProblem.Stage.START));
+  }
+
+  private ConfigProblem acrossKeys(ConfigKey key, ConfigKey other, String message, String help,
+      ConfigProblem.Stage stage) {
+    return new ConfigProblem(chosen.get(key).source() + " and " + chosen.get(other).source() + " (" + other.key()
+        + ")", key.key(), message, help, stage);
   }
 }

@@ -13,8 +13,21 @@ import java.util.Objects;
  * @param key the key, as canonical as known (an unknown key as written); empty for the file itself
  * @param message what is wrong, in one sentence
  * @param help what to do about it
+ * @param stage whether the configuration can't be read or a server can't start with it
  */
-public record ConfigProblem(String source, String key, String message, String help) {
+public record ConfigProblem(String source, String key, String message, String help, Stage stage) {
+
+  /**
+   * When a problem shows: the access-server spec ends a server whose configuration is malformed with
+   * exit code 2 (§1.3 step 1), and one whose well-formed values can't serve together with exit code 1
+   * (the validations at server start, §2.6).
+   */
+  public enum Stage {
+    /** The configuration can't be read: a malformed file, an unknown key, a value of the wrong form. */
+    READ,
+    /** The values are well-formed, but a server can't start with them (spec §2.6). */
+    START
+  }
 
   /**
    * Checks that every part is given.
@@ -23,12 +36,26 @@ public record ConfigProblem(String source, String key, String message, String he
    * @param key the key
    * @param message what is wrong
    * @param help what to do
+   * @param stage when it shows
    */
   public ConfigProblem {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(message, "message");
     Objects.requireNonNull(help, "help");
+    Objects.requireNonNull(stage, "stage");
+  }
+
+  /**
+   * A problem that keeps the configuration from being read.
+   *
+   * @param source where the value came from
+   * @param key the key
+   * @param message what is wrong
+   * @param help what to do
+   */
+  public ConfigProblem(String source, String key, String message, String help) {
+    this(source, key, message, help, Stage.READ);
   }
 
   /**

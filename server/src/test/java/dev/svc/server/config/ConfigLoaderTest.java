@@ -469,6 +469,8 @@ class ConfigLoaderTest {
   void a_ca_that_is_not_base64_is_refused_at_start() {
     flag(ConfigKey.CLUSTER_INFO_CA_DATA, "--ca-data", "not base64!");
 
+    ConfigException refused = catchThrowableOfType(ConfigException.class, this::load);
+    assertThat(refused.refusedAtStart()).as("a start-up check of spec §2.6, not a malformed value").isTrue();
     assertThat(problems()).singleElement().asString()
         .startsWith("flag --ca-data: clusterInfo.caData: isn't base64: ")
         .endsWith("help: write the cluster's CA certificate (PEM) as base64, such as `base64 -w0 ca.crt` prints");
