@@ -262,7 +262,18 @@ class AccessApiTest {
 
     assertError(call(HttpMethod.POST, "/api/v1alpha1/login"), 400,
         "{\"message\":\"Username cannot be mapped to a Kubernetes name\",\"advice\":[\"the username `__` needs a"
-            + " letter or digit, and at most 236 characters\"]}");
+            + " letter or digit, and at most 54 characters\"]}");
+  }
+
+  @Test
+  void a_username_too_long_for_the_signin_label_is_400_before_anything_is_written() {
+    String username = "d".repeat(55);
+    mesh.whoIs = Future.succeededFuture(caller(username + "@corp.example", "view", "1h"));
+
+    assertError(call(HttpMethod.POST, "/api/v1alpha1/login"), 400,
+        "{\"message\":\"Username cannot be mapped to a Kubernetes name\",\"advice\":[\"the username `" + username
+            + "` needs a letter or digit, and at most 54 characters\"]}");
+    assertThat(kube.resources(SvcSignin.class).inNamespace(NS).list().getItems()).isEmpty();
   }
 
   @Test

@@ -259,7 +259,8 @@ final class Signins {
   private static SigninName name(String username) {
     return SigninName.of(username).orElseThrow(() -> new AccessError(400,
         "Username cannot be mapped to a Kubernetes name",
-        List.of("the username `" + username + "` needs a letter or digit, and at most 236 characters"), null));
+        List.of("the username `" + username + "` needs a letter or digit, and at most " + SigninName.MAX_PART
+            + " characters"), null));
   }
 
   // A write's failure: a conflict to try again, NotFound as 404 (spec §4.1), anything else 500.

@@ -20,14 +20,19 @@ public record SigninName(String name) {
   public static final String PREFIX = "svc-user-";
 
   private static final String BINDING_SUFFIX = "-binding";
-  // A DNS-1123 subdomain, which object names are, is at most 253 characters.
-  private static final int MAX_NAME = 253;
+  // The sign-in's name is also the value of the label access.svc.dev/signin on what it owns (spec §6.2),
+  // and a label's value has at most 63 characters: a longer name could never be provisioned.
+  private static final int MAX_LABEL_VALUE = 63;
+
+  /** The most characters the name part may have. */
+  public static final int MAX_PART = MAX_LABEL_VALUE - PREFIX.length();
 
   /**
    * The names for {@code username}.
    *
    * @param username a short username, such as {@code Dana_Smith}
-   * @return the names; empty when no valid name can be made of it (nothing alphanumeric, or too long)
+   * @return the names; empty when no valid name can be made of it (nothing alphanumeric, or more than
+   *     {@link #MAX_PART} characters)
    */
   public static Optional<SigninName> of(String username) {
     String lower = username.toLowerCase(Locale.ROOT);
@@ -45,7 +50,7 @@ public record SigninName(String name) {
       end--;
     }
     String name = mapped.substring(start, end);
-    if (name.isEmpty() || PREFIX.length() + name.length() + BINDING_SUFFIX.length() > MAX_NAME) {
+    if (name.isEmpty() || name.length() > MAX_PART) {
       return Optional.empty();
     }
     return Optional.of(new SigninName(name));

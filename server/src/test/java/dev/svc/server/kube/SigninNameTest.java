@@ -35,11 +35,10 @@ class SigninNameTest {
   }
 
   @Test
-  void the_binding_name_may_have_253_characters_and_no_more() {
-    int room = 253 - "svc-user-".length() - "-binding".length();
-
-    assertThat(SigninName.of("a".repeat(room))).isPresent();
-    assertThat(SigninName.of("a".repeat(room + 1))).isEmpty();
+  void the_signin_name_fits_a_label_value_of_63_characters_and_no_more() {
+    assertThat(SigninName.of("a".repeat(54)).orElseThrow().signin()).hasSize(63);
+    assertThat(SigninName.of("a".repeat(55))).isEmpty();
+    assertThat(SigninName.of("__" + "a".repeat(54) + "__")).as("trimmed first").isPresent();
   }
 
   @Test
