@@ -147,7 +147,7 @@ class AccessFailuresTest {
         + " grant of one of view, edit\"]}");
     String metrics = await(client.get(server.healthPort(), "127.0.0.1", "/metrics").send()).bodyAsString();
     assertThat(metrics).contains(
-        "svc_login_attempts_total{cluster_role=\"cluster-admin\",outcome=\"forbidden\",username=\"dana\"} 1.0");
+        "svc_login_attempts_total{cluster_role=\"cluster-admin\",outcome=\"error\",username=\"dana\"} 1.0");
     mesh.whoIs = Future.succeededFuture(dana("edit"));
     assertThat(call(HttpMethod.POST, "/api/v1alpha1/login").statusCode()).isEqualTo(202);
   }

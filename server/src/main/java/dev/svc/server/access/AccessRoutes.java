@@ -144,7 +144,8 @@ public final class AccessRoutes {
     List<String> allowed = config.operator().allowedRoles();
     if (!allowed.isEmpty() && !allowed.contains(role)) {
       end(span, "login.status", "forbidden", 403);
-      count(caller.username(), role, "forbidden");
+      // The metric's `forbidden` is the auth layer's refusals only; a 4xx after it counts as an error (§4.3).
+      count(caller.username(), role, "error");
       ctx.fail(new AccessError(403, "Role not allowed",
           List.of("the grant of user " + caller.username() + " names the ClusterRole `" + role + "`, which this"
               + " server may not bind; ask a tailnet administrator for a grant of one of " + String.join(", ", allowed)),
