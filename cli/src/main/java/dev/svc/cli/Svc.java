@@ -2,6 +2,7 @@ package dev.svc.cli;
 
 import dev.svc.cli.access.AccessCommands;
 import dev.svc.cli.access.ClientRuntime;
+import dev.svc.cli.access.GlobalFlags;
 import dev.svc.cli.policy.PolicyCommand;
 import java.util.List;
 import java.util.Optional;
@@ -36,7 +37,8 @@ public final class Svc {
   private static final Set<String> READ_THE_TREE = Set.of("completion", "generate");
 
   public static void main(String[] args) {
-    System.exit(commandLine(ClientRuntime.ofProcess(), args).execute(args));
+    String[] ordered = GlobalFlags.afterCommand(args);
+    System.exit(commandLine(ClientRuntime.ofProcess(), ordered).execute(ordered));
   }
 
   /** The whole command tree; tests run commands through it without exiting the JVM. */

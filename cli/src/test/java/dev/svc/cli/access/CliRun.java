@@ -50,7 +50,8 @@ final class CliRun {
 
   /** Runs {@code svc args...} on the command line {@code svc} builds for them, as {@link Svc#main} does. */
   Result run(String... args) {
-    CapturedRun run = CapturedRun.of(Svc.commandLine(runtime(), args), args);
+    String[] ordered = GlobalFlags.afterCommand(args);
+    CapturedRun run = CapturedRun.of(Svc.commandLine(runtime(), ordered), ordered);
     return new Result(run.exit(), run.out(), run.err());
   }
 
