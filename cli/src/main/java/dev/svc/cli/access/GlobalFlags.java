@@ -30,6 +30,9 @@ public final class GlobalFlags {
    * @return {@code args} itself when no global flag comes before a command
    */
   public static String[] afterCommand(String[] args) {
+    if (args.length == 0 || !args[0].startsWith("-")) {
+      return args; // the usual case, without reflecting over ClientOptions at every start
+    }
     CommandSpec flags = CommandSpec.forAnnotatedObject(new ClientOptions());
     int i = 0;
     while (i < args.length) {
