@@ -64,7 +64,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * later, which parts the cost of waiting for a caller at all from that of asking the daemon. {@code -Dbench.jfr=DIR} records one more 10 s run (or {@code -Dbench.recordFor=40s}) of each mode at 64 connections with Java Flight
  * Recorder's profiling settings, into {@code DIR/dev.jfr} and {@code DIR/admission.jfr}, and the fake daemon's whole run into
  * {@code DIR/daemon.jfr}
- * ({@code jfr print --events jdk.ExecutionSample} reads them).
+ * ({@code jfr print --events jdk.ExecutionSample} reads them). {@code -Dbench.perfStat=true} counts the
+ * system calls and context switches per request of the server and of the fake with {@code perf stat}
+ * during each wrk run: counts, steadier than times on a shared machine ({@code
+ * -Dbench.perfEvents=syscalls:sys_enter_read,syscalls:sys_enter_write,...} counts other events).
  */
 @ExtendWith(VertxExtension.class)
 class MeshLoadBench {
@@ -281,12 +284,42 @@ class MeshLoadBench {
    * server under load; the other one idles) and of the fake daemon's process, with the server's
    * share spent in the kernel (system calls: socket reads and writes, wake-ups).
    */
-  private record Load(double rate, double serverMicros, double serverKernelMicros, double daemonMicros) {
+  private record Load(double rate, double serverMicros, double serverKernelMicros, double daemonMicros,
+      Counts server, Counts daemon) {
     static Load mean(List<Load> loads) {
       return new Load(loads.stream().mapToDouble(Load::rate).average().orElseThrow(),
           loads.stream().mapToDouble(Load::serverMicros).average().orElseThrow(),
           loads.stream().mapToDouble(Load::serverKernelMicros).average().orElseThrow(),
-          loads.stream().mapToDouble(Load::daemonMicros).average().orElseThrow());
+          loads.stream().mapToDouble(Load::daemonMicros).average().orElseThrow(),
+          Counts.mean(loads.stream().map(Load::server).toList()),
+          Counts.mean(loads.stream().map(Load::daemon).toList()));
+    }
+  }
+
+  /**
+   * Events per request of one process, such as system calls and context switches, as {@code perf stat}
+   * counted them ({@code -Dbench.perfStat=true}); counts, unlike times, hardly change with what else
+   * runs on the machine. Empty without it.
+   */
+  private record Counts(Map<String, Double> perRequest) {
+    static Counts mean(List<Counts> counts) {
+      Map<String, Double> sums = new java.util.LinkedHashMap<>();
+      counts.forEach(c -> c.perRequest().forEach((event, n) -> sums.merge(event, n / counts.size(), Double::sum)));
+      return new Counts(sums);
+    }
+
+    Counts per(double requests) {
+      Map<String, Double> each = new java.util.LinkedHashMap<>();
+      perRequest.forEach((event, n) -> each.put(event, n / requests));
+      return new Counts(each);
+    }
+
+    @Override
+    public String toString() {
+      StringBuilder text = new StringBuilder();
+      perRequest.forEach((event, n) -> text.append(text.isEmpty() ? "" : ", ").append(event)
+          .append(String.format(" %.2f", n)));
+      return text.toString();
     }
   }
 
@@ -304,6 +337,11 @@ class MeshLoadBench {
         mesh.daemonMicros());
     System.out.printf("wrk -c %d: server CPU per request in the kernel: %.1f us (dev %.1f us)%n", connections,
         mesh.serverKernelMicros(), dev.serverKernelMicros());
+    if (!mesh.server().perRequest().isEmpty()) {
+      System.out.printf("wrk -c %d: per request, server: %s%nwrk -c %d: per request, server in dev: %s%n"
+          + "wrk -c %d: per request, fake daemon: %s%n", connections, mesh.server(), connections, dev.server(),
+          connections, mesh.daemon());
+    }
   }
 
   /** One wrk run of {@code connections} connections on the eval route. */
@@ -312,11 +350,16 @@ class MeshLoadBench {
     long serverCpu = serverCpuNanos();
     long serverKernel = kernelNanos();
     long daemonCpu = cpuNanos(daemon);
+    boolean counting = Boolean.getBoolean("bench.perfStat");
+    Process serverCounts = counting ? perfStat(ProcessHandle.current().pid()) : null;
+    Process daemonCounts = counting ? perfStat(daemon.pid()) : null;
     Process wrk = new ProcessBuilder("wrk", "-t", "1", "-c", String.valueOf(connections), "-d", duration, "--latency",
         "-s", script.toString(), "http://127.0.0.1:" + port + "/api/v1/policies/access.main/eval")
         .redirectErrorStream(true).start();
     String output = new String(wrk.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     wrk.waitFor();
+    Counts server = counted(serverCounts);
+    Counts daemonCounted = counted(daemonCounts);
     serverCpu = serverCpuNanos() - serverCpu;
     serverKernel = kernelNanos() - serverKernel;
     daemonCpu = cpuNanos(daemon) - daemonCpu;
@@ -327,7 +370,37 @@ class MeshLoadBench {
         .map(l -> Double.parseDouble(l.trim().split(" ")[0])).orElse(0.0);
     double rate = output.lines().filter(l -> l.startsWith("Requests/sec:")).findFirst()
         .map(l -> Double.parseDouble(l.substring("Requests/sec:".length()).trim())).orElse(0.0);
-    return new Load(rate, serverCpu / 1e3 / requests, serverKernel / 1e3 / requests, daemonCpu / 1e3 / requests);
+    return new Load(rate, serverCpu / 1e3 / requests, serverKernel / 1e3 / requests, daemonCpu / 1e3 / requests,
+        server.per(requests), daemonCounted.per(requests));
+  }
+
+  /**
+   * {@code perf stat} counting the events of {@code -Dbench.perfEvents} (by default system calls and
+   * context switches) of {@code pid} until stopped.
+   */
+  private static Process perfStat(long pid) throws IOException {
+    return new ProcessBuilder("perf", "stat", "-x", ",", "-e",
+        System.getProperty("bench.perfEvents", "raw_syscalls:sys_enter,context-switches"), "-p",
+        String.valueOf(pid)).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+  }
+
+  /** What {@code perf} counted, once stopped (SIGINT makes it print); empty without it. */
+  private static Counts counted(Process perf) throws IOException, InterruptedException {
+    Map<String, Double> counts = new java.util.LinkedHashMap<>();
+    if (perf == null) {
+      return new Counts(counts);
+    }
+    new ProcessBuilder("kill", "-INT", String.valueOf(perf.pid())).start().waitFor();
+    String output = new String(perf.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    perf.waitFor();
+    for (String line : output.lines().toList()) {
+      String[] fields = line.split(",");
+      if (fields.length > 2 && fields[0].matches("[0-9.]+")) {
+        counts.put(fields[2].replace("syscalls:sys_enter_", "").replace("raw_syscalls:sys_enter", "syscalls"),
+            Double.parseDouble(fields[0]));
+      }
+    }
+    return new Counts(counts);
   }
 
   private static long serverCpuNanos() {

@@ -422,27 +422,37 @@ public final class FakeTailscaled {
 
   // --- the local API
 
+  /**
+   * Serves one request as Go's {@code net/http} server, which serves the daemon's local API, does:
+   * requests pipelined on a connection one after the other, each answer written and flushed on its
+   * own as its handler returns. Vert.x also serves pipelined requests in order, but an answer ended
+   * while it reads holds its flush to the end of the read, so the answers to a batch of requests
+   * would leave together in one write, which no real daemon does. Answering in a task of its own,
+   * after the read, flushes each answer when it ends.
+   */
   private void handle(HttpServerRequest request) {
-    request.body().onSuccess(body -> {
-      if (recording) {
-        requests.add(new Recorded(request.method(), request.path(), request.query(),
-            MultiMap.caseInsensitiveMultiMap().addAll(request.headers()), body.toString(StandardCharsets.UTF_8)));
-      }
-      HttpServerResponse response = request.response()
-          .putHeader(TAILSCALE_VERSION, VERSION_VALUE).putHeader(TAILSCALE_CAP, CAP_VALUE);
-      String host = request.headers().get(HttpHeaders.HOST);
-      if ((host != null && !host.equals(HOST)) || request.headers().contains(HttpHeaders.ORIGIN)
-          || request.headers().contains(HttpHeaders.REFERER)) {
-        text(response, 403, "invalid localapi request");
-        return;
-      }
-      Fault fault = faults.remove(request.path());
-      if (fault != null) {
-        inject(response, fault);
-        return;
-      }
-      route(request, response, body);
-    });
+    request.body().onSuccess(body -> vertx.runOnContext(v -> answer(request, body)));
+  }
+
+  private void answer(HttpServerRequest request, Buffer body) {
+    if (recording) {
+      requests.add(new Recorded(request.method(), request.path(), request.query(),
+          MultiMap.caseInsensitiveMultiMap().addAll(request.headers()), body.toString(StandardCharsets.UTF_8)));
+    }
+    HttpServerResponse response = request.response()
+        .putHeader(TAILSCALE_VERSION, VERSION_VALUE).putHeader(TAILSCALE_CAP, CAP_VALUE);
+    String host = request.headers().get(HttpHeaders.HOST);
+    if ((host != null && !host.equals(HOST)) || request.headers().contains(HttpHeaders.ORIGIN)
+        || request.headers().contains(HttpHeaders.REFERER)) {
+      text(response, 403, "invalid localapi request");
+      return;
+    }
+    Fault fault = faults.remove(request.path());
+    if (fault != null) {
+      inject(response, fault);
+      return;
+    }
+    route(request, response, body);
   }
 
   private void route(HttpServerRequest request, HttpServerResponse response, Buffer body) {
