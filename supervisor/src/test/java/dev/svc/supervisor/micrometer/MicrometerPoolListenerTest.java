@@ -14,6 +14,8 @@ import dev.svc.supervisor.PoolOptions;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -113,6 +115,37 @@ class MicrometerPoolListenerTest {
           .extracting(counter -> counter.getId().getTag("policy"))
           .containsExactly("unknown");
     }
+  }
+
+  @Test
+  void repeatedEvaluationsFollowInstallsAndRemovalsOfTheirPolicy() {
+    MeterRegistry registry = new SimpleMeterRegistry();
+    MicrometerPoolListener listener = new MicrometerPoolListener(registry);
+    Duration took = Duration.ofMillis(1);
+
+    listener.evaluated("desk", "approve", took);
+    listener.evaluated("desk", "approve", took);
+    listener.installed("desk");
+    listener.evaluated("desk", "approve", took);
+    listener.evaluated("desk", "deny", took);
+    listener.evaluated("desk", "approve", took);
+    assertThat(evaluations(registry)).containsExactlyInAnyOrder("unknown approve 2", "desk approve 2", "desk deny 1");
+
+    listener.removed("desk");
+    listener.evaluated("desk", "approve", took);
+    assertThat(evaluations(registry)).as("the desk series went with the policy")
+        .containsExactly("unknown approve 3");
+
+    listener.installed("desk");
+    listener.evaluated("desk", "approve", took);
+    assertThat(evaluations(registry)).as("a new series, not the removed one's timer")
+        .containsExactlyInAnyOrder("unknown approve 3", "desk approve 1");
+  }
+
+  private static List<String> evaluations(MeterRegistry registry) {
+    return registry.find("svc.pool.evaluations").timers().stream()
+        .map(timer -> timer.getId().getTag("policy") + " " + timer.getId().getTag("decision") + " " + timer.count())
+        .toList();
   }
 
   @Test
