@@ -149,9 +149,11 @@ public final class OperatorVerticle extends VerticleBase {
     SigninController started = new SigninController(client, settings, clock, Scheduler.of(timers, clock), metrics,
         tracer);
     controller = started;
+    // The gauge says this replica holds the Lease; set before the caches sync, so it reads 1 by the
+    // time leading() is true.
+    metrics.leading(true);
     try {
       started.start();
-      metrics.leading(true);
     } catch (RuntimeException e) {
       liveness = new Liveness(false, "the operator can't start: " + e.getMessage());
       LOG.log(Level.ERROR, liveness.reason() + "; /healthz answers 503 until the server restarts");
