@@ -73,10 +73,7 @@ class IntegrationCommandTest {
   void login_through_the_wrapper_sets_kubeconfig_in_the_shell_and_logout_unsets_it(String shell, boolean slash)
       throws Exception {
     assumeFalse(SvcLauncher.missing(shell), shell + " is not installed");
-    try (StubServer server = new StubServer()) {
-      server.on("POST", "/login", Answer.of(202, StubServer.SESSION))
-          .on("GET", "/kubeconfig", Answer.of(200, StubServer.KUBECONFIG))
-          .on("POST", "/logout", Answer.of(200, StubServer.SESSION));
+    try (StubServer server = sessionServer()) {
       SvcLauncher svc = new SvcLauncher(root);
       Path script = root.resolve("session." + shell);
       Files.writeString(script, shell.equals("fish") ? FISH_SESSION : POSIX_SESSION.replace("{{shell}}", shell));
@@ -100,10 +97,7 @@ class IntegrationCommandTest {
   void login_with_shell_through_the_wrapper_runs_the_subshell_and_never_evaluates_its_output(String shell)
       throws Exception {
     assumeFalse(SvcLauncher.missing(shell), shell + " is not installed");
-    try (StubServer server = new StubServer()) {
-      server.on("POST", "/login", Answer.of(202, StubServer.SESSION))
-          .on("GET", "/kubeconfig", Answer.of(200, StubServer.KUBECONFIG))
-          .on("POST", "/logout", Answer.of(200, StubServer.SESSION));
+    try (StubServer server = sessionServer()) {
       SvcLauncher svc = new SvcLauncher(root);
       // The signed-in subshell prints a command: a wrapper that evaluated login's output would run it.
       Path subshell = root.resolve("subshell");
@@ -120,6 +114,15 @@ class IntegrationCommandTest {
       assertThat(run.code()).as(run.output()).isZero();
       assertThat(run.output()).contains("echo the-wrapper-ran-this").doesNotContain("\nthe-wrapper-ran-this");
     }
+  }
+
+  /** A server that signs in, hands out the kubeconfig at once and signs out. */
+  private static StubServer sessionServer() throws Exception {
+    StubServer server = new StubServer();
+    server.on("POST", "/login", Answer.of(202, StubServer.SESSION))
+        .on("GET", "/kubeconfig", Answer.of(200, StubServer.KUBECONFIG))
+        .on("POST", "/logout", Answer.of(200, StubServer.SESSION));
+    return server;
   }
 
   private static final String POSIX_SESSION = """
