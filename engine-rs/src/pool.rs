@@ -76,6 +76,20 @@ struct Slot {
     synced: u64,
 }
 
+impl Slot {
+    /// Slot `id` on a new instance, before any policy is installed on it.
+    fn fresh(id: usize, engine: Engine) -> Slot {
+        Slot {
+            id,
+            engine,
+            policies: HashMap::new(),
+            failures: HashMap::new(),
+            dead: false,
+            synced: 0,
+        }
+    }
+}
+
 struct State {
     idle: Vec<Slot>,
     recipes: BTreeMap<String, (u64, Recipe)>,
@@ -148,14 +162,7 @@ impl Pool {
         let mut idle = Vec::with_capacity(options.size);
         for id in 0..options.size {
             let engine = Engine::with_limits(module, options.limits)?;
-            idle.push(Slot {
-                id,
-                engine,
-                policies: HashMap::new(),
-                failures: HashMap::new(),
-                dead: false,
-                synced: 0,
-            });
+            idle.push(Slot::fresh(id, engine));
         }
         idle.reverse();
         let shared = Arc::new(Shared {
@@ -426,14 +433,7 @@ impl Shared {
                 self.pause(&mut pause);
                 continue;
             };
-            let mut slot = Slot {
-                id,
-                engine,
-                policies: HashMap::new(),
-                failures: HashMap::new(),
-                dead: false,
-                synced: 0,
-            };
+            let mut slot = Slot::fresh(id, engine);
             loop {
                 let (generation, recipes) = self.snapshot();
                 let recipes: Vec<_> = recipes

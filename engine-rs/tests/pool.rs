@@ -165,8 +165,8 @@ fn a_call_waits_for_a_free_instance_up_to_the_acquire_timeout() {
         .is_ok());
 }
 
-#[test]
-fn a_stopped_instance_is_rebuilt_with_its_policies() {
+/// A pool of one instance whose calls stop after 20 ms, with the policy `door` that loops for ever.
+fn one_instance_with_the_looping_door() -> Pool {
     let limits = Limits {
         op_deadline: Some(Duration::from_millis(20)),
         ..Limits::default()
@@ -182,6 +182,12 @@ fn a_stopped_instance_is_rebuilt_with_its_policies() {
     .unwrap();
     pool.compile("door", loop_files(), CompileOptions::default())
         .unwrap();
+    pool
+}
+
+#[test]
+fn a_stopped_instance_is_rebuilt_with_its_policies() {
+    let pool = one_instance_with_the_looping_door();
     let error = pool
         .evaluate("door", &slow_input(), &EvalOptions::default())
         .unwrap_err();
@@ -351,21 +357,7 @@ fn a_panic_inside_with_policy_replaces_the_instance() {
 #[test]
 fn a_recipe_that_keeps_stopping_fresh_instances_is_skipped_and_reported() {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let limits = Limits {
-        op_deadline: Some(Duration::from_millis(20)),
-        ..Limits::default()
-    };
-    let pool = Pool::with_options(
-        module(),
-        PoolOptions {
-            size: 1,
-            limits,
-            acquire_timeout: None,
-        },
-    )
-    .unwrap();
-    pool.compile("door", loop_files(), CompileOptions::default())
-        .unwrap();
+    let pool = one_instance_with_the_looping_door();
     let runs = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&runs);
     pool.install("poison", move |engine: &Engine| {
