@@ -284,7 +284,7 @@ public final class AccessRoutes {
       if (e.status() == 403 && ctx.request().method() == HttpMethod.POST && ctx.normalizedPath().equals(LOGIN)) {
         count("unknown", "unknown", "forbidden");
       }
-      return new AccessError(e.status(), e.getMessage(), List.of(e.help()), null);
+      return new AccessError(e.status(), e.getMessage(), List.of(e.help()), e.getCause());
     }
     if (failure == null) {
       int code = ctx.statusCode() < 400 ? 500 : ctx.statusCode();

@@ -53,6 +53,10 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
 
   private static final Logger LOG = System.getLogger(CallerAuthHandler.class.getName());
 
+  /** The advice of a failed who-is; what failed is the answer's cause (spec §3.4 row 2). */
+  static final String WHOIS_ADVICE =
+      "call the API over the tailnet; if you do, ask the server's operator to check its mesh node";
+
   /**
    * An admitted caller: who, and the rule that won.
    *
@@ -115,8 +119,7 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
       }
       if (lookup.failed()) {
         LOG.log(Level.WARNING, "who-is of " + peer + " failed", lookup.cause());
-        reject(ctx, new ApiError(500, "Error getting WhoIs",
-            lookup.cause().getMessage()), "whois_failed");
+        reject(ctx, new ApiError(500, "Error getting WhoIs", WHOIS_ADVICE, lookup.cause()), "whois_failed");
         return;
       }
       AuthorizedCaller caller;
@@ -188,7 +191,7 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
         rules.add(GrantRule.decode(value));
       } catch (IllegalArgumentException e) {
         throw new Rejection(new ApiError(400, "Error unmarshaling api capability map",
-            "check the grant syntax of `" + capName + "` for user " + caller.username() + ": " + e.getMessage()),
+            "check the grant syntax of `" + capName + "` for user " + caller.username(), e),
             "capability_unmarshal_failed");
       }
     }
