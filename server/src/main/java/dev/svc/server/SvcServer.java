@@ -123,7 +123,7 @@ public final class SvcServer {
       Function<MeterRegistry, EnginePool> engineFactory) {
     this.config = config;
     this.engineFactory = engineFactory;
-    this.telemetry = Telemetry.start(config.otel(), registry);
+    this.telemetry = Telemetry.start(config.otel());
     this.vertx = vertx(registry, telemetry);
     this.mesh = meshFactory.apply(vertx, registry);
   }
