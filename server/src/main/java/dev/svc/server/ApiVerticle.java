@@ -6,6 +6,7 @@ import dev.svc.server.engine.EnginePool;
 import dev.svc.server.engine.EngineRoutes;
 import dev.svc.server.engine.PolicyCatalog;
 import dev.svc.server.engine.PolicyRoutes;
+import dev.svc.server.http.AccessLog;
 import dev.svc.server.http.ApiErrors;
 import dev.svc.server.http.ApiRoute;
 import dev.svc.server.http.CallerAuthHandler;
@@ -88,6 +89,8 @@ final class ApiVerticle extends VerticleBase {
     HttpTimeouts timeouts = new HttpTimeouts(vertx, config.server());
     Router router = Router.router(vertx);
     router.route().handler(new RequestMetrics(registry, routes));
+    // The sign-in API only: a log line per engine API request would cost more than its evaluation.
+    router.route(AccessRoutes.BASE + "/*").handler(new AccessLog());
     router.route().handler(timeouts::startDeadlines);
     router.route().handler(Utf8::requirePath);
     List<Handler<RoutingContext>> guards = List.of(

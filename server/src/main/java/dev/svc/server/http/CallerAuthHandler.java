@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.server.mesh.Caller;
 import dev.svc.server.mesh.GrantRule;
 import dev.svc.server.mesh.Mesh;
+import dev.svc.server.telemetry.LogFields;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -103,7 +104,7 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
   public void handle(RoutingContext ctx) {
     if (ctx.request().headers().contains(FUNNEL_HEADER)) {
       reject(ctx, new ApiError(403, "Unauthorized request from Funnel",
-          "call the API over the tailnet; the public ingress can't reach it"), "funnel_not_allowed");
+          "call the API over the tailnet; the public ingress can't reach it"), "funnel_not_allowed", "");
       return;
     }
     // The body must wait for the lookup: a later BodyHandler resumes the request.
@@ -119,14 +120,14 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
       }
       if (lookup.failed()) {
         LOG.log(Level.WARNING, "who-is of " + peer + " failed", lookup.cause());
-        reject(ctx, new ApiError(500, "Error getting WhoIs", WHOIS_ADVICE, lookup.cause()), "whois_failed");
+        reject(ctx, new ApiError(500, "Error getting WhoIs", WHOIS_ADVICE, lookup.cause()), "whois_failed", "");
         return;
       }
       AuthorizedCaller caller;
       try {
         caller = admit(lookup.result());
       } catch (Rejection r) {
-        reject(ctx, r.error, r.reason);
+        reject(ctx, r.error, r.reason, lookup.result().username());
         return;
       }
       ctx.put(CALLER, caller);
@@ -145,10 +146,11 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
     return authorized;
   }
 
-  private void reject(RoutingContext ctx, ApiError error, String reason) {
+  // The username is empty when the mesh wasn't asked (public ingress) or didn't answer.
+  private void reject(RoutingContext ctx, ApiError error, String reason, String username) {
     rejections.computeIfAbsent(reason, r -> outcome("rejected", r)).increment();
-    LOG.log(Level.WARNING, "auth rejected: " + reason + " (" + error.status() + ") for "
-        + ctx.request().connection().remoteAddress());
+    LOG.log(Level.WARNING, "auth rejected",
+        LogFields.of("username", username, "reject_reason", reason, "status_code", error.status()));
     ctx.fail(error);
   }
 

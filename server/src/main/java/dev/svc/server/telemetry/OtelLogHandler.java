@@ -15,8 +15,8 @@ import java.util.logging.LogRecord;
 /**
  * Sends every java.util.logging record (what {@link System.Logger} writes to) through the
  * OpenTelemetry Logs API of the SDK, for export over OTLP: the message as the body, the level as the
- * severity, the logger's name as the instrumentation scope, a thrown exception as the semantic
- * conventions' {@code exception.*} attributes; the trace and span of the current context, when a
+ * severity, the logger's name as the instrumentation scope, the record's {@link LogFields} and a
+ * thrown exception (as the semantic conventions' {@code exception.*}) as attributes; the trace and span of the current context, when a
  * span is current, come with it.
  *
  * <p>The exporter's own records (OpenTelemetry's and okhttp's loggers) are not sent: a failing export
@@ -60,6 +60,7 @@ final class OtelLogHandler extends Handler {
         .setSeverity(severity(record.getLevel()))
         .setSeverityText(record.getLevel().getName())
         .setBody(LogText.message(record));
+    LogFields.of(record).values().forEach((name, value) -> attribute(builder, name, value));
     Throwable thrown = record.getThrown();
     if (thrown != null) {
       StringWriter trace = new StringWriter();
@@ -71,6 +72,18 @@ final class OtelLogHandler extends Handler {
       }
     }
     builder.emit();
+  }
+
+  private static void attribute(LogRecordBuilder builder, String name, Object value) {
+    if (value instanceof Integer || value instanceof Long) {
+      builder.setAttribute(AttributeKey.longKey(name), ((Number) value).longValue());
+    } else if (value instanceof Double || value instanceof Float) {
+      builder.setAttribute(AttributeKey.doubleKey(name), ((Number) value).doubleValue());
+    } else if (value instanceof Boolean b) {
+      builder.setAttribute(AttributeKey.booleanKey(name), b);
+    } else {
+      builder.setAttribute(AttributeKey.stringKey(name), String.valueOf(value));
+    }
   }
 
   static Severity severity(Level level) {

@@ -13,6 +13,7 @@ import io.opentelemetry.sdk.logs.data.LogRecordData;
 import io.opentelemetry.sdk.logs.export.LogRecordExporter;
 import io.opentelemetry.sdk.logs.export.SimpleLogRecordProcessor;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -52,7 +53,10 @@ class OtelLogHandlerTest {
 
   @Test
   void a_record_logged_in_a_span_carries_its_trace_and_span() {
-    Span span = SdkTracerProvider.builder().build().get("test").spanBuilder("request").startSpan();
+    // A provider without a processor makes only invalid spans.
+    Span span = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(new SpanCollector())).build()
+        .get("test").spanBuilder("request").startSpan();
+    assertThat(span.getSpanContext().isValid()).isTrue();
     try (Scope ignored = span.makeCurrent()) {
       handler.publish(record(Level.WARNING, "dev.svc.server.http.CallerAuthHandler", "auth rejected"));
     }
