@@ -304,7 +304,8 @@ public final class SvcServer {
     }
     List<ApiVerticle> listeners = new CopyOnWriteArrayList<>();
     Supplier<ApiVerticle> listener = () -> {
-      ApiVerticle made = new ApiVerticle(config, mesh, pool, catalog, access, SHUTDOWN_GRACE, registry, options);
+      ApiVerticle made = new ApiVerticle(config, mesh, pool, catalog, access, SHUTDOWN_GRACE, registry, options,
+          telemetry.map(t -> t.sdk().getTracer("svc")));
       listeners.add(made);
       return made;
     };
