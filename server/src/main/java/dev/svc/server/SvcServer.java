@@ -26,8 +26,11 @@ import dev.svc.server.telemetry.TracedEngines;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.OpenTelemetry;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -485,7 +488,10 @@ public final class SvcServer {
       if (configured != null) {
         configured.stop(vertx);
       }
+      Span span = telemetry.map(t -> t.sdk().getTracer("svc").spanBuilder("server.shutdown").setNoParent().startSpan())
+          .orElse(Span.getInvalid());
       undeploy(healthDeployment)
+          .andThen(health -> shutdownStep(span, "health", health))
           .compose(v -> undeploy(apiDeployment))
           .compose(v -> undeploy(operatorDeployment))
           .compose(v -> engines == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
@@ -496,8 +502,9 @@ public final class SvcServer {
             closeKubernetes();
             return null;
           }))
-          .compose(v -> mesh.close())
+          .compose(v -> mesh.close().andThen(meshClosed -> shutdownStep(span, "mesh", meshClosed)))
           .onComplete(parts -> vertx.close().onComplete(closed -> {
+            span.end();
             telemetry.ifPresent(Telemetry::close);
             registry.close();
             Throwable failure = parts.failed() ? parts.cause() : closed.cause();
@@ -510,6 +517,15 @@ public final class SvcServer {
       stopped = Future.fromCompletionStage(done);
     }
     return stopped;
+  }
+
+  // The span server.shutdown's attributes of one step (spec §10.3): shutdown.<step>_ok, and _err on failure.
+  private static void shutdownStep(Span span, String step, AsyncResult<?> result) {
+    span.setAttribute("shutdown." + step + "_ok", result.succeeded());
+    if (result.failed()) {
+      span.setAttribute("shutdown." + step + "_err", String.valueOf(result.cause().getMessage()));
+      span.setStatus(StatusCode.ERROR, "stopping the " + step + " failed");
+    }
   }
 
   private void closeKubernetes() {

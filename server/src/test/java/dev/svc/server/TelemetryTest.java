@@ -95,6 +95,9 @@ class TelemetryTest {
     // operator may have provisioned the sign-in before the kubeconfig call, so its status may be either.
     assertThat(received.get(TRACES)).contains("SvcServer.login").contains("login.status").contains("success")
         .contains("SvcServer.getKubeconfig").contains("kubeconfig.status").contains("/api/v1alpha1/login");
+    // Stopping is a span too, ended before the export's last flush.
+    assertThat(received.get(TRACES)).contains("server.shutdown").contains("shutdown.health_ok")
+        .contains("shutdown.mesh_ok").doesNotContain("shutdown.health_err").doesNotContain("shutdown.mesh_err");
     assertThat(received.get(LOGS)).contains("dev.svc.server.SvcServer");
   }
 
