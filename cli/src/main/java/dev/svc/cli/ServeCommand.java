@@ -8,6 +8,7 @@ import dev.svc.server.config.ConfigLoader;
 import dev.svc.server.config.ConfigProblem;
 import dev.svc.server.config.ConfigSources;
 import dev.svc.server.config.SvcConfig;
+import dev.svc.server.telemetry.LogFormat;
 import java.io.PrintWriter;
 import java.util.EnumMap;
 import java.util.List;
@@ -131,14 +132,15 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  // One line per record on stderr; debug shows the FINE records of svc and its libraries too.
+  // One line per record on stderr: JSON for collectors (spec §10.2); with debug, lines for people,
+  // with the FINE records of svc and its libraries too.
   private static void configureLogging(boolean debug) {
-    System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
     Logger root = Logger.getLogger("");
     for (var handler : root.getHandlers()) {
       root.removeHandler(handler);
     }
     ConsoleHandler console = new ConsoleHandler();
+    console.setFormatter(debug ? LogFormat.readable() : LogFormat.json());
     Level level = debug ? Level.FINE : Level.INFO;
     console.setLevel(level);
     root.addHandler(console);

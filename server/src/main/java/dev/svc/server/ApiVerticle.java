@@ -6,6 +6,7 @@ import dev.svc.server.engine.EnginePool;
 import dev.svc.server.engine.EngineRoutes;
 import dev.svc.server.engine.PolicyCatalog;
 import dev.svc.server.engine.PolicyRoutes;
+import dev.svc.server.http.AccessLog;
 import dev.svc.server.http.ApiErrors;
 import dev.svc.server.http.ApiRoute;
 import dev.svc.server.http.CallerAuthHandler;
@@ -16,6 +17,7 @@ import dev.svc.server.http.Utf8;
 import dev.svc.server.mesh.Mesh;
 import dev.svc.server.openapi.SwaggerRoutes;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Tracer;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
@@ -29,6 +31,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -54,16 +57,19 @@ final class ApiVerticle extends VerticleBase {
   private final Duration shutdownGrace;
   private final MeterRegistry registry;
   private final HttpServerOptions listenOptions;
+  private final Optional<Tracer> tracer;
   private HttpServer server;
 
   /**
    * One of the API's listeners, which share its port, each on its event loop.
    *
    * @param listenOptions the options of {@link #listenOptions}, as the mesh completed them
+   * @param tracer gets the auth layer's spans; empty when nothing is exported
    */
   ApiVerticle(SvcConfig config, Mesh mesh, EnginePool engines, PolicyCatalog catalog, AccessRoutes access,
-      Duration shutdownGrace, MeterRegistry registry, HttpServerOptions listenOptions) {
+      Duration shutdownGrace, MeterRegistry registry, HttpServerOptions listenOptions, Optional<Tracer> tracer) {
     this.config = config;
+    this.tracer = tracer;
     this.listenOptions = listenOptions;
     this.access = access;
     this.mesh = mesh;
@@ -88,10 +94,12 @@ final class ApiVerticle extends VerticleBase {
     HttpTimeouts timeouts = new HttpTimeouts(vertx, config.server());
     Router router = Router.router(vertx);
     router.route().handler(new RequestMetrics(registry, routes));
+    // The sign-in API only: a log line per engine API request would cost more than its evaluation.
+    router.route(AccessRoutes.BASE + "/*").handler(new AccessLog());
     router.route().handler(timeouts::startDeadlines);
     router.route().handler(Utf8::requirePath);
     List<Handler<RoutingContext>> guards = List.of(
-        new CallerAuthHandler(mesh, config.mesh().capName(), registry),
+        new CallerAuthHandler(mesh, config.mesh().capName(), registry, tracer),
         BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
     new RouteTable(guarded).mount(router, guards);
     access.mountAnswers(router);

@@ -26,8 +26,11 @@ import dev.svc.server.telemetry.TracedEngines;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.OpenTelemetry;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -123,7 +126,7 @@ public final class SvcServer {
       Function<MeterRegistry, EnginePool> engineFactory) {
     this.config = config;
     this.engineFactory = engineFactory;
-    this.telemetry = Telemetry.start(config.otel(), registry);
+    this.telemetry = Telemetry.start(config.otel());
     this.vertx = vertx(registry, telemetry);
     this.mesh = meshFactory.apply(vertx, registry);
   }
@@ -304,7 +307,8 @@ public final class SvcServer {
     }
     List<ApiVerticle> listeners = new CopyOnWriteArrayList<>();
     Supplier<ApiVerticle> listener = () -> {
-      ApiVerticle made = new ApiVerticle(config, mesh, pool, catalog, access, SHUTDOWN_GRACE, registry, options);
+      ApiVerticle made = new ApiVerticle(config, mesh, pool, catalog, access, SHUTDOWN_GRACE, registry, options,
+          telemetry.map(t -> t.sdk().getTracer("svc")));
       listeners.add(made);
       return made;
     };
@@ -484,7 +488,10 @@ public final class SvcServer {
       if (configured != null) {
         configured.stop(vertx);
       }
+      Span span = telemetry.map(t -> t.sdk().getTracer("svc").spanBuilder("server.shutdown").setNoParent().startSpan())
+          .orElse(Span.getInvalid());
       undeploy(healthDeployment)
+          .andThen(health -> shutdownStep(span, "health", health))
           .compose(v -> undeploy(apiDeployment))
           .compose(v -> undeploy(operatorDeployment))
           .compose(v -> engines == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
@@ -495,8 +502,9 @@ public final class SvcServer {
             closeKubernetes();
             return null;
           }))
-          .compose(v -> mesh.close())
+          .compose(v -> mesh.close().andThen(meshClosed -> shutdownStep(span, "mesh", meshClosed)))
           .onComplete(parts -> vertx.close().onComplete(closed -> {
+            span.end();
             telemetry.ifPresent(Telemetry::close);
             registry.close();
             Throwable failure = parts.failed() ? parts.cause() : closed.cause();
@@ -509,6 +517,15 @@ public final class SvcServer {
       stopped = Future.fromCompletionStage(done);
     }
     return stopped;
+  }
+
+  // The span server.shutdown's attributes of one step (spec §10.3): shutdown.<step>_ok, and _err on failure.
+  private static void shutdownStep(Span span, String step, AsyncResult<?> result) {
+    span.setAttribute("shutdown." + step + "_ok", result.succeeded());
+    if (result.failed()) {
+      span.setAttribute("shutdown." + step + "_err", String.valueOf(result.cause().getMessage()));
+      span.setStatus(StatusCode.ERROR, "stopping the " + step + " failed");
+    }
   }
 
   private void closeKubernetes() {

@@ -317,6 +317,62 @@ class AccessApiTest {
     assertThat(kubeconfig.getHeader("Retry-After")).isEqualTo("3");
   }
 
+  @Test
+  void a_request_through_the_public_ingress_is_403_in_the_apis_error_shape() {
+    HttpResponse<Buffer> answer = await(client.request(HttpMethod.POST, server.apiPort(), "127.0.0.1",
+        "/api/v1alpha1/login").putHeader("Tailscale-Funnel-Request", "?1").send());
+
+    assertError(answer, 403, "{\"message\":\"Unauthorized request from Funnel\",\"advice\":[\"call the API over"
+        + " the tailnet; the public ingress can't reach it\"]}");
+  }
+
+  @Test
+  void a_failed_who_is_is_500_with_the_lookup_error_as_the_cause() {
+    mesh.whoIs = Future.failedFuture(new IllegalStateException("tailscaled refused whois (404): no match for IP:port"));
+
+    assertError(call(HttpMethod.POST, "/api/v1alpha1/login"), 500, "{\"message\":\"Error getting WhoIs\","
+        + "\"advice\":[\"call the API over the tailnet; if you do, ask the server's operator to check its mesh node\"],"
+        + "\"cause\":{\"message\":\"tailscaled refused whois (404): no match for IP:port\"}}");
+  }
+
+  @Test
+  void a_tagged_device_is_400_in_the_apis_error_shape() {
+    JsonNode rule = JsonNodeFactory.instance.objectNode().put("role", "view").put("period", "1h");
+    mesh.whoIs = Future.succeededFuture(new Caller("dana@corp.example", List.of("tag:ci"), Map.of(CAP, List.of(rule))));
+
+    assertError(call(HttpMethod.POST, "/api/v1alpha1/login"), 400, "{\"message\":\"tagged nodes not (yet) supported\","
+        + "\"advice\":[\"call from a device signed in as a person; tagged devices such as [tag:ci] aren't admitted\"]}");
+  }
+
+  @Test
+  void a_rule_that_cant_be_decoded_is_400_with_the_decode_error_as_the_cause() {
+    JsonNode rule = JsonNodeFactory.instance.objectNode().put("role", "view").put("priority", "10");
+    mesh.whoIs = Future.succeededFuture(new Caller("dana@corp.example", List.of(), Map.of(CAP, List.of(rule))));
+
+    assertError(call(HttpMethod.POST, "/api/v1alpha1/login"), 400, "{\"message\":\"Error unmarshaling api capability"
+        + " map\",\"advice\":[\"check the grant syntax of `svc.dev/cap/svc` for user dana\"],"
+        + "\"cause\":{\"message\":\"`priority` is a string, not a whole number\"}}");
+  }
+
+  @Test
+  void duplicate_priorities_are_400_in_the_apis_error_shape() {
+    JsonNode view = JsonNodeFactory.instance.objectNode().put("role", "view").put("priority", 5);
+    JsonNode edit = JsonNodeFactory.instance.objectNode().put("role", "edit").put("priority", 5);
+    mesh.whoIs = Future.succeededFuture(new Caller("dana@corp.example", List.of(), Map.of(CAP, List.of(view, edit))));
+
+    assertError(call(HttpMethod.POST, "/api/v1alpha1/login"), 400, "{\"message\":\"Multiple capability rules with"
+        + " the same priority found\",\"advice\":[\"give every rule of `svc.dev/cap/svc` for user dana a distinct"
+        + " priority; 5 is given twice\"]}");
+  }
+
+  @Test
+  void an_empty_role_is_400_in_the_apis_error_shape() {
+    mesh.whoIs = Future.succeededFuture(dana("", "1h"));
+
+    assertError(call(HttpMethod.POST, "/api/v1alpha1/login"), 400, "{\"message\":\"Capability rule has no role\","
+        + "\"advice\":[\"give the rule of priority 0 of `svc.dev/cap/svc` a role: the ClusterRole to bind\"]}");
+  }
+
   // ---- GET /login
 
   @Test

@@ -96,8 +96,10 @@ class AuthTest {
   void a_failed_who_is_is_500() {
     mesh.whoIs = Future.failedFuture("check that the mesh node runs");
 
+    // The engine API's body has no cause: the lookup's error follows the generic advice.
     assertError(send(client.post(server.apiPort(), "127.0.0.1", "/api/v1/format")), 500, "Error getting WhoIs",
-        "check that the mesh node runs");
+        "call the API over the tailnet; if you do, ask the server's operator to check its mesh node"
+            + " (cause: check that the mesh node runs)");
   }
 
   @Test

@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,7 +46,8 @@ class CallerContextTest {
     JsonNode admin = JsonNodeFactory.instance.objectNode().put("role", "admin").put("period", "45m").put("priority", 30);
     Caller dana = new Caller("dana@corp.example", List.of(), Map.of(CAP, List.of(view, admin)));
     Router router = Router.router(vertx);
-    router.route().handler(new CallerAuthHandler(new FakeMesh(dana), CAP, new SimpleMeterRegistry()));
+    router.route().handler(
+        new CallerAuthHandler(new FakeMesh(dana), CAP, new SimpleMeterRegistry(), Optional.empty()));
     router.route().handler(ctx -> {
       AuthorizedCaller caller = ctx.get(CallerAuthHandler.CALLER);
       ctx.json(new JsonObject().put("username", caller.username()).put("role", caller.rule().role())
@@ -76,7 +78,7 @@ class CallerContextTest {
       arrived.complete(null);
       ctx.next();
     });
-    router.route().handler(new CallerAuthHandler(mesh, CAP, new SimpleMeterRegistry()))
+    router.route().handler(new CallerAuthHandler(mesh, CAP, new SimpleMeterRegistry(), Optional.empty()))
         .handler(BodyHandler.create(false))
         .handler(ctx -> {
           served.incrementAndGet();

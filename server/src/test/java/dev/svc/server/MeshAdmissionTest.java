@@ -129,8 +129,9 @@ class MeshAdmissionTest {
 
     assertThat(unmapped.status()).isEqualTo(500);
     assertThat(unmapped.body().getString("message")).isEqualTo("Error getting WhoIs");
-    assertThat(unmapped.body().getString("help")).isEqualTo("call the API over the tailnet: this connection doesn't"
-        + " come from a tailnet peer (tailscaled refused whois (404): no match for IP:port)");
+    assertThat(unmapped.body().getString("help")).isEqualTo("call the API over the tailnet; if you do, ask the"
+        + " server's operator to check its mesh node (cause: call the API over the tailnet: this connection doesn't"
+        + " come from a tailnet peer (tailscaled refused whois (404): no match for IP:port))");
   }
 
   @Test
@@ -172,7 +173,8 @@ class MeshAdmissionTest {
 
     assertThat(answer.status()).isEqualTo(400);
     assertThat(answer.body().getString("message")).isEqualTo("Error unmarshaling api capability map");
-    assertThat(answer.body().getString("help")).contains("for user bob:");
+    assertThat(answer.body().getString("help")).isEqualTo("check the grant syntax of `svc.dev/cap/svc` for user bob"
+        + " (cause: `priority` is a string, not a whole number)");
   }
 
   @Test
@@ -239,7 +241,8 @@ class MeshAdmissionTest {
       Answer answer = format("100.101.1.13");
       assertThat(answer.status()).as(fault.name()).isEqualTo(500);
       assertThat(answer.body().getString("message")).isEqualTo("Error getting WhoIs");
-      assertThat(answer.body().getString("help")).startsWith("check that tailscaled runs and answers at ");
+      assertThat(answer.body().getString("help")).startsWith("call the API over the tailnet; if you do, ask the"
+          + " server's operator to check its mesh node (cause: check that tailscaled runs and answers at ");
     }
 
     assertThat(format("100.101.1.13").status()).isEqualTo(200);

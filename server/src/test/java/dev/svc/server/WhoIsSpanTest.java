@@ -30,7 +30,7 @@ class WhoIsSpanTest {
         .peer("100.101.1.2", "ann@corp.example", List.of(), "{\"svc.dev/cap/svc\":[{\"role\":\"view\",\"period\":\"1h\"}]}")
         .everyLoopbackFrom("100.101.1.2");
     SvcConfig config = TestServers.config(Map.of(ConfigKey.MESH_MODE, "external",
-        ConfigKey.MESH_SOCKET, daemon.socket().toString(), ConfigKey.OTEL_ENDPOINT, "127.0.0.1:" + collector.actualPort()));
+        ConfigKey.MESH_SOCKET, daemon.socket().toString(), ConfigKey.OTEL_ENDPOINT, TelemetryTest.grpcEndpoint(collector)));
     SvcServer server = await(SvcServer.create(config, SvcServer.mesh(config.mesh(), new NodeLogin("", false), Map.of()),
         TestServers::oneEngine).start());
     try {

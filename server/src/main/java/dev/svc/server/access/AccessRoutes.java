@@ -207,13 +207,18 @@ public final class AccessRoutes {
   private void logout(RoutingContext ctx) {
     AuthorizedCaller caller = ctx.get(CallerAuthHandler.CALLER);
     Span span = span("SvcServer.logout").setAttribute("logout.username", caller.username());
-    answer(ctx, span, kube.call(() -> signins.logout(caller.username())),
+    Signins.LogoutSteps steps = new Signins.LogoutSteps();
+    answer(ctx, span, kube.call(() -> signins.logout(caller.username(), steps)),
         answer -> {
-          span.setAttribute("logout.role", answer.role());
-          end(span, "logout.status", "success", 200);
+          span.setAttribute("logout.role", answer.role()).setAttribute("logout.was_provisioned",
+              steps.wasProvisioned().orElseThrow());
+          end(span, "logout.status", steps.status(), 200);
           writeJson(ctx, 200, answer);
         },
-        failure -> end(span, "logout.status", "error", status(failure)));
+        failure -> {
+          steps.wasProvisioned().ifPresent(provisioned -> span.setAttribute("logout.was_provisioned", provisioned));
+          end(span, "logout.status", steps.status(), status(failure));
+        });
   }
 
   private void clusterInfo(RoutingContext ctx) {
@@ -285,7 +290,7 @@ public final class AccessRoutes {
       if (e.status() == 403 && ctx.request().method() == HttpMethod.POST && ctx.normalizedPath().equals(LOGIN)) {
         count("unknown", "unknown", "forbidden");
       }
-      return new AccessError(e.status(), e.getMessage(), List.of(e.help()), null);
+      return new AccessError(e.status(), e.getMessage(), List.of(e.help()), e.getCause());
     }
     if (failure == null) {
       int code = ctx.statusCode() < 400 ? 500 : ctx.statusCode();

@@ -188,14 +188,35 @@ final class Signins {
     return new Token(Optional.of(token));
   }
 
+  /**
+   * How far a sign-out got, for its span (spec §10.3): {@code logout.status} is the step that failed
+   * ({@code error_get_status}, {@code error_parse_duration}, {@code error_delete}) or {@code success},
+   * and {@code logout.was_provisioned} is known once the sign-in is read.
+   */
+  static final class LogoutSteps {
+    private volatile String status = "error_get_status";
+    private volatile Optional<Boolean> wasProvisioned = Optional.empty();
+
+    String status() {
+      return status;
+    }
+
+    Optional<Boolean> wasProvisioned() {
+      return wasProvisioned;
+    }
+  }
+
   /** {@code POST /logout}: deletes the caller's sign-in and answers the session as it was. */
-  LoginAnswer logout(String username) {
+  LoginAnswer logout(String username, LogoutSteps steps) {
     SvcSignin signin = load(username, 404);
     SvcSigninSpec spec = specOf(signin);
     SvcSigninStatus status = signin.statusOrPending();
+    steps.wasProvisioned = Optional.of(status.provisioned());
+    steps.status = "error_parse_duration";
     String until = status.provisioned()
         ? status.validUntil()
         : Rfc3339.format(clock.instant().plus(parsePeriod(spec.validityPeriod(), "the sign-in's `spec.validity_period`")));
+    steps.status = "error_delete";
     List<StatusDetails> deleted;
     try {
       deleted = signins().withName(signin.getMetadata().getName()).delete();
@@ -205,6 +226,7 @@ final class Signins {
     if (deleted.isEmpty()) {
       throw new AccessError(404, NOT_SIGNED_IN, List.of("the sign-in was removed meanwhile"), null);
     }
+    steps.status = "success";
     return new LoginAnswer(spec.username(), spec.role(), until);
   }
 

@@ -512,7 +512,7 @@ public final class ConfigLoader {
       if (text.isEmpty()) {
         return Optional.empty();
       }
-      String help = "write the collector's gRPC address, such as localhost:4317 or http://collector:4317";
+      String help = "write the collector's OTLP address: localhost:4317 for gRPC, http://collector:4318 for HTTP";
       URI uri;
       try {
         uri = new URI(text.contains("://") ? text : (insecure ? "http://" : "https://") + text);

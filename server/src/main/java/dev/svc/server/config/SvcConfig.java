@@ -136,8 +136,8 @@ public record SvcConfig(
   /**
    * The {@code otel.*} keys.
    *
-   * @param endpoint the OTLP gRPC endpoint as an {@code http} or {@code https} URL; empty disables
-   *     export
+   * @param endpoint the OTLP endpoint as an {@code http} or {@code https} URL (holding 4317: gRPC, 4318:
+   *     HTTP); empty disables export
    * @param insecure plaintext transport; agrees with the endpoint's scheme
    */
   public record Otel(Optional<URI> endpoint, boolean insecure) {}

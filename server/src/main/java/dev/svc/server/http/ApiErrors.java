@@ -79,7 +79,7 @@ public final class ApiErrors implements Handler<RoutingContext> {
       if (e.status() == 503) {
         ctx.response().putHeader("Retry-After", Integer.toString(retryAfterSeconds));
       }
-      answer(ctx, e.status(), e.getMessage(), e.help(), List.of());
+      answer(ctx, e.status(), e.getMessage(), helpWithCause(e), List.of());
     } else if (failure instanceof EngineException e) {
       answer(ctx, 422, e.message(), e.help(), e.diagnostics());
     } else if (failure instanceof NoPolicyException e) {
@@ -100,6 +100,12 @@ public final class ApiErrors implements Handler<RoutingContext> {
     } else {
       byStatus(ctx, ctx.statusCode());
     }
+  }
+
+  // This body has no cause of its own: the error underneath follows the help, so no caller loses it.
+  private static String helpWithCause(ApiError error) {
+    Throwable cause = error.getCause();
+    return cause == null ? error.help() : error.help() + " (cause: " + cause.getMessage() + ")";
   }
 
   private void byStatus(RoutingContext ctx, int status) {

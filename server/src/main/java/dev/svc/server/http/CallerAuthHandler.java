@@ -4,9 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.server.mesh.Caller;
 import dev.svc.server.mesh.GrantRule;
 import dev.svc.server.mesh.Mesh;
+import dev.svc.server.telemetry.LogFields;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.SecurityPolicyHandler;
@@ -18,6 +24,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -52,6 +59,16 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
   static final String FUNNEL_HEADER = "Tailscale-Funnel-Request";
 
   private static final Logger LOG = System.getLogger(CallerAuthHandler.class.getName());
+  private static final AttributeKey<String> USERNAME = AttributeKey.stringKey("auth.username");
+  private static final AttributeKey<String> REMOTE_ADDR = AttributeKey.stringKey("auth.remote_addr");
+  private static final AttributeKey<String> PATH = AttributeKey.stringKey("auth.path");
+  private static final AttributeKey<Boolean> SUCCESS = AttributeKey.booleanKey("auth.success");
+  private static final AttributeKey<String> REJECT_REASON = AttributeKey.stringKey("auth.reject_reason");
+  private static final AttributeKey<Long> STATUS_CODE = AttributeKey.longKey("auth.status_code");
+
+  /** The advice of a failed who-is; what failed is the answer's cause (spec §3.4 row 2). */
+  static final String WHOIS_ADVICE =
+      "call the API over the tailnet; if you do, ask the server's operator to check its mesh node";
 
   /**
    * An admitted caller: who, and the rule that won.
@@ -75,6 +92,8 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
   // answers one object per caller for as long as its answer stays the same (the dev mesh always the
   // same one; the tailnet mesh the same one while the daemon's answer is the same, byte for byte).
   private volatile Admitted last;
+  // Null when nothing is exported: the eval route then pays a null check, not a no-op span's calls.
+  private final Tracer tracer;
 
   /**
    * The auth layer over {@code mesh}.
@@ -83,9 +102,11 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
    * @param capName the capability name whose grants admit callers, {@code mesh.capName}
    * @param registry gets {@code svc_auth_requests_total{result,reason}} and the who-is latency
    *     {@code svc_mesh_whois_duration_seconds}
+   * @param tracer gets a span {@code Middleware.Auth} per request (spec §10.3); empty when nothing is exported
    */
-  public CallerAuthHandler(Mesh mesh, String capName, MeterRegistry registry) {
+  public CallerAuthHandler(Mesh mesh, String capName, MeterRegistry registry, Optional<Tracer> tracer) {
     this.mesh = mesh;
+    this.tracer = tracer.orElse(null);
     this.capName = capName;
     this.registry = registry;
     this.whoIsDuration = Timer.builder("svc.mesh.whois.duration")
@@ -97,34 +118,43 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
 
   @Override
   public void handle(RoutingContext ctx) {
+    // The connection's peer, which no header can change (nor has Vert.x-Web to parse any for it).
+    SocketAddress peer = ctx.request().connection().remoteAddress();
+    Span span = tracer == null ? null : tracer.spanBuilder("Middleware.Auth").setParent(Context.current())
+        .setAttribute(REMOTE_ADDR, String.valueOf(peer))
+        .setAttribute(PATH, ctx.request().path())
+        .startSpan();
     if (ctx.request().headers().contains(FUNNEL_HEADER)) {
-      reject(ctx, new ApiError(403, "Unauthorized request from Funnel",
-          "call the API over the tailnet; the public ingress can't reach it"), "funnel_not_allowed");
+      reject(ctx, span, new ApiError(403, "Unauthorized request from Funnel",
+          "call the API over the tailnet; the public ingress can't reach it"), "funnel_not_allowed", "");
       return;
     }
     // The body must wait for the lookup: a later BodyHandler resumes the request.
     ctx.request().pause();
-    // The connection's peer, which no header can change (nor has Vert.x-Web to parse any for it).
-    SocketAddress peer = ctx.request().connection().remoteAddress();
     Timer.Sample lookupTime = Timer.start(registry);
     mesh.whoIs(peer).onComplete(lookup -> {
       lookupTime.stop(whoIsDuration);
       if (ctx.response().closed()) {
         // The caller left while the mesh answered: nobody is there to admit, refuse or serve.
+        if (span != null) {
+          span.end();
+        }
         return;
       }
       if (lookup.failed()) {
         LOG.log(Level.WARNING, "who-is of " + peer + " failed", lookup.cause());
-        reject(ctx, new ApiError(500, "Error getting WhoIs",
-            lookup.cause().getMessage()), "whois_failed");
+        reject(ctx, span, new ApiError(500, "Error getting WhoIs", WHOIS_ADVICE, lookup.cause()), "whois_failed", "");
         return;
       }
       AuthorizedCaller caller;
       try {
         caller = admit(lookup.result());
       } catch (Rejection r) {
-        reject(ctx, r.error, r.reason);
+        reject(ctx, span, r.error, r.reason, lookup.result().username());
         return;
+      }
+      if (span != null) {
+        span.setAttribute(USERNAME, caller.username()).setAttribute(SUCCESS, true).end();
       }
       ctx.put(CALLER, caller);
       admitted.increment();
@@ -142,10 +172,17 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
     return authorized;
   }
 
-  private void reject(RoutingContext ctx, ApiError error, String reason) {
+  // The username is empty when the mesh wasn't asked (public ingress) or didn't answer.
+  private void reject(RoutingContext ctx, Span span, ApiError error, String reason, String username) {
     rejections.computeIfAbsent(reason, r -> outcome("rejected", r)).increment();
-    LOG.log(Level.WARNING, "auth rejected: " + reason + " (" + error.status() + ") for "
-        + ctx.request().connection().remoteAddress());
+    if (span != null) {
+      span.setAttribute(USERNAME, username).setAttribute(SUCCESS, false)
+          .setAttribute(REJECT_REASON, reason).setAttribute(STATUS_CODE, error.status())
+          .setStatus(StatusCode.ERROR, error.getMessage())
+          .end();
+    }
+    LOG.log(Level.WARNING, "auth rejected",
+        LogFields.of("username", username, "reject_reason", reason, "status_code", error.status()));
     ctx.fail(error);
   }
 
@@ -188,7 +225,7 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
         rules.add(GrantRule.decode(value));
       } catch (IllegalArgumentException e) {
         throw new Rejection(new ApiError(400, "Error unmarshaling api capability map",
-            "check the grant syntax of `" + capName + "` for user " + caller.username() + ": " + e.getMessage()),
+            "check the grant syntax of `" + capName + "` for user " + caller.username(), e),
             "capability_unmarshal_failed");
       }
     }

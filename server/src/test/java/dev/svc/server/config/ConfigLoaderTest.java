@@ -312,7 +312,7 @@ class ConfigLoaderTest {
             + " as {\"role\": \"view\", \"period\": \"1h\"}" + GRANTS_HELP),
         arguments("SVC_MESH_DEV_GRANTS", "{\"role\": \"view\"}", "mesh.dev.grants: grants are a list, not a mapping" + GRANTS_HELP),
         arguments("SVC_OTEL_ENDPOINT", "ftp://collector:4317", "otel.endpoint: `ftp://collector:4317` isn't an http or https"
-            + " address\n  help: write the collector's gRPC address, such as localhost:4317 or http://collector:4317"),
+            + " address\n  help: write the collector's OTLP address: localhost:4317 for gRPC, http://collector:4318 for HTTP"),
         arguments("SVC_ENGINE_MAXMEMORY", "1TB", "engine.maxMemory: `1TB` isn't a byte size" + SIZE_HELP),
         arguments("SVC_ENGINE_MAXMEMORY", "1.5GiB", "engine.maxMemory: `1.5GiB` isn't a byte size" + SIZE_HELP),
         arguments("SVC_ENGINE_MAXMEMORY", "5GiB", "engine.maxMemory: `5GiB` is more than 4GiB" + SIZE_HELP),

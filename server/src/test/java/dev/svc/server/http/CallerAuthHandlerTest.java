@@ -92,7 +92,8 @@ class CallerAuthHandlerTest {
       Rejection r = refuse("{\"role\": \"view\", \"period\": \"1h\"}", bad);
       assertThat(r.error.status()).as(bad).isEqualTo(400);
       assertThat(r.error.getMessage()).isEqualTo("Error unmarshaling api capability map");
-      assertThat(r.error.help()).startsWith("check the grant syntax of `svc.dev/cap/svc` for user dana: ");
+      assertThat(r.error.help()).isEqualTo("check the grant syntax of `svc.dev/cap/svc` for user dana");
+      assertThat(r.error.getCause()).as(bad).isInstanceOf(IllegalArgumentException.class);
       assertThat(r.reason).isEqualTo("capability_unmarshal_failed");
     }
   }
