@@ -154,6 +154,7 @@ public final class SvcServer {
     // less selector bookkeeping per read and write than Java's NIO, for the API's connections and the
     // mesh's unix-socket ones alike. Vert.x runs on NIO by itself when the library can't load.
     VertxOptions options = new VertxOptions().setPreferNativeTransport(true).setMetricsOptions(metrics);
+    registerTracingContextLocal();
     VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(registry));
     telemetry.ifPresent(t -> {
       options.setTracingOptions(new OpenTelemetryOptions());
@@ -162,6 +163,19 @@ public final class SvcServer {
     Vertx vertx = builder.with(options).build();
     LOG.log(Level.INFO, transport(vertx));
     return vertx;
+  }
+
+  // OpenTelemetry finds vertx-opentelemetry's context storage by its service loader, and that storage
+  // keeps the current span in a context local OpenTelemetryTracingFactory registers as its class
+  // initializes; Vert.x sizes every context's locals when an instance is built. With tracing off,
+  // nothing initialized the class before the instance, and the first span lookup on an event loop (the
+  // log format's, for trace_id) threw IllegalArgumentException and lost the log line.
+  private static void registerTracingContextLocal() {
+    try {
+      Class.forName(OpenTelemetryTracingFactory.class.getName(), true, SvcServer.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("vertx-opentelemetry is not on the class path", e);
+    }
   }
 
   /**
