@@ -1,5 +1,9 @@
 //! Host functions through a real evaluation: typed and raw, errors, panics, and re-entry.
-#![allow(clippy::unwrap_used, reason = "fixtures of the tests stop loudly")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "fixtures of the tests stop loudly"
+)]
 
 mod common;
 
@@ -33,6 +37,16 @@ fn functions(describe: HostFunction) -> CompileOptions {
 
 fn describing(answer: &'static str) -> HostFunction {
     host_fn_typed(move |_owner: Owner, _age: String, _since: String| Ok::<_, String>(answer))
+}
+
+/// How the evaluation of label `x` fails on `engine` with the labels policy compiled with `options`.
+fn failure_with(engine: &Engine, options: CompileOptions) -> EvalFailure {
+    let policy = engine.compile(&labels_files(), options).unwrap();
+    policy
+        .eval(&input("x"))
+        .unwrap()
+        .error
+        .expect("a failed evaluation")
 }
 
 #[test]
@@ -75,9 +89,7 @@ fn arguments_arrive_as_the_kind_declares_them() {
 fn an_err_of_a_host_function_fails_the_evaluation_with_its_message() {
     let failing = host_fn(|_| Err("the directory is down".into()));
     let engine = engine();
-    let policy = engine.compile(&labels_files(), functions(failing)).unwrap();
-    let result = policy.eval(&input("x")).unwrap();
-    let error = result.error.expect("a failed evaluation");
+    let error = failure_with(&engine, functions(failing));
     assert_eq!(error.kind, FailureKind::Runtime);
     assert!(
         error.message.contains("the directory is down"),
@@ -91,14 +103,7 @@ fn an_err_of_a_host_function_fails_the_evaluation_with_its_message() {
 fn a_panicking_host_function_fails_the_evaluation_and_the_instance_works_on() {
     let panicking = host_fn(|_| panic!("index out of range"));
     let engine = engine();
-    let policy = engine
-        .compile(&labels_files(), functions(panicking))
-        .unwrap();
-    let error = policy
-        .eval(&input("x"))
-        .unwrap()
-        .error
-        .expect("a failed evaluation");
+    let error = failure_with(&engine, functions(panicking));
     assert!(
         error
             .message
@@ -113,12 +118,7 @@ fn a_panicking_host_function_fails_the_evaluation_and_the_instance_works_on() {
 #[test]
 fn an_argument_of_the_wrong_type_is_named_in_the_failure() {
     let wrong = host_fn_typed(|_owner: i64, _age: String, _since: String| Ok::<_, String>("ok"));
-    let policy = engine().compile(&labels_files(), functions(wrong)).unwrap();
-    let error = policy
-        .eval(&input("x"))
-        .unwrap()
-        .error
-        .expect("a failed evaluation");
+    let error = failure_with(&engine(), functions(wrong));
     assert!(
         error.message.contains("argument 1: invalid type"),
         "{}",
@@ -141,14 +141,7 @@ fn a_host_function_that_calls_back_into_its_instance_is_refused() {
         })
     };
     *inner.lock().unwrap() = Some(engine.clone());
-    let policy = engine
-        .compile(&labels_files(), functions(reentrant))
-        .unwrap();
-    let error = policy
-        .eval(&input("x"))
-        .unwrap()
-        .error
-        .expect("a failed evaluation");
+    let error = failure_with(&engine, functions(reentrant));
     assert!(
         error.message.contains(
             "the module is busy: a host function can't call back into the instance that runs it"
@@ -217,14 +210,7 @@ fn a_stub_answers_in_place_of_an_implementation() {
 #[test]
 fn a_function_without_implementation_or_stub_fails_the_evaluation() {
     let engine = engine();
-    let policy = engine
-        .compile(&labels_files(), CompileOptions::default())
-        .unwrap();
-    let error = policy
-        .eval(&input("x"))
-        .unwrap()
-        .error
-        .expect("a failed evaluation");
+    let error = failure_with(&engine, CompileOptions::default());
     assert_eq!(error.kind, FailureKind::Runtime);
     assert_eq!(engine.stopped(), None);
 }
