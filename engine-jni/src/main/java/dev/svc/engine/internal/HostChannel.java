@@ -23,7 +23,7 @@ import java.util.function.BooleanSupplier;
  * one CPU hands over at once and stays runnable until load balancing separates it. Both sides count
  * how their waits went ({@link Counters}). A frame larger than a
  * region goes whole on the pipe. One request at a time: {@link #send} publishes a whole frame,
- * {@link #receive()} takes the next one.
+ * {@link #receive} takes the next one.
  *
  * <p><b>Thread safety:</b> not thread-safe; the instance's lock serialises its users.
  */
@@ -212,15 +212,6 @@ public final class HostChannel {
     } else {
       sendOnPipe(type, length, frame -> frame.putLong(deadlineTicks).putLong(fuel).put(body));
     }
-  }
-
-  /**
-   * The next frame from the host, its payload whole.
-   *
-   * @throws EOFException when the host's output ended: it exited or was killed
-   */
-  public Frame receive() throws IOException {
-    return receive(false);
   }
 
   /**
