@@ -92,8 +92,8 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
   // answers one object per caller for as long as its answer stays the same (the dev mesh always the
   // same one; the tailnet mesh the same one while the daemon's answer is the same, byte for byte).
   private volatile Admitted last;
-  // Null when nothing is exported: the eval route then pays a null check, not a no-op span's calls.
-  private final Tracer tracer;
+  // Empty when nothing is exported: the request's auth span is then the invalid one, which records nothing.
+  private final Optional<Tracer> tracer;
 
   /**
    * The auth layer over {@code mesh}.
@@ -106,7 +106,7 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
    */
   public CallerAuthHandler(Mesh mesh, String capName, MeterRegistry registry, Optional<Tracer> tracer) {
     this.mesh = mesh;
-    this.tracer = tracer.orElse(null);
+    this.tracer = tracer;
     this.capName = capName;
     this.registry = registry;
     this.whoIsDuration = Timer.builder("svc.mesh.whois.duration")
@@ -120,10 +120,10 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
   public void handle(RoutingContext ctx) {
     // The connection's peer, which no header can change (nor has Vert.x-Web to parse any for it).
     SocketAddress peer = ctx.request().connection().remoteAddress();
-    Span span = tracer == null ? null : tracer.spanBuilder("Middleware.Auth").setParent(Context.current())
+    Span span = tracer.map(t -> t.spanBuilder("Middleware.Auth").setParent(Context.current())
         .setAttribute(REMOTE_ADDR, String.valueOf(peer))
         .setAttribute(PATH, ctx.request().path())
-        .startSpan();
+        .startSpan()).orElse(Span.getInvalid());
     if (ctx.request().headers().contains(FUNNEL_HEADER)) {
       reject(ctx, span, new ApiError(403, "Unauthorized request from Funnel",
           "call the API over the tailnet; the public ingress can't reach it"), "funnel_not_allowed", "");
@@ -136,9 +136,7 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
       lookupTime.stop(whoIsDuration);
       if (ctx.response().closed()) {
         // The caller left while the mesh answered: nobody is there to admit, refuse or serve.
-        if (span != null) {
-          span.end();
-        }
+        span.end();
         return;
       }
       if (lookup.failed()) {
@@ -153,9 +151,7 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
         reject(ctx, span, r.error, r.reason, lookup.result().username());
         return;
       }
-      if (span != null) {
-        span.setAttribute(USERNAME, caller.username()).setAttribute(SUCCESS, true).end();
-      }
+      span.setAttribute(USERNAME, caller.username()).setAttribute(SUCCESS, true).end();
       ctx.put(CALLER, caller);
       admitted.increment();
       ctx.next();
@@ -175,12 +171,10 @@ public final class CallerAuthHandler implements SecurityPolicyHandler {
   // The username is empty when the mesh wasn't asked (public ingress) or didn't answer.
   private void reject(RoutingContext ctx, Span span, ApiError error, String reason, String username) {
     rejections.computeIfAbsent(reason, r -> outcome("rejected", r)).increment();
-    if (span != null) {
-      span.setAttribute(USERNAME, username).setAttribute(SUCCESS, false)
-          .setAttribute(REJECT_REASON, reason).setAttribute(STATUS_CODE, error.status())
-          .setStatus(StatusCode.ERROR, error.getMessage())
-          .end();
-    }
+    span.setAttribute(USERNAME, username).setAttribute(SUCCESS, false)
+        .setAttribute(REJECT_REASON, reason).setAttribute(STATUS_CODE, error.status())
+        .setStatus(StatusCode.ERROR, error.getMessage())
+        .end();
     LOG.log(Level.WARNING, "auth rejected",
         LogFields.of("username", username, "reject_reason", reason, "status_code", error.status()));
     ctx.fail(error);
