@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.time.format.DateTimeFormatter;
@@ -87,9 +86,7 @@ public final class LogFormat extends Formatter {
       fields.put("span_id", span.getSpanId());
     }
     if (record.getThrown() != null) {
-      StringWriter trace = new StringWriter();
-      record.getThrown().printStackTrace(new PrintWriter(trace));
-      fields.put("error", trace.toString());
+      fields.put("error", LogText.stackTrace(record.getThrown()));
     }
     return fields;
   }

@@ -1,9 +1,14 @@
 package dev.svc.server.telemetry;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.logging.Formatter;
 import java.util.logging.LogRecord;
 
-/** The text of a log record, its parameters filled in, for the formatter and the OTLP handler alike. */
+/**
+ * The texts of a log record, its message with the parameters filled in and its exception's stack
+ * trace, for the formatter and the OTLP handler alike.
+ */
 final class LogText {
 
   // Formatter.formatMessage reads only the record: one instance serves every thread.
@@ -20,5 +25,12 @@ final class LogText {
   static String message(LogRecord record) {
     String text = MESSAGES.formatMessage(record);
     return text == null ? "" : text;
+  }
+
+  /** {@code thrown}'s stack trace as {@link Throwable#printStackTrace()} prints it. */
+  static String stackTrace(Throwable thrown) {
+    StringWriter trace = new StringWriter();
+    thrown.printStackTrace(new PrintWriter(trace));
+    return trace.toString();
   }
 }

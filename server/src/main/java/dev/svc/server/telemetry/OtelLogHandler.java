@@ -5,8 +5,6 @@ import io.opentelemetry.api.logs.LogRecordBuilder;
 import io.opentelemetry.api.logs.Severity;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.logs.SdkLoggerProvider;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogManager;
@@ -63,10 +61,8 @@ final class OtelLogHandler extends Handler {
     LogFields.of(record).values().forEach((name, value) -> attribute(builder, name, value));
     Throwable thrown = record.getThrown();
     if (thrown != null) {
-      StringWriter trace = new StringWriter();
-      thrown.printStackTrace(new PrintWriter(trace));
       builder.setAttribute(EXCEPTION_TYPE, thrown.getClass().getName())
-          .setAttribute(EXCEPTION_STACKTRACE, trace.toString());
+          .setAttribute(EXCEPTION_STACKTRACE, LogText.stackTrace(thrown));
       if (thrown.getMessage() != null) {
         builder.setAttribute(EXCEPTION_MESSAGE, thrown.getMessage());
       }
