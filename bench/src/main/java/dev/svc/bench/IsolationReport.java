@@ -20,13 +20,17 @@ import java.util.Locale;
  * The price of {@link Isolation#PROCESS} per evaluation, paired: {@code scripts/bench --isolation
  * [--decision ranked|access] [--blocks N] [--block-size N]}.
  *
- * <p>Why paired: the machines this runs on switch between a fast and a slow mode for WebAssembly
- * code for minutes at a time, so two JMH runs (one per isolation) can't be compared at the
- * microsecond level. Here one JVM holds an engine of each isolation with the same policy and input
- * and alternates them in short blocks (the first of each pair of blocks alternates too), timing every
- * call. Both kinds see the same modes in the same proportion, so the gap between their medians is
- * the price of the process; the median of the per-block gaps is the figure least touched by a mode
- * switch, since both blocks of a pair ran within a few milliseconds of each other.
+ * <p>Why paired and long: each CPU of the machines this runs on switches between a fast mode and
+ * one about 1.8 times slower every second or so, independently of the other CPU (native code too: the
+ * engine's Rust timing loop, pinned to one CPU, shows it), so two JMH runs (one per isolation) can't
+ * be compared at the microsecond level. Here one JVM holds an engine of each isolation with the same
+ * policy and input and alternates them in short blocks (the first of each pair of blocks alternates
+ * too), timing every call. Over a long run (by default {@value #DEFAULT_BLOCKS} blocks, a minute or
+ * two) both kinds see the same mixture of modes, so the gap between their medians is the price of
+ * the process. The per-block gaps are printed too, but their median is not that price: in a pair of
+ * blocks the in-process calls run on the JVM thread's CPU and the out-of-process ones on the host's,
+ * which may be in the other mode at that moment, and in blocks where the two threads share one CPU
+ * every call hands it over; their spread shows how often that happened.
  *
  * <p>The decisions are those of the JMH benchmarks {@link EvalRoundTrip} ({@code rules=1}, the whole
  * record) and {@link AccessEval} ({@code access.main} for a member). Run from the repository root,
@@ -34,7 +38,7 @@ import java.util.Locale;
  */
 public final class IsolationReport {
 
-  private static final int DEFAULT_BLOCKS = 1000;
+  private static final int DEFAULT_BLOCKS = 8000;
   private static final int DEFAULT_BLOCK_SIZE = 200;
   // Calls per kind before timing: enough for the JIT to compile both paths.
   private static final int WARMUP_CALLS = 40_000;

@@ -20,8 +20,9 @@ import org.openjdk.jmh.util.Statistics;
  * Runs {@link PeerDecision} in rounds and prints each peer's p50 and p99 per caller and its p50 as
  * a multiple of plain Java's and of svc's: {@code scripts/bench --peers [--rounds N] [JMH options]}.
  *
- * <p>Why rounds: the machines this runs on switch between a fast and a slow mode for minutes at a
- * time, so one pass over fifteen benchmarks can time one peer fast and the next slow. Each round
+ * <p>Why rounds: each CPU of the machines this runs on switches between a fast and a slow mode
+ * every second or so (see {@link IsolationReport}), so one pass over fifteen benchmarks can time one
+ * peer mostly fast and the next mostly slow. Each round
  * runs every peer, starting with a different one; a row reports the round where its p50 was lowest
  * (every row gets the same treatment) and the range of its p50 over all rounds, so a reader sees
  * how much the machine moved.
