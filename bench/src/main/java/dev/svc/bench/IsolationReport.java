@@ -171,7 +171,8 @@ public final class IsolationReport {
     throw new IllegalArgumentException("--decision must be ranked or access, not `" + name + "`");
   }
 
-  private static int positive(String option, String text) {
+  /** {@code text} as a whole number of at least 1, or an error naming {@code option}. */
+  static int positive(String option, String text) {
     try {
       int n = Integer.parseInt(text);
       if (n >= 1) {

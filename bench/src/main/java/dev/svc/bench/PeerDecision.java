@@ -63,7 +63,16 @@ public class PeerDecision {
   /** Starts the peer, checks it decides as svc does, and prepares the caller's request. */
   @Setup(Level.Trial)
   public void start() {
-    started = peer.start.get();
+    started = checked(peer);
+    bound = Bound.of(started, caller.request);
+  }
+
+  /**
+   * Starts {@code peer} and checks that it decides as svc does on every caller, and svc as {@code
+   * access.main} means, so a wrong peer fails the run instead of timing a different decision.
+   */
+  static AccessPeer<?> checked(Peer peer) {
+    AccessPeer<?> started = peer.start.get();
     try (AccessPeer<?> svc = peer == Peer.SVC ? null : new SvcPeer()) {
       AccessPeer<?> reference = svc == null ? started : svc;
       for (AccessRequest.Caller c : AccessRequest.Caller.values()) {
@@ -75,8 +84,11 @@ public class PeerDecision {
           throw new IllegalStateException(peer + " decides otherwise than svc for " + c);
         }
       }
+    } catch (RuntimeException e) {
+      started.close();
+      throw e;
     }
-    bound = Bound.of(started, caller.request);
+    return started;
   }
 
   /** One decision. */
@@ -92,7 +104,7 @@ public class PeerDecision {
   }
 
   /** A peer with a request prepared in its own form. */
-  private record Bound<Q>(AccessPeer<Q> peer, Q request) {
+  record Bound<Q>(AccessPeer<Q> peer, Q request) {
     static <Q> Bound<Q> of(AccessPeer<Q> peer, AccessRequest request) {
       return new Bound<>(peer, peer.prepare(request));
     }

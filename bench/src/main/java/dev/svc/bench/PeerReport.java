@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -45,7 +46,7 @@ public final class PeerReport {
     int rounds = DEFAULT_ROUNDS;
     String[] jmhArgs = args;
     if (args.length >= 2 && args[0].equals("--rounds")) {
-      rounds = parseRounds(args[1]);
+      rounds = IsolationReport.positive("--rounds", args[1]);
       jmhArgs = Arrays.copyOfRange(args, 2, args.length);
     }
     CommandLineOptions jmh = new CommandLineOptions(jmhArgs);
@@ -63,20 +64,8 @@ public final class PeerReport {
       }
     }
     System.out.flush();
-    System.out.print(table(best(byRow), byRow, rounds));
-  }
-
-  private static int parseRounds(String text) {
-    try {
-      int rounds = Integer.parseInt(text);
-      if (rounds >= 1) {
-        return rounds;
-      }
-    } catch (NumberFormatException e) {
-      // answered below, as for a number out of range
-    }
-    throw new IllegalArgumentException(
-        "--rounds must be a whole number of at least 1, not `" + text + "`; e.g. --rounds 3");
+    System.out.print(table("Peer benchmark: access.main, " + rounds + " round(s) of JMH SampleTime; each row's best"
+        + " round, and its p50 over all rounds", best(byRow), "p50 range µs", row -> range(byRow.get(row))));
   }
 
   /** The peers rotated by the round number, so no peer always runs first or last. */
@@ -97,27 +86,35 @@ public final class PeerReport {
     return best;
   }
 
-  /** The rows, in the order of the peers and callers, with the ratios of each best p50. */
-  static String table(Map<String, Statistics> best, Map<String, List<Statistics>> byRow, int rounds) {
+  /**
+   * The rows, in the order of the peers and callers, with the ratios of each p50 to plain Java's and
+   * svc's for the same caller.
+   *
+   * @param title the line above the table
+   * @param rows each row's statistics, by {@code PEER/CALLER}
+   * @param spreadHeader the header of the column that says how much a row's p50 moved
+   * @param spread that column's text for a row
+   */
+  static String table(String title, Map<String, Statistics> rows, String spreadHeader,
+      Function<String, String> spread) {
     List<String> lines = new ArrayList<>();
     lines.add(String.format("%-13s %-9s %9s %9s %17s %14s %9s",
-        "peer", "caller", "p50 µs", "p99 µs", "p50 range µs", "p50/plainJava", "p50/svc"));
+        "peer", "caller", "p50 µs", "p99 µs", spreadHeader, "p50/plainJava", "p50/svc"));
     for (PeerDecision.Peer peer : PeerDecision.Peer.values()) {
       for (AccessRequest.Caller caller : AccessRequest.Caller.values()) {
         String row = peer + "/" + caller;
-        Statistics stats = best.get(row);
+        Statistics stats = rows.get(row);
         if (stats == null) {
           continue;
         }
         double p50 = stats.getPercentile(50);
         lines.add(String.format("%-13s %-9s %9.3f %9.3f %17s %14s %9s",
-            peer, caller, p50, stats.getPercentile(99), range(byRow.get(row)),
-            ratio(p50, best.get(PeerDecision.Peer.PLAIN_JAVA + "/" + caller)),
-            ratio(p50, best.get(PeerDecision.Peer.SVC + "/" + caller))));
+            peer, caller, p50, stats.getPercentile(99), spread.apply(row),
+            ratio(p50, rows.get(PeerDecision.Peer.PLAIN_JAVA + "/" + caller)),
+            ratio(p50, rows.get(PeerDecision.Peer.SVC + "/" + caller))));
       }
     }
-    return "\nPeer benchmark: access.main, " + rounds + " round(s) of JMH SampleTime; each row's best"
-        + " round, and its p50 over all rounds\n" + String.join("\n", lines) + "\n";
+    return "\n" + title + "\n" + String.join("\n", lines) + "\n";
   }
 
   private static String range(Collection<Statistics> runs) {
