@@ -46,7 +46,13 @@ public final class PeerReport {
     int rounds = DEFAULT_ROUNDS;
     String[] jmhArgs = args;
     if (args.length >= 2 && args[0].equals("--rounds")) {
-      rounds = IsolationReport.positive("--rounds", args[1]);
+      try {
+        rounds = IsolationReport.positive("--rounds", args[1]);
+      } catch (IllegalArgumentException e) {
+        System.err.println("scripts/bench --peers: " + e.getMessage() + "; e.g. --rounds 3");
+        System.exit(2);
+        return;
+      }
       jmhArgs = Arrays.copyOfRange(args, 2, args.length);
     }
     CommandLineOptions jmh = new CommandLineOptions(jmhArgs);
