@@ -543,6 +543,19 @@ fn grants_policy(kind: &Kind) -> SourceFile {
     )
 }
 
+/// The grants policy compiled with its kind (ranked or not), and the kind's two decisions.
+fn compiled_grants(ranked: bool) -> (Policy, Decision, Decision) {
+    let (kind, read, admin) = grants(ranked);
+    let policy = kind
+        .compile(
+            &engine(),
+            &[grants_policy(&kind)],
+            KindCompileOptions::default(),
+        )
+        .unwrap();
+    (policy, read, admin)
+}
+
 #[derive(serde::Deserialize, Debug, PartialEq)]
 struct Ttl {
     ttl: String,
@@ -575,14 +588,7 @@ fn a_kind_knows_the_shape_of_its_results() {
 
 #[test]
 fn a_ranked_collecting_kinds_single_top_reads_with_matches() {
-    let (kind, read, admin) = grants(true);
-    let policy = kind
-        .compile(
-            &engine(),
-            &[grants_policy(&kind)],
-            KindCompileOptions::default(),
-        )
-        .unwrap();
+    let (policy, read, admin) = compiled_grants(true);
     let oncall = policy
         .eval(&json!({"user": {"groups": [], "oncall": true}}))
         .unwrap();
@@ -604,14 +610,7 @@ fn a_ranked_collecting_kinds_single_top_reads_with_matches() {
 
 #[test]
 fn a_ranked_top_of_two_entries_has_no_single_outcome() {
-    let (kind, read, admin) = grants(true);
-    let policy = kind
-        .compile(
-            &engine(),
-            &[grants_policy(&kind)],
-            KindCompileOptions::default(),
-        )
-        .unwrap();
+    let (policy, read, admin) = compiled_grants(true);
     let both = policy
         .eval(&json!({"user": {"groups": ["eng"], "oncall": true}}))
         .unwrap();
@@ -626,14 +625,7 @@ fn a_ranked_top_of_two_entries_has_no_single_outcome() {
 
 #[test]
 fn an_unranked_collecting_kinds_result_is_refused_a_single_outcome() {
-    let (kind, _, admin) = grants(false);
-    let policy = kind
-        .compile(
-            &engine(),
-            &[grants_policy(&kind)],
-            KindCompileOptions::default(),
-        )
-        .unwrap();
+    let (policy, _, admin) = compiled_grants(false);
     let oncall = policy
         .eval(&json!({"user": {"groups": [], "oncall": true}}))
         .unwrap();
