@@ -27,7 +27,12 @@ final class FakeMesh implements Mesh {
 
   @Override
   public String url(int port) {
-    return "http://127.0.0.1:" + port;
+    return "http://" + dnsName() + ":" + port;
+  }
+
+  @Override
+  public String dnsName() {
+    return "127.0.0.1";
   }
 
   @Override
