@@ -3,10 +3,7 @@ package dev.svc.server;
 import static dev.svc.server.TestServers.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.svc.server.config.ConfigKey;
-import dev.svc.server.mesh.Caller;
 import dev.svc.server.mesh.DevMesh;
 import dev.svc.server.telemetry.SpanCollector;
 import dev.svc.server.telemetry.Telemetry;
@@ -38,17 +35,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VertxExtension.class)
 class ServerSpansTest {
 
-  private static final String CAP = "svc.dev/cap/svc";
-
   private final SpanCollector collected = new SpanCollector();
-  private final FakeMesh mesh = new FakeMesh(dana());
+  private final FakeMesh mesh = new FakeMesh(FakeMesh.viewer("dana@corp.example"));
   private SvcServer server;
   private WebClient client;
-
-  private static Caller dana() {
-    JsonNode rule = JsonNodeFactory.instance.objectNode().put("role", "view").put("period", "1h");
-    return new Caller("dana@corp.example", List.of(), Map.of(CAP, List.of(rule)));
-  }
 
   @BeforeEach
   void start(Vertx vertx) {
