@@ -17,7 +17,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.ConsoleHandler;
+import java.util.logging.Handler;
 import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -28,7 +30,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code svc serve}: runs the access server until SIGTERM or SIGINT, then stops it gracefully and
- * exits 0. Every flag sets one configuration key and wins over the environment and the config file;
+ * exits 0. SIGQUIT stops it so too when the launcher runs it ({@code scripts/relay-signals} turns the
+ * signal into SIGTERM): the JVM keeps SIGQUIT for thread dumps and {@code jcmd}. Every flag sets one configuration key and wins over the environment and the config file;
  * the flags are those the keys declare ({@link ConfigKey#serveOption()}), and their values are read
  * and checked with the rest of the configuration, so a wrong one is reported like any other, naming
  * the flag.
@@ -40,7 +43,7 @@ import picocli.CommandLine.Spec;
     description = "Run the svc access server: the policy engine API on the mesh, health and metrics.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
-      "0:stopped by SIGTERM or SIGINT",
+      "0:stopped by SIGTERM, SIGINT or (through the launcher) SIGQUIT",
       "1:the server couldn't start",
       "2:the flags or the configuration are wrong"
     })
@@ -65,7 +68,7 @@ final class ServeCommand implements Callable<Integer> {
       // Spec §1.3 step 1 and §2.6: a malformed configuration exits 2, one a server can't start with 1.
       return e.refusedAtStart() ? CommandLine.ExitCode.SOFTWARE : CommandLine.ExitCode.USAGE;
     }
-    configureLogging(config.debug());
+    Handler console = configureLogging(config.debug());
     SvcServer server;
     try {
       server = SvcServer.start(config).toCompletionStage().toCompletableFuture().join();
@@ -79,7 +82,9 @@ final class ServeCommand implements Callable<Integer> {
       return CommandLine.ExitCode.SOFTWARE;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      log(console, "stopping: requests in flight get up to " + SvcServer.SHUTDOWN_GRACE.toSeconds() + " s");
       server.stop().toCompletionStage().toCompletableFuture().join();
+      log(console, "stopped");
       // A stop by signal is a success (access-server spec §1.4); the JVM would exit 128+signal.
       Runtime.getRuntime().halt(CommandLine.ExitCode.OK);
     }, "svc-serve-shutdown"));
@@ -134,7 +139,7 @@ final class ServeCommand implements Callable<Integer> {
 
   // One line per record on stderr: JSON for collectors (spec §10.2); with debug, lines for people,
   // with the FINE records of svc and its libraries too.
-  private static void configureLogging(boolean debug) {
+  private static Handler configureLogging(boolean debug) {
     Logger root = Logger.getLogger("");
     for (var handler : root.getHandlers()) {
       root.removeHandler(handler);
@@ -145,5 +150,15 @@ final class ServeCommand implements Callable<Integer> {
     console.setLevel(level);
     root.addHandler(console);
     root.setLevel(level);
+    return console;
+  }
+
+  // Straight to the handler: java.util.logging's own shutdown hook takes the handlers off the loggers
+  // at the same time as this one runs, and a record logged through a logger would then be lost.
+  private static void log(Handler console, String message) {
+    LogRecord record = new LogRecord(Level.INFO, message);
+    record.setLoggerName(ServeCommand.class.getName());
+    console.publish(record);
+    console.flush();
   }
 }

@@ -119,6 +119,25 @@ class InstallIT {
   }
 
   @Test
+  void the_installed_launcher_stops_serve_gracefully_on_sigquit() throws Exception {
+    try (LaunchedServe serve = LaunchedServe.start(prefix.resolve("bin/svc").toString())) {
+      serve.signal("QUIT");
+
+      assertThat(serve.exitCode()).as("exit code; output:%n%s", String.join("\n", serve.output())).isZero();
+      assertThat(serve.output()).last().asString().contains(LaunchedServe.STOP_LINES.get(1));
+    }
+  }
+
+  @Test
+  void relay_signals_passes_the_exit_code_through_and_needs_a_command() throws Exception {
+    Path relay = prefix.resolve("lib/svc/relay-signals");
+    assertThat(run(List.of(relay.toString(), "bash", "-c", "echo out; echo err >&2; exit 3"), Map.of()))
+        .isEqualTo(new Run(3, "out\n", "err\n"));
+    assertThat(run(List.of(relay.toString()), Map.of()))
+        .isEqualTo(new Run(2, "", "relay-signals: no command to run (relay-signals COMMAND [ARGUMENTS...])\n"));
+  }
+
+  @Test
   void unknown_arguments_are_a_usage_error() throws Exception {
     Run install = run(List.of("bash", ROOT.resolve("scripts/install").toString(), "--no-build", "--prefixx"), Map.of());
     assertThat(install).isEqualTo(new Run(2, "",

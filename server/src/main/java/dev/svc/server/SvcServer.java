@@ -123,10 +123,10 @@ public final class SvcServer {
   private Future<Void> stopped; // guarded by this
 
   private SvcServer(SvcConfig config, BiFunction<Vertx, MeterRegistry, Mesh> meshFactory,
-      Function<MeterRegistry, EnginePool> engineFactory) {
+      Function<MeterRegistry, EnginePool> engineFactory, Optional<Telemetry> telemetry) {
     this.config = config;
     this.engineFactory = engineFactory;
-    this.telemetry = Telemetry.start(config.otel());
+    this.telemetry = telemetry;
     this.vertx = vertx(registry, telemetry);
     this.mesh = meshFactory.apply(vertx, registry);
   }
@@ -255,7 +255,22 @@ public final class SvcServer {
    * @return the server; start it once
    */
   public static SvcServer create(SvcConfig config, Mesh mesh, Function<MeterRegistry, EnginePool> engines) {
-    return new SvcServer(config, (vertx, registry) -> mesh, engines);
+    return new SvcServer(config, (vertx, registry) -> mesh, engines, Telemetry.start(config.otel()));
+  }
+
+  /**
+   * A server as {@link #create(SvcConfig, Mesh, Function)} makes it, exporting through {@code telemetry}
+   * in place of the {@code otel.*} keys' export: for tests that keep the spans in memory.
+   *
+   * @param config the validated configuration
+   * @param mesh where callers come from and who they are
+   * @param engines makes the engine pool
+   * @param telemetry the export; the server closes it when it stops
+   * @return the server; start it once
+   */
+  static SvcServer create(SvcConfig config, Mesh mesh, Function<MeterRegistry, EnginePool> engines,
+      Telemetry telemetry) {
+    return new SvcServer(config, (vertx, registry) -> mesh, engines, Optional.of(telemetry));
   }
 
   /**
@@ -269,7 +284,7 @@ public final class SvcServer {
    */
   public static SvcServer create(SvcConfig config, BiFunction<Vertx, MeterRegistry, Mesh> mesh,
       Function<MeterRegistry, EnginePool> engines) {
-    return new SvcServer(config, mesh, engines);
+    return new SvcServer(config, mesh, engines, Telemetry.start(config.otel()));
   }
 
   /**
@@ -302,11 +317,45 @@ public final class SvcServer {
           return configured.start(vertx, ConfigPolicies.SCAN_PERIOD).map(pool);
         })
         .compose(pool -> startOperator().map(pool))
-        .compose(pool -> mesh.listenOptions(ApiVerticle.listenOptions(config.server()))
-            .compose(options -> startApi(pool, options)))
+        .compose(this::connectMesh)
         .onSuccess(started::complete)
         .onFailure(failure -> stop().onComplete(stopped -> started.completeExceptionally(failure)));
     return Future.fromCompletionStage(started);
+  }
+
+  // Start-up step 5 (spec §1.3): the mesh node up and the API listening on it, as the span Mesh.connect (§10.3).
+  private Future<SvcServer> connectMesh(EnginePool pool) {
+    Span span = telemetry.map(t -> t.sdk().getTracer("svc").spanBuilder("Mesh.connect").setNoParent().startSpan())
+        .orElse(Span.getInvalid());
+    Future<HttpServerOptions> options = mesh.listenOptions(ApiVerticle.listenOptions(config.server()));
+    return options.compose(listen -> startApi(pool, listen))
+        .andThen(started -> meshConnected(span, mesh, options.succeeded() && options.result().isSsl(),
+            started.map(SvcServer::apiPort)));
+  }
+
+  /**
+   * Ends the span {@code Mesh.connect} (access-server spec §10.3): where callers reach the API, or,
+   * when the mesh or the listener failed, the failure.
+   *
+   * @param span the span, started before the mesh was asked for the listener's options
+   * @param mesh the mesh the API listens on
+   * @param tls whether the API listens with HTTPS
+   * @param boundPort the API's port, or why it doesn't listen
+   */
+  static void meshConnected(Span span, Mesh mesh, boolean tls, AsyncResult<Integer> boundPort) {
+    if (!span.isRecording()) {
+      return;
+    }
+    if (boundPort.succeeded()) {
+      span.setAttribute("mesh.url", mesh.url(boundPort.result()))
+          .setAttribute("mesh.dns_name", mesh.dnsName())
+          .setAttribute("mesh.port", boundPort.result().longValue())
+          .setAttribute("mesh.protocol", tls ? "https" : "http");
+    } else {
+      span.recordException(boundPort.cause());
+      span.setStatus(StatusCode.ERROR, "the API couldn't listen on the mesh");
+    }
+    span.end();
   }
 
   // Start-up's last step: the API's listeners on the mesh. One per event loop, sharing the port:

@@ -3,8 +3,6 @@ package dev.svc.server;
 import static dev.svc.server.TestServers.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.svc.server.http.CallerAuthHandler;
 import dev.svc.server.mesh.Caller;
 import dev.svc.server.telemetry.SpanCollector;
@@ -34,25 +32,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VertxExtension.class)
 class AuthSpanTest {
 
-  private static final String CAP = "svc.dev/cap/svc";
-
   private final SpanCollector collected = new SpanCollector();
   private final SdkTracerProvider provider =
       SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(collected)).build();
-  private final FakeMesh mesh = new FakeMesh(dana());
+  private final FakeMesh mesh = new FakeMesh(FakeMesh.viewer("dana@corp.example"));
   private HttpServer server;
   private WebClient client;
-
-  private static Caller dana() {
-    JsonNode rule = JsonNodeFactory.instance.objectNode().put("role", "view").put("period", "1h");
-    return new Caller("dana@corp.example", List.of(), Map.of(CAP, List.of(rule)));
-  }
 
   @BeforeEach
   void start(Vertx vertx) {
     Router router = Router.router(vertx);
     router.route()
-        .handler(new CallerAuthHandler(mesh, CAP, new SimpleMeterRegistry(), Optional.of(provider.get("test"))))
+        .handler(new CallerAuthHandler(mesh, FakeMesh.CAP, new SimpleMeterRegistry(), Optional.of(provider.get("test"))))
         .handler(ctx -> ctx.response().end());
     router.route().failureHandler(ctx -> ctx.response().setStatusCode(599).end());
     server = await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1"));

@@ -1,14 +1,21 @@
 package dev.svc.server;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.svc.server.mesh.Caller;
 import dev.svc.server.mesh.Mesh;
 import dev.svc.server.mesh.MeshStatus;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.SocketAddress;
+import java.util.List;
+import java.util.Map;
 
 /** A mesh whose who-is answer and status the test sets. */
 final class FakeMesh implements Mesh {
+
+  /** The capability name the test configuration reads grants from. */
+  static final String CAP = "svc.dev/cap/svc";
 
   volatile Future<Caller> whoIs;
   volatile MeshStatus status = new MeshStatus(true, "mesh node is in Running state");
@@ -20,6 +27,17 @@ final class FakeMesh implements Mesh {
     this.whoIs = Future.succeededFuture(caller);
   }
 
+  /**
+   * A caller with one grant under {@link #CAP}: the ClusterRole {@code view} for an hour.
+   *
+   * @param loginName the caller's login name, such as {@code dana@corp.example}
+   * @return the caller
+   */
+  static Caller viewer(String loginName) {
+    JsonNode rule = JsonNodeFactory.instance.objectNode().put("role", "view").put("period", "1h");
+    return new Caller(loginName, List.of(), Map.of(CAP, List.of(rule)));
+  }
+
   @Override
   public Future<HttpServerOptions> listenOptions(HttpServerOptions base) {
     return Future.succeededFuture(new HttpServerOptions(base).setHost("127.0.0.1").setPort(port));
@@ -27,7 +45,12 @@ final class FakeMesh implements Mesh {
 
   @Override
   public String url(int port) {
-    return "http://127.0.0.1:" + port;
+    return "http://" + dnsName() + ":" + port;
+  }
+
+  @Override
+  public String dnsName() {
+    return "127.0.0.1";
   }
 
   @Override

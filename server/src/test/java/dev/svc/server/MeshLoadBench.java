@@ -227,6 +227,11 @@ class MeshLoadBench {
     }
 
     @Override
+    public String dnsName() {
+      return now.dnsName();
+    }
+
+    @Override
     public Future<Caller> whoIs(SocketAddress peer) {
       Promise<Caller> later = Promise.promise();
       Vertx.currentContext().runOnContext(v -> now.whoIs(peer).onComplete(later));

@@ -94,7 +94,11 @@ class TelemetryTest {
     // The sign-in API's endpoints are spans of their own, with the spec's attributes (§10.3); the
     // operator may have provisioned the sign-in before the kubeconfig call, so its status may be either.
     assertThat(received.get(TRACES)).contains("SvcServer.login").contains("login.status").contains("success")
-        .contains("SvcServer.getKubeconfig").contains("kubeconfig.status").contains("/api/v1alpha1/login");
+        .contains("SvcServer.getKubeconfig").contains("kubeconfig.status").contains("/api/v1alpha1/login")
+        .contains("SvcClient.NewSignIn").contains("SvcClient.GetKubeconfig");
+    // So is start-up's connection to the mesh (ServerSpansTest has its attributes' values).
+    assertThat(received.get(TRACES)).contains("Mesh.connect").contains("mesh.url").contains("mesh.dns_name")
+        .contains("mesh.port").contains("mesh.protocol");
     // Stopping is a span too, ended before the export's last flush.
     assertThat(received.get(TRACES)).contains("server.shutdown").contains("shutdown.health_ok")
         .contains("shutdown.mesh_ok").doesNotContain("shutdown.health_err").doesNotContain("shutdown.mesh_err");

@@ -60,7 +60,7 @@ abstract class ClientCommand implements Callable<Integer> {
     }
     SvcConfig config;
     try {
-      config = ConfigLoader.load(sources());
+      config = ConfigLoader.loadForClient(sources());
     } catch (ConfigException e) {
       List<ConfigProblem> problems = e.problems();
       plain.problem(new Problem("error reading config file",

@@ -163,7 +163,7 @@ final class ConfigSettings {
     flags.putAll(sources.flags());
     flags.put(key, new ConfigSources.Flag("value", value));
     try {
-      ConfigLoader.load(new ConfigSources(flags, sources.environment(), sources.explicitFile(),
+      ConfigLoader.loadForClient(new ConfigSources(flags, sources.environment(), sources.explicitFile(),
           sources.searchDirectories()));
     } catch (ConfigException e) {
       List<ConfigProblem> problems = e.problems();

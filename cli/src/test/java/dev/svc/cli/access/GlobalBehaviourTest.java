@@ -125,6 +125,39 @@ class GlobalBehaviourTest extends AgainstStubServer {
   }
 
   @Test
+  void a_config_file_shared_with_the_server_works_even_with_cluster_info_a_server_would_refuse() throws Exception {
+    // The server's keys, and cluster info that fails the server's start checks (spec §2.6): not the client's business.
+    Files.writeString(cli.home.resolve("config.yaml"), "mesh:\n  hostname: http://127.0.0.1\n  port: "
+        + server.port() + "\n  stateDir: /var/lib/svc\noperator:\n  namespace: svc-prod\nhealth:\n  port: 9090\n"
+        + "clusterInfo:\n  apiEndpoint: https://k8s:6443\n  configMapRef:\n    enabled: true\n");
+
+    CliRun.Result result = cli.run("signout");
+
+    assertThat(result.err()).isEmpty();
+    assertThat(result.code()).isZero();
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void an_unknown_key_in_the_config_file_is_a_usage_error_with_a_suggestion() throws Exception {
+    Files.writeString(cli.home.resolve("config.yaml"), "mesh:\n  hostnmae: http://127.0.0.1\n");
+
+    CliRun.Result result = cli.run("signout");
+
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err()).isEqualTo("""
+        ✗ error reading config file
+
+        💡 What you can do:
+          • did you mean `mesh.hostname`? conf/config.yaml lists every key
+
+        🔎 Root causes:
+          • config file %s:2:3: mesh.hostnmae: unknown key
+        """.formatted(cli.home.resolve("config.yaml")));
+    assertThat(server.requests()).isEmpty();
+  }
+
+  @Test
   void no_eval_is_accepted_and_ignored() {
     assertThat(cli.against(server, "signout", "-e").code()).isZero();
     assertThat(cli.against(server, "signout", "--no-eval", "--long").code()).isZero();

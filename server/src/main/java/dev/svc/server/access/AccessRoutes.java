@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -49,7 +50,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Kubernetes calls run on the connection's workers ({@link KubernetesConnection#call}); the event
  * loop only writes answers. {@code POST /login} counts its outcomes ({@code svc.login.attempts}), and
- * each endpoint is a span ({@code SvcServer.login}, ...) under the request's.
+ * each endpoint is a span ({@code SvcServer.login}, ...) under the request's, its Kubernetes work one
+ * ({@code SvcClient.NewSignIn}, ...) under the endpoint's.
  *
  * <p><b>Thread safety:</b> thread-safe once mounted.
  */
@@ -152,7 +154,7 @@ public final class AccessRoutes {
           null));
       return;
     }
-    answer(ctx, span, kube.call(() -> signins.login(caller.username(), caller.loginName(), role, caller.rule().period())),
+    answer(ctx, span, client("NewSignIn", span, () -> signins.login(caller.username(), caller.loginName(), role, caller.rule().period())),
         answer -> {
           span.setAttribute("login.valid_until", answer.until());
           end(span, "login.status", "success", 202);
@@ -168,7 +170,7 @@ public final class AccessRoutes {
   private void status(RoutingContext ctx) {
     AuthorizedCaller caller = ctx.get(CallerAuthHandler.CALLER);
     Span span = span("SvcServer.getLogin").setAttribute("get_login.username", caller.username());
-    answer(ctx, span, kube.call(() -> signins.status(caller.username())),
+    answer(ctx, span, client("GetSignIn", span, () -> signins.status(caller.username())),
         session -> {
           span.setAttribute("get_login.role", session.answer().role())
               .setAttribute("get_login.provisioned", session.provisioned())
@@ -188,7 +190,7 @@ public final class AccessRoutes {
     boolean yaml = wantsYaml(ctx);
     Span span = span("SvcServer.getKubeconfig").setAttribute("kubeconfig.username", caller.username())
         .setAttribute("kubeconfig.format", yaml ? "yaml" : "json");
-    answer(ctx, span, kube.call(() -> signins.token(caller.username())),
+    answer(ctx, span, client("GetKubeconfig", span, () -> signins.token(caller.username())),
         token -> {
           if (token.token().isEmpty()) {
             end(span, "kubeconfig.status", "not_ready", 202);
@@ -208,7 +210,7 @@ public final class AccessRoutes {
     AuthorizedCaller caller = ctx.get(CallerAuthHandler.CALLER);
     Span span = span("SvcServer.logout").setAttribute("logout.username", caller.username());
     Signins.LogoutSteps steps = new Signins.LogoutSteps();
-    answer(ctx, span, kube.call(() -> signins.logout(caller.username(), steps)),
+    answer(ctx, span, client("DeleteSignIn", span, () -> signins.logout(caller.username(), steps)),
         answer -> {
           span.setAttribute("logout.role", answer.role()).setAttribute("logout.was_provisioned",
               steps.wasProvisioned().orElseThrow());
@@ -315,6 +317,20 @@ public final class AccessRoutes {
   // Without export there is no span, nor a request span to read: Vert.x keeps none without tracing.
   private Span span(String name) {
     return tracer.map(t -> t.spanBuilder(name).setParent(Context.current()).startSpan()).orElse(Span.getInvalid());
+  }
+
+  // An endpoint's Kubernetes work on the connection's workers, as the span SvcClient.<operation> under
+  // the endpoint's (spec §10.3): its name and, when it fails, the failure; no attributes.
+  private <T> Future<T> client(String operation, Span endpoint, Callable<T> call) {
+    Span span = tracer.map(t -> t.spanBuilder("SvcClient." + operation).setParent(Context.current().with(endpoint))
+        .startSpan()).orElse(Span.getInvalid());
+    return kube.call(call).andThen(done -> {
+      if (done.failed()) {
+        span.recordException(done.cause());
+        span.setStatus(StatusCode.ERROR, String.valueOf(done.cause().getMessage()));
+      }
+      span.end();
+    });
   }
 
   private static void end(Span span, String statusKey, String status, int httpStatus) {

@@ -87,12 +87,14 @@ public final class ConfigLoader {
   }
 
   private final ConfigSources sources;
+  private final boolean serverStart;
   private final List<ConfigProblem> problems = new ArrayList<>();
   private final Map<ConfigKey, Raw> chosen = new EnumMap<>(ConfigKey.class);
   private final Set<ConfigKey> read = EnumSet.noneOf(ConfigKey.class);
 
-  private ConfigLoader(ConfigSources sources) {
+  private ConfigLoader(ConfigSources sources, boolean serverStart) {
     this.sources = sources;
+    this.serverStart = serverStart;
   }
 
   /**
@@ -103,7 +105,20 @@ public final class ConfigLoader {
    * @throws ConfigException with every problem found, if there is any
    */
   public static SvcConfig load(ConfigSources sources) {
-    return new ConfigLoader(sources).load();
+    return new ConfigLoader(sources, true).load();
+  }
+
+  /**
+   * The configuration {@code sources} give, for the client commands: read and checked as
+   * {@link #load} does, but without the checks of a server's start (spec §2.6, the cluster info), so a
+   * {@code config.yaml} shared with a server the client doesn't run never stops a client command.
+   *
+   * @param sources the flags, environment and config file to read
+   * @return the configuration
+   * @throws ConfigException with every problem found but the server's start checks, if there is any
+   */
+  public static SvcConfig loadForClient(ConfigSources sources) {
+    return new ConfigLoader(sources, false).load();
   }
 
   private SvcConfig load() {
@@ -118,6 +133,9 @@ public final class ConfigLoader {
       throw new IllegalStateException("ConfigLoader.build reads no SvcConfig field from " + unread);
     }
     checkAcrossKeys(config);
+    if (!serverStart) {
+      problems.removeIf(problem -> problem.stage() == ConfigProblem.Stage.START);
+    }
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }

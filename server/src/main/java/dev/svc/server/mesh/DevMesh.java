@@ -52,6 +52,11 @@ public final class DevMesh implements Mesh {
   }
 
   @Override
+  public String dnsName() {
+    return LOOPBACK;
+  }
+
+  @Override
   public Future<Caller> whoIs(SocketAddress peer) {
     return Future.succeededFuture(caller);
   }

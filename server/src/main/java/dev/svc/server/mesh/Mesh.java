@@ -46,6 +46,14 @@ public interface Mesh {
   String url(int port);
 
   /**
+   * The node's DNS name on the mesh, without a trailing dot, such as {@code svc.corp-example.ts.net};
+   * the configured hostname while the node's own name isn't known.
+   *
+   * @return the name callers reach the API by
+   */
+  String dnsName();
+
+  /**
    * Who is calling from {@code peer}: the mesh's who-is lookup of the connection's remote address.
    *
    * @param peer the remote address of the caller's connection

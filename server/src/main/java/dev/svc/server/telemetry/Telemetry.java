@@ -92,6 +92,17 @@ public final class Telemetry implements AutoCloseable {
     return Optional.of(start(endpoint, protocol.get()));
   }
 
+  /**
+   * Exports through {@code sdk}, which the caller built and configured: for an application that embeds
+   * the server with its own exporters, or a test that keeps the spans in memory.
+   *
+   * @param sdk the SDK; {@link #close()} shuts it down
+   * @return the export, with the server's log records going to {@code sdk}'s logger provider too
+   */
+  public static Telemetry over(OpenTelemetrySdk sdk) {
+    return new Telemetry(sdk);
+  }
+
   private static Telemetry start(URI endpoint, Protocol protocol) {
     Resource resource = Resource.getDefault().merge(Resource.create(Attributes.of(SERVICE_NAME, "svc")));
     OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()

@@ -57,6 +57,10 @@ class ConfigLoaderTest {
     return ConfigLoader.load(new ConfigSources(flags, env, explicitFile, List.of(work, home, etc)));
   }
 
+  private SvcConfig loadForClient() {
+    return ConfigLoader.loadForClient(new ConfigSources(flags, env, explicitFile, List.of(work, home, etc)));
+  }
+
   private List<String> problems() {
     ConfigException e = catchThrowableOfType(ConfigException.class, this::load);
     assertThat(e).as("the configuration has problems").isNotNull();
@@ -474,6 +478,23 @@ class ConfigLoaderTest {
     assertThat(problems()).singleElement().asString()
         .startsWith("flag --ca-data: clusterInfo.caData: isn't base64: ")
         .endsWith("help: write the cluster's CA certificate (PEM) as base64, such as `base64 -w0 ca.crt` prints");
+  }
+
+  @Test
+  void a_client_reads_a_file_the_server_would_refuse_to_start_with_but_not_a_malformed_one() throws IOException {
+    file("mesh:\n  hostname: svc-prod\nclusterInfo:\n  apiEndpoint: https://k8s:6443\n  caData: not base64!\n"
+        + "  configMapRef:\n    enabled: true\n");
+    ConfigException server = catchThrowableOfType(ConfigException.class, this::load);
+    assertThat(server.refusedAtStart()).isTrue();
+    assertThat(server.problems()).hasSize(2);
+
+    SvcConfig client = loadForClient();
+
+    assertThat(client.mesh().hostname()).isEqualTo("svc-prod");
+    assertThat(client.clusterInfo().apiEndpoint()).isEqualTo("https://k8s:6443");
+    file("mesh:\n  hostnmae: svc-prod\n");
+    ConfigException typo = catchThrowableOfType(ConfigException.class, this::loadForClient);
+    assertThat(typo.problems()).singleElement().extracting(ConfigProblem::message).isEqualTo("unknown key");
   }
 
   @Test

@@ -215,9 +215,14 @@ public final class TailnetMesh implements Mesh {
 
   @Override
   public String url(int port) {
-    NodeStatus known = node;
-    String name = known == null ? config.hostname() : known.dnsName();
+    String name = dnsName();
     return port == 443 ? "https://" + name : "http://" + name + ":" + port;
+  }
+
+  @Override
+  public String dnsName() {
+    NodeStatus known = node;
+    return known == null ? config.hostname() : known.dnsName();
   }
 
   @Override
