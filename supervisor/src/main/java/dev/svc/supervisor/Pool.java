@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -103,6 +104,9 @@ public final class Pool implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   // Policies whose evaluation overran a budget of tryEvaluateJson, to when calls on them may try again.
   private final Map<String, Long> overran = new ConcurrentHashMap<>();
+  // Policies whose last evaluation there overran, maybe only because its thread was paused: the next
+  // is measured in processor time (a system call each, which the usual evaluation doesn't pay).
+  private final Set<String> suspects = ConcurrentHashMap.newKeySet();
   // The slot each thread calling tryEvaluateJson had last, which it asks for again.
   private final ThreadLocal<int[]> lastSlot = ThreadLocal.withInitial(() -> new int[] {-1});
 
@@ -197,7 +201,7 @@ public final class Pool implements AutoCloseable {
             Policy built = slot.build(recipe);
             long before = recipes.generation();
             Recipes.Installed installed = recipes.put(name, recipe);
-            overran.remove(name);
+            forgive(name);
             slot.adopt(name, installed.id(), built, before, recipes.generation());
             return built;
           });
@@ -248,7 +252,7 @@ public final class Pool implements AutoCloseable {
       if (!recipes.remove(name)) {
         return false;
       }
-      overran.remove(name);
+      forgive(name);
       listener.removed(name);
       rollOut(-1);
       return true;
@@ -338,11 +342,13 @@ public final class Pool implements AutoCloseable {
    * memory stays in its processor's cache.
    *
    * <p>An evaluation that needed more than {@code budget} answers nothing and reports nothing: the
-   * caller evaluates again the usual way, such as with {@link #async(Lane, Function)}. If it had half
-   * the budget or more of its thread's processor time, calls on that policy then answer empty for
-   * {@link #OVERRUN_PAUSE} (or until it is installed again), so a slow policy costs each calling
-   * thread one budget per pause at most; one that ran out of time only because the operating system
-   * ran other threads meanwhile, as it does on a busy machine, pauses nothing.
+   * caller evaluates again the usual way, such as with {@link #async(Lane, Function)}. The next one of
+   * that policy here is measured in its thread's processor time: if it too needs more than the budget
+   * and had half of it or more of processor time, calls on that policy answer empty for
+   * {@link #OVERRUN_PAUSE} (or until it is installed again or removed). So a slow policy costs the
+   * calling threads about two budgets per pause, and one that ran out of time only because the
+   * operating system ran other threads meanwhile, as it does on a busy machine, pauses nothing; the
+   * evaluations that fit pay for no measurement.
    *
    * <p>The engine checks the timeout between the steps of an evaluation (module ABI §8), so the
    * budget holds within a step's time; but a single long step, such as decoding a large input, runs
@@ -398,21 +404,25 @@ public final class Pool implements AutoCloseable {
       if (!slot.isCurrent(recipes.snapshot().generation()) && !slot.holds(name)) {
         return Optional.empty();
       }
-      long processorStart = PROCESSOR_TIME ? THREADS.getCurrentThreadCpuTime() : -1;
+      boolean measured = PROCESSOR_TIME && suspects.contains(name);
+      long processorStart = measured ? THREADS.getCurrentThreadCpuTime() : 0;
       long start = System.nanoTime();
       byte[] record;
       try {
         record = slot.policy(name).evalJson(input, within);
       } catch (TimeoutException e) {
         if (cutShort) {
-          return overrun(name, processorStart, budget); // the usual way's hard deadline is later
+          return overrun(name, measured, processorStart, budget); // the usual way's hard deadline is later
         }
         throw e;
       }
       Duration took = since(start);
       String decision = Decisions.ofRecord(record);
       if (cutShort && decision.equals(Decisions.CANCELED)) {
-        return overrun(name, processorStart, budget);
+        return overrun(name, measured, processorStart, budget);
+      }
+      if (measured) {
+        suspects.remove(name);
       }
       listener.evaluated(name, decision, took);
       return Optional.of(record);
@@ -424,13 +434,23 @@ public final class Pool implements AutoCloseable {
     return until != null && until - System.nanoTime() > 0;
   }
 
-  // The policy `name` needed more than a budget: it is paused for the calling threads if it had the
-  // processor that long (-1: the JVM can't tell, so it did).
-  private Optional<byte[]> overrun(String name, long processorStart, Duration budget) {
-    if (processorStart < 0 || THREADS.getCurrentThreadCpuTime() - processorStart >= budget.toNanos() / 2) {
+  // The policy `name` needed more than a budget: it is paused for the calling threads if this
+  // evaluation was measured and had the processor half that long, or the JVM can't measure; else the
+  // next one is measured.
+  private Optional<byte[]> overrun(String name, boolean measured, long processorStart, Duration budget) {
+    if (!PROCESSOR_TIME || measured && THREADS.getCurrentThreadCpuTime() - processorStart >= budget.toNanos() / 2) {
+      suspects.remove(name);
       overran.put(name, System.nanoTime() + OVERRUN_PAUSE.toNanos());
+    } else {
+      suspects.add(name);
     }
     return Optional.empty();
+  }
+
+  // A policy installed again or removed starts afresh on the calling threads.
+  private void forgive(String name) {
+    overran.remove(name);
+    suspects.remove(name);
   }
 
   // One evaluation, reported to the listener with what it decided and the time it ran when it returned.
