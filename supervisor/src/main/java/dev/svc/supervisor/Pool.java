@@ -400,33 +400,39 @@ public final class Pool implements AutoCloseable {
     listener.waited(Duration.ZERO);
     boolean cutShort = options.timeout().map(timeout -> timeout.compareTo(budget) > 0).orElse(true);
     EvalOptions within = cutShort ? options.withTimeout(budget) : options;
-    return leased(idle.get(), slot -> reporting(name, () -> {
-      if (!slot.isCurrent(recipes.snapshot().generation()) && !slot.holds(name)) {
-        return Optional.empty();
+    return leased(idle.get(), slot -> reporting(name, () ->
+        // An instance that would have to compile a policy first leaves it to the usual way.
+        !slot.isCurrent(recipes.snapshot().generation()) && !slot.holds(name)
+            ? Optional.empty()
+            : evaluateWithin(slot.policy(name), name, input, within, cutShort ? Optional.of(budget) : Optional.empty())));
+  }
+
+  // One evaluation of tryEvaluateJson; `budget` when it cut the caller's timeout short, for which
+  // running out of time answers nothing rather than a canceled record.
+  private Optional<byte[]> evaluateWithin(Policy policy, String name, Object input, EvalOptions within,
+      Optional<Duration> budget) {
+    boolean measured = PROCESSOR_TIME && suspects.contains(name);
+    long processorStart = measured ? THREADS.getCurrentThreadCpuTime() : 0;
+    long start = System.nanoTime();
+    byte[] record;
+    try {
+      record = policy.evalJson(input, within);
+    } catch (TimeoutException e) {
+      if (budget.isPresent()) {
+        return overrun(name, measured, processorStart, budget.get()); // the usual way's hard deadline is later
       }
-      boolean measured = PROCESSOR_TIME && suspects.contains(name);
-      long processorStart = measured ? THREADS.getCurrentThreadCpuTime() : 0;
-      long start = System.nanoTime();
-      byte[] record;
-      try {
-        record = slot.policy(name).evalJson(input, within);
-      } catch (TimeoutException e) {
-        if (cutShort) {
-          return overrun(name, measured, processorStart, budget); // the usual way's hard deadline is later
-        }
-        throw e;
-      }
-      Duration took = since(start);
-      String decision = Decisions.ofRecord(record);
-      if (cutShort && decision.equals(Decisions.CANCELED)) {
-        return overrun(name, measured, processorStart, budget);
-      }
-      if (measured) {
-        suspects.remove(name);
-      }
-      listener.evaluated(name, decision, took);
-      return Optional.of(record);
-    }));
+      throw e;
+    }
+    Duration took = since(start);
+    String decision = Decisions.ofRecord(record);
+    if (budget.isPresent() && decision.equals(Decisions.CANCELED)) {
+      return overrun(name, measured, processorStart, budget.get());
+    }
+    if (measured) {
+      suspects.remove(name);
+    }
+    listener.evaluated(name, decision, took);
+    return Optional.of(record);
   }
 
   private boolean paused(String name) {
