@@ -22,16 +22,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The policies API of a real server (dev mesh, supervised pool) on free ports. */
+/**
+ * The policies API of a real server (dev mesh, supervised pool) on free ports, its evaluations on the
+ * pool's threads; {@link PolicyApiOnLoopTest} runs the same with evaluations on the event loops.
+ */
 @ExtendWith(VertxExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PolicyApiTest {
 
   private static final Path CONF = Path.of("../conf/policies");
@@ -43,18 +50,34 @@ class PolicyApiTest {
       .put("action", "read")
       .put("resource", new JsonObject().put("name", "ledger").put("team", "payments"));
 
-  private static SvcServer server;
-  private static WebClient client;
+  private static final Pattern LANE_EVALUATIONS =
+      Pattern.compile("svc_pool_queue_seconds_count\\{lane=\"evaluations\"} (\\d+)");
+
+  private SvcServer server;
+  private WebClient client;
+
+  /** The budget of an evaluation on the event loop the server runs with ({@code engine.loopEvalBudget}). */
+  String loopEvalBudget() {
+    return "0";
+  }
 
   @BeforeAll
-  static void start(Vertx vertx) {
-    server = await(SvcServer.start(TestServers.config()));
+  void start(Vertx vertx) {
+    server = await(SvcServer.start(TestServers.config(Map.of(ConfigKey.ENGINE_LOOP_EVAL_BUDGET, loopEvalBudget()))));
     client = WebClient.create(vertx);
   }
 
   @AfterAll
-  static void stop() {
+  void stop() {
     await(server.stop());
+  }
+
+  /** How many evaluations the lane of evaluations started, from the metrics of {@code server}. */
+  static long laneEvaluations(WebClient client, SvcServer server) {
+    String metrics = TestServers.send(client, HttpMethod.GET, server.healthPort(), "/metrics", null).bodyAsString();
+    Matcher count = LANE_EVALUATIONS.matcher(metrics);
+    assertThat(count.find()).as("the lane's queue timer is exposed").isTrue();
+    return Long.parseLong(count.group(1));
   }
 
   static JsonObject file(String path) {
@@ -73,7 +96,7 @@ class PolicyApiTest {
     return new JsonObject().put("files", list);
   }
 
-  private static HttpResponse<Buffer> send(HttpMethod method, String path, JsonObject body) {
+  private HttpResponse<Buffer> send(HttpMethod method, String path, JsonObject body) {
     return TestServers.send(client, method, server.apiPort(), path, body);
   }
 
@@ -122,6 +145,17 @@ class PolicyApiTest {
         + "\"decision\":\"allow\",\"reason\":\"team_member\",\"policy\":\"access.main\","
         + "\"position\":\"access/main.sigil:14:3\",\"conditions\":[\"member and action != delete\"],"
         + "\"outcome\":true}]}");
+  }
+
+  @Test
+  void a_small_evaluation_runs_on_the_event_loop_only_with_a_budget_for_it() {
+    send(HttpMethod.PUT, "/api/v1/policies/where", install(KIND, MAIN));
+    long before = laneEvaluations(client, server);
+
+    assertThat(send(HttpMethod.POST, "/api/v1/policies/where/eval", new JsonObject().put("input", MEMBER_READS))
+        .statusCode()).isEqualTo(200);
+
+    assertThat(laneEvaluations(client, server)).isEqualTo(before + (loopEvalBudget().equals("0") ? 1 : 0));
   }
 
   @Test

@@ -49,7 +49,7 @@ final class TestServers {
   static EnginePool oneEngine(MeterRegistry registry) {
     return SupervisedEngines.start(
         new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofSeconds(1), 256L << 20, Duration.ofSeconds(5),
-            Isolation.IN_PROCESS),
+            Isolation.IN_PROCESS, Duration.ZERO),
         registry);
   }
 

@@ -9,11 +9,13 @@ import dev.svc.engine.EngineModule;
 import dev.svc.engine.EvalOptions;
 import dev.svc.engine.EvalResult;
 import dev.svc.engine.Explanation;
+import dev.svc.engine.Isolation;
 import dev.svc.engine.NoPolicyException;
 import dev.svc.engine.Policy;
 import dev.svc.engine.SourceFile;
 import dev.svc.engine.StoppedException;
 import dev.svc.engine.SvcException;
+import dev.svc.engine.TimeoutException;
 import dev.svc.supervisor.internal.Decisions;
 import dev.svc.supervisor.internal.GuardedListener;
 import dev.svc.supervisor.internal.PoolThreads;
@@ -21,6 +23,8 @@ import dev.svc.supervisor.internal.Rebuilder;
 import dev.svc.supervisor.internal.Recipes;
 import dev.svc.supervisor.internal.Slot;
 import dev.svc.supervisor.internal.Slots;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -28,8 +32,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -66,7 +72,9 @@ import java.util.function.Supplier;
  * runs them on its own threads, in two {@link Lane}s, each in the order they came, so evaluations
  * never wait behind slow work and slow work holds at most {@link PoolOptions#operationInstances()}
  * instances. A call that waited in its line longer than the acquire timeout fails with a
- * {@link BusyException} without running, as one that waits that long for an instance does.
+ * {@link BusyException} without running, as one that waits that long for an instance does. Such a
+ * caller may first try {@link #tryEvaluateJson}, which evaluates on its own thread when an instance is
+ * idle and the evaluation is quick, and else answers at once that it didn't.
  *
  * <p><b>Lifecycle:</b> the caller owns the module and closes it after the pool. {@link #close()}
  * ends the pool's threads and frees its instances; a pool left open doesn't keep the JVM alive.
@@ -74,6 +82,15 @@ import java.util.function.Supplier;
  * <p><b>Thread safety:</b> thread-safe. Share one pool between all threads that use it.
  */
 public final class Pool implements AutoCloseable {
+
+  /**
+   * How long {@link #tryEvaluateJson} answers empty for a policy after one of its evaluations
+   * overran the budget.
+   */
+  public static final Duration OVERRUN_PAUSE = Duration.ofSeconds(10);
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final boolean PROCESSOR_TIME = THREADS.isCurrentThreadCpuTimeSupported();
 
   private final PoolOptions options;
   private final PoolListener listener;
@@ -85,6 +102,13 @@ public final class Pool implements AutoCloseable {
   private final PoolThreads executorThreads = new PoolThreads("svc-pool-exec-");
   private final Map<Lane, Line> lines = new EnumMap<>(Lane.class);
   private final AtomicBoolean closed = new AtomicBoolean();
+  // Policies whose evaluation overran a budget of tryEvaluateJson, to when calls on them may try again.
+  private final Map<String, Long> overran = new ConcurrentHashMap<>();
+  // Policies whose last evaluation there overran, maybe only because its thread was paused: the next
+  // is measured in processor time (a system call each, which the usual evaluation doesn't pay).
+  private final Set<String> suspects = ConcurrentHashMap.newKeySet();
+  // The slot each thread calling tryEvaluateJson had last, which it asks for again.
+  private final ThreadLocal<int[]> lastSlot = ThreadLocal.withInitial(() -> new int[] {-1});
 
   /**
    * One lane's threads, and its async calls submitted and not yet ended: more than there are threads
@@ -177,6 +201,7 @@ public final class Pool implements AutoCloseable {
             Policy built = slot.build(recipe);
             long before = recipes.generation();
             Recipes.Installed installed = recipes.put(name, recipe);
+            forgive(name);
             slot.adopt(name, installed.id(), built, before, recipes.generation());
             return built;
           });
@@ -227,6 +252,7 @@ public final class Pool implements AutoCloseable {
       if (!recipes.remove(name)) {
         return false;
       }
+      forgive(name);
       listener.removed(name);
       rollOut(-1);
       return true;
@@ -305,6 +331,132 @@ public final class Pool implements AutoCloseable {
   public byte[] evaluateJson(String name, Object input, EvalOptions options) {
     Objects.requireNonNull(options, "options");
     return evaluated(name, policy -> policy.evalJson(input, options), Decisions::ofRecord);
+  }
+
+  /**
+   * {@link #evaluateJson}, at once on the calling thread, or not at all: for a caller that must never
+   * wait, such as an event loop, and may run short work itself. Runs only on an instance that is idle
+   * this moment with the policy in it (no instance is waited for, and none compiles anything), and
+   * only for as long as {@code budget}: the evaluation gets at most {@code budget} as its timeout. A
+   * thread that calls again gets the instance it had last when that one is idle, so the instance's
+   * memory stays in its processor's cache.
+   *
+   * <p>An evaluation that needed more than {@code budget} answers nothing and reports nothing: the
+   * caller evaluates again the usual way, such as with {@link #async(Lane, Function)}. The next one of
+   * that policy here is measured in its thread's processor time: if it too needs more than the budget
+   * and had half of it or more of processor time, calls on that policy answer empty for
+   * {@link #OVERRUN_PAUSE} (or until it is installed again or removed). So a slow policy costs the
+   * calling threads about two budgets per pause, and one that ran out of time only because the
+   * operating system ran other threads meanwhile, as it does on a busy machine, pauses nothing; the
+   * evaluations that fit pay for no measurement.
+   *
+   * <p>The engine checks the timeout between the steps of an evaluation (module ABI §8), so the
+   * budget holds within a step's time; but a single long step, such as decoding a large input, runs
+   * to its end or to the hard deadline, the timeout plus the grace. That grace stays the options' or
+   * the instance's: a shorter one would stop instances whose thread the operating system merely
+   * paused, and each costs a rebuild. So give it small inputs only.
+   *
+   * <p>Evaluating again runs the policy again: use it for policies whose host functions, if any, may
+   * be called twice and never block. A pool of engine host processes ({@link Isolation#PROCESS})
+   * always answers empty: each call there waits for another process to answer, which blocks the
+   * calling thread for the evaluation and both processes' wake-ups, no less than handing the call to
+   * a pool thread costs, and for up to the hard deadline if the host hangs.
+   *
+   * @param name the name the policy is installed under
+   * @param input one key per input the kind declares
+   * @param options the evaluation's timeout, fuel and trace
+   * @param budget the most time the calling thread may spend; positive
+   * @return the eval record's compact UTF-8 JSON; empty when no instance was idle, the policy needed
+   *     more than {@code budget} (now or within the last {@link #OVERRUN_PAUSE}), an instance would
+   *     have to catch up with installs first, or the instances run out of process
+   * @throws NoPolicyException if nothing is installed under {@code name}
+   * @throws EngineException if the input doesn't fit the kind, or the recipe of {@code name} failed
+   *     in this instance (its error)
+   * @throws StoppedException if the evaluation stopped its instance, other than past a hard deadline
+   *     the budget brought forward (it is replaced)
+   * @throws IllegalStateException if the pool is closed
+   * @throws IllegalArgumentException if {@code budget} isn't positive
+   */
+  public Optional<byte[]> tryEvaluateJson(String name, Object input, EvalOptions options, Duration budget) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(options, "options");
+    if (budget.isNegative() || budget.isZero()) {
+      throw new IllegalArgumentException("budget must be positive, got " + budget);
+    }
+    if (this.options.isolation() == Isolation.PROCESS || paused(name)) {
+      return Optional.empty();
+    }
+    int[] last = lastSlot.get();
+    Optional<Slot> idle = reporting(name, () -> {
+      if (!recipes.contains(name)) {
+        throw new NoPolicyException(name);
+      }
+      return slots.takeIfIdle(last[0]);
+    });
+    if (idle.isEmpty()) {
+      return Optional.empty();
+    }
+    last[0] = idle.get().id();
+    listener.waited(Duration.ZERO);
+    boolean cutShort = options.timeout().map(timeout -> timeout.compareTo(budget) > 0).orElse(true);
+    EvalOptions within = cutShort ? options.withTimeout(budget) : options;
+    return leased(idle.get(), slot -> reporting(name, () ->
+        // An instance that would have to compile a policy first leaves it to the usual way.
+        !slot.isCurrent(recipes.snapshot().generation()) && !slot.holds(name)
+            ? Optional.empty()
+            : evaluateWithin(slot.policy(name), name, input, within, cutShort ? Optional.of(budget) : Optional.empty())));
+  }
+
+  // One evaluation of tryEvaluateJson; `budget` when it cut the caller's timeout short, for which
+  // running out of time answers nothing rather than a canceled record.
+  private Optional<byte[]> evaluateWithin(Policy policy, String name, Object input, EvalOptions within,
+      Optional<Duration> budget) {
+    boolean measured = PROCESSOR_TIME && suspects.contains(name);
+    long processorStart = measured ? THREADS.getCurrentThreadCpuTime() : 0;
+    long start = System.nanoTime();
+    byte[] record;
+    try {
+      record = policy.evalJson(input, within);
+    } catch (TimeoutException e) {
+      if (budget.isPresent()) {
+        return overrun(name, measured, processorStart, budget.get()); // the usual way's hard deadline is later
+      }
+      throw e;
+    }
+    Duration took = since(start);
+    String decision = Decisions.ofRecord(record);
+    if (budget.isPresent() && decision.equals(Decisions.CANCELED)) {
+      return overrun(name, measured, processorStart, budget.get());
+    }
+    if (measured) {
+      suspects.remove(name);
+    }
+    listener.evaluated(name, decision, took);
+    return Optional.of(record);
+  }
+
+  private boolean paused(String name) {
+    Long until = overran.get(name);
+    return until != null && until - System.nanoTime() > 0;
+  }
+
+  // The policy `name` needed more than a budget: it is paused for the calling threads if this
+  // evaluation was measured and had the processor half that long, or the JVM can't measure; else the
+  // next one is measured.
+  private Optional<byte[]> overrun(String name, boolean measured, long processorStart, Duration budget) {
+    if (!PROCESSOR_TIME || measured && THREADS.getCurrentThreadCpuTime() - processorStart >= budget.toNanos() / 2) {
+      suspects.remove(name);
+      overran.put(name, System.nanoTime() + OVERRUN_PAUSE.toNanos());
+    } else {
+      suspects.add(name);
+    }
+    return Optional.empty();
+  }
+
+  // A policy installed again or removed starts afresh on the calling threads.
+  private void forgive(String name) {
+    overran.remove(name);
+    suspects.remove(name);
   }
 
   // One evaluation, reported to the listener with what it decided and the time it ran when it returned.

@@ -64,6 +64,8 @@ public final class ConfigLoader {
   private static final Set<String> FALSE_WORDS = Set.of("0", "f", "F", "FALSE", "false", "False");
   private static final String DEFAULT_SOURCE = "default";
   private static final String KEYS_HELP = "conf/config.yaml lists every key";
+  // The longest engine.loopEvalBudget: a slow policy may hold an event loop that long per pause.
+  private static final Duration MAX_LOOP_EVAL_BUDGET = Duration.ofMillis(100);
   private static final Pairs.Form LABELS = new Pairs.Form("label", false);
   private static final Pairs.Form INSTALLS = new Pairs.Form("policy", true);
   private static final Pattern BYTE_SIZE = Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB)?");
@@ -216,7 +218,8 @@ public final class ConfigLoader {
             duration(ConfigKey.ENGINE_ACQUIRE_TIMEOUT),
             byteSize(ConfigKey.ENGINE_MAX_MEMORY),
             duration(ConfigKey.ENGINE_MAX_EVAL_TIMEOUT),
-            Isolation.valueOf(string(ConfigKey.ENGINE_ISOLATION).replace('-', '_').toUpperCase(Locale.ROOT))),
+            Isolation.valueOf(string(ConfigKey.ENGINE_ISOLATION).replace('-', '_').toUpperCase(Locale.ROOT)),
+            duration(ConfigKey.ENGINE_LOOP_EVAL_BUDGET)),
         new SvcConfig.Policies(
             Optional.of(string(ConfigKey.POLICIES_DIR)).filter(dir -> !dir.isEmpty()).map(Path::of),
             installs(ConfigKey.POLICIES_INSTALL),
@@ -585,6 +588,7 @@ public final class ConfigLoader {
       }
     });
     checkEvalTimeouts(config.engine());
+    checkLoopEvalBudget(config.engine().loopEvalBudget());
     SvcConfig.Policies policies = config.policies();
     if (!policies.install().isEmpty() && policies.dir().isEmpty()) {
       problem(ConfigKey.POLICIES_INSTALL, ConfigKey.POLICIES_DIR, "names policies, but no directory holds them",
@@ -637,6 +641,20 @@ public final class ConfigLoader {
     if (engine.evalTimeout().compareTo(max) > 0 && !max.isZero()) {
       problem(ConfigKey.ENGINE_EVAL_TIMEOUT, ConfigKey.ENGINE_MAX_EVAL_TIMEOUT,
           "is longer than engine.maxEvalTimeout", "make the default at most the cap, or raise the cap");
+    }
+  }
+
+  // Off, or whole milliseconds the engine can count, short enough that the connections sharing an event
+  // loop barely notice a slow policy holding it.
+  private void checkLoopEvalBudget(Duration budget) {
+    String help = "give 0 to evaluate on the pool's threads only, or from 1ms to "
+        + GoDuration.format(MAX_LOOP_EVAL_BUDGET) + " such as 2ms";
+    if (!budget.isZero() && budget.compareTo(Duration.ofMillis(1)) < 0) {
+      problem(ConfigKey.ENGINE_LOOP_EVAL_BUDGET, "is less than 1ms, the least timeout the engine counts", help);
+    } else if (budget.compareTo(MAX_LOOP_EVAL_BUDGET) > 0) {
+      problem(ConfigKey.ENGINE_LOOP_EVAL_BUDGET,
+          "is more than " + GoDuration.format(MAX_LOOP_EVAL_BUDGET) + ": a slow policy would hold an event loop,"
+              + " and every connection on it, that long", help);
     }
   }
 

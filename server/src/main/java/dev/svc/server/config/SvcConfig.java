@@ -192,9 +192,12 @@ public record SvcConfig(
    * @param maxEvalTimeout the largest {@code timeout_ms} an evaluation may ask for; positive
    * @param isolation where each instance runs ({@code engine.isolation}: {@code in-process} or
    *     {@code process})
+   * @param loopEvalBudget the most time an evaluation of a small body may run on the API's event
+   *     loop, when an instance is idle, before it moves to the pool's threads; zero runs every
+   *     evaluation there
    */
   public record Engine(int poolSize, Duration evalTimeout, Duration acquireTimeout, long maxMemory,
-      Duration maxEvalTimeout, Isolation isolation) {
+      Duration maxEvalTimeout, Isolation isolation, Duration loopEvalBudget) {
 
     /**
      * The number of instances the pool keeps.

@@ -1,13 +1,17 @@
 package dev.svc.server.engine;
 
+import dev.svc.engine.EvalOptions;
 import dev.svc.supervisor.Lane;
 import dev.svc.supervisor.Pool;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
- * Where the HTTP layer runs engine operations: on the supervisor's {@link Pool}, never on the event
- * loop that asked. {@link SupervisedEngines} is the server's; tests put one in that holds calls.
+ * Where the HTTP layer runs engine operations: on the supervisor's {@link Pool}, off the event loop
+ * that asked, but for a quick evaluation that {@link #tryEvaluateJson} may run there.
+ * {@link SupervisedEngines} is the server's; tests put one in that holds calls.
  *
  * <p><b>Thread safety:</b> implementations are thread-safe.
  */
@@ -51,6 +55,25 @@ public interface EnginePool extends AutoCloseable {
    */
   default <T> CompletionStage<T> submit(Lane lane, String name, Function<Pool, T> operation) {
     return submit(name, operation);
+  }
+
+  /**
+   * {@link Pool#tryEvaluateJson}: the eval record of {@code name} for {@code input}, evaluated at once
+   * on the calling thread (an event loop) on an instance that is idle this moment, within
+   * {@code budget}; or nothing, for the caller to {@link #submit(Lane, String, Function) submit} it.
+   * A pool that evaluates nothing on the caller's thread, as one of engine host processes, answers
+   * empty.
+   *
+   * @param name the name the policy is installed under
+   * @param input the input, as {@link Pool#evaluateJson} takes it
+   * @param options the evaluation's timeout and trace
+   * @param budget the most time the calling thread may spend
+   * @return the eval record's JSON; empty when it wasn't evaluated here
+   * @throws RuntimeException what {@link Pool#tryEvaluateJson} throws, such as a
+   *     {@link dev.svc.engine.NoPolicyException}
+   */
+  default Optional<byte[]> tryEvaluateJson(String name, Object input, EvalOptions options, Duration budget) {
+    return Optional.empty();
   }
 
   /**

@@ -216,12 +216,20 @@ public final class EngineRoutes {
         .onComplete(done -> {
           if (done.failed()) {
             Throwable failure = done.cause();
-            ctx.fail(answerable(name,
-                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure));
+            fail(ctx, name,
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure);
           } else if (!ctx.response().ended()) {
             answer.accept(ctx, done.result());
           }
         });
+  }
+
+  /**
+   * Fails {@code ctx} with what the operation {@code name} threw, for the API's failure handler to
+   * answer: on a pool thread or on the event loop, the same answer.
+   */
+  static void fail(RoutingContext ctx, String name, Throwable failure) {
+    ctx.fail(answerable(name, failure));
   }
 
   /**

@@ -46,10 +46,11 @@ import java.util.Optional;
  *   <li>{@code DELETE /api/v1/policies/{name}}: 204.
  *   <li>{@code POST /api/v1/policies/{name}/eval}: {@code input} (required), {@code timeout_ms}
  *       (optional, a whole number from 1 to {@code engine.maxEvalTimeout}; default
- *       {@code engine.evalTimeout}); runs in the lane of evaluations, which nothing slow waits in;
- *       answers the eval record exactly as
- *       the engine wrote it (tooling spec §6.2). A failed evaluation is a record with {@code error},
- *       answered 200.
+ *       {@code engine.evalTimeout}); runs in the lane of evaluations, which nothing slow waits in, or,
+ *       with {@code engine.loopEvalBudget} set, a body of at most {@value #LOOP_EVAL_BODY} bytes on
+ *       the event loop when an instance is idle, for that budget at most, and past it in the lane with
+ *       the rest of its timeout; answers the eval record exactly as the engine wrote it (tooling spec
+ *       §6.2), the same either way. A failed evaluation is a record with {@code error}, answered 200.
  * </ul>
  *
  * <p>A name that isn't one of {@link PolicyNames} is 400 on every route. A name nothing is installed
@@ -65,6 +66,15 @@ public final class PolicyRoutes {
   public static final String POLICY = POLICIES + "/:name";
   /** The path of a policy's evaluations. */
   public static final String EVAL = POLICY + "/eval";
+
+  /**
+   * The largest eval body whose evaluation may run on the event loop: the engine decodes the input
+   * without checking its deadline, so the time a body takes there must stay small whatever the policy.
+   */
+  static final int LOOP_EVAL_BODY = 16 << 10;
+
+  // The least timeout of an evaluation moved off the loop: the engine counts its timeout in milliseconds.
+  private static final Duration MIN_REST = Duration.ofMillis(1);
 
   private static final String INSTALL_EXAMPLE =
       "{\"files\": [{\"path\": \"access/main.sigil\", \"source\": \"...\"}], \"policy\": \"access.main\"}";
@@ -99,6 +109,7 @@ public final class PolicyRoutes {
   private final PolicyCatalog catalog;
   private final EvalOptions defaultEvalOptions;
   private final Duration maxEvalTimeout;
+  private final Duration loopEvalBudget;
 
   /**
    * The routes over {@code engines}' pool.
@@ -106,7 +117,8 @@ public final class PolicyRoutes {
    * @param engines where the operations run
    * @param catalog the installed policies
    * @param engine the {@code engine.*} keys: the timeout of an evaluation that names none (zero for
-   *     none), and the largest one it may name
+   *     none), the largest one it may name, and the budget of an evaluation on the event loop (zero
+   *     for none there)
    */
   public PolicyRoutes(EnginePool engines, PolicyCatalog catalog, SvcConfig.Engine engine) {
     this.engines = engines;
@@ -115,6 +127,7 @@ public final class PolicyRoutes {
     this.defaultEvalOptions = engine.evalTimeout().isZero()
         ? EvalOptions.defaults() : EvalOptions.defaults().withTimeout(engine.evalTimeout());
     this.maxEvalTimeout = engine.maxEvalTimeout();
+    this.loopEvalBudget = engine.loopEvalBudget();
   }
 
   /**
@@ -199,15 +212,58 @@ public final class PolicyRoutes {
         });
   }
 
+  // On the event loop when it's quick (engine.loopEvalBudget): an evaluation may take less time than
+  // handing it to a pool thread and its answer back. Otherwise, and after an attempt there that gave
+  // way, in the lane of evaluations.
   private void eval(RoutingContext ctx) {
     String name = policyName(ctx);
     EvalBody body = EvalBody.read(ctx);
     EvalOptions options = traced(evalOptions(body.timeoutMs()), body.trace().or(() -> traceParam(ctx)));
-    EngineRoutes.respond(ctx, engines, Lane.EVALUATIONS, "eval", pool -> evaluate(pool, name, body.input(), options),
-        (done, record) -> done.response()
-            .setStatusCode(200)
-            .putHeader(HttpHeaders.CONTENT_TYPE, "application/json; charset=utf-8")
-            .end(Buffer.buffer(record)));
+    if (loopEvalBudget.isZero() || ctx.body().length() > LOOP_EVAL_BODY) {
+      inLane(ctx, name, body.input(), options);
+      return;
+    }
+    long start = System.nanoTime();
+    Optional<byte[]> now;
+    try {
+      now = onLoop(name, body.input(), options);
+    } catch (RuntimeException e) {
+      EngineRoutes.fail(ctx, "eval", e);
+      return;
+    }
+    if (now.isPresent()) {
+      answer(ctx, now.get());
+    } else {
+      inLane(ctx, name, body.input(), remaining(options, Duration.ofNanos(System.nanoTime() - start)));
+    }
+  }
+
+  private Optional<byte[]> onLoop(String name, Object input, EvalOptions options) {
+    try {
+      return engines.tryEvaluateJson(name, input, options, loopEvalBudget);
+    } catch (NoPolicyException e) {
+      throw unknown(name);
+    }
+  }
+
+  private void inLane(RoutingContext ctx, String name, Object input, EvalOptions options) {
+    EngineRoutes.respond(ctx, engines, Lane.EVALUATIONS, "eval", pool -> evaluate(pool, name, input, options),
+        PolicyRoutes::answer);
+  }
+
+  // An evaluation moved off the loop after its attempt there has the rest of its own timeout.
+  private static EvalOptions remaining(EvalOptions options, Duration spent) {
+    return options.timeout().map(timeout -> {
+      Duration rest = timeout.minus(spent);
+      return options.withTimeout(rest.compareTo(MIN_REST) > 0 ? rest : MIN_REST);
+    }).orElse(options);
+  }
+
+  private static void answer(RoutingContext ctx, byte[] record) {
+    ctx.response()
+        .setStatusCode(200)
+        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json; charset=utf-8")
+        .end(Buffer.buffer(record));
   }
 
   private byte[] evaluate(Pool pool, String name, Object input, EvalOptions options) {

@@ -1,6 +1,7 @@
 package dev.svc.server.engine;
 
 import dev.svc.engine.EngineModule;
+import dev.svc.engine.EvalOptions;
 import dev.svc.engine.Limits;
 import dev.svc.engine.SvcException;
 import dev.svc.server.config.SvcConfig;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,11 +24,13 @@ import java.util.function.Function;
 /**
  * The server's engines: the supervisor's {@link Pool} of the bundled module, reporting to the
  * server's Micrometer registry ({@link MicrometerPoolListener}). Every operation goes to
- * {@link Pool#async}, so it runs on one of the pool's own threads, never on an event loop, in the
+ * {@link Pool#async}, so it runs on one of the pool's own threads, off the event loop, in the
  * line of its {@link Lane}: evaluations on threads and instances of their own, so installs, check,
  * format, explain and test never delay them (see {@link Lane} for how the instances are shared). One
  * that waits in its line or for an instance longer than {@code engine.acquireTimeout} fails with a
- * {@link dev.svc.engine.BusyException} (503).
+ * {@link dev.svc.engine.BusyException} (503). Only {@link #tryEvaluateJson} evaluates on the calling
+ * thread ({@link Pool#tryEvaluateJson}), when an instance is idle and within a budget; no line admits
+ * it, since it never waits.
  *
  * <p>Each line is bounded too: past {@value #EVALUATIONS_WAITING} waiting evaluations per instance,
  * or {@value #OPERATIONS_WAITING} waiting operations per instance they may use, a call is refused at
@@ -133,6 +137,11 @@ public final class SupervisedEngines implements EnginePool {
           "try again after the Retry-After seconds, or send fewer requests at a time"));
     }
     return pool.async(lane, operation).whenComplete((result, failure) -> line.admitted().decrementAndGet());
+  }
+
+  @Override
+  public Optional<byte[]> tryEvaluateJson(String name, Object input, EvalOptions options, Duration budget) {
+    return pool.tryEvaluateJson(name, input, options, budget);
   }
 
   /** Closes the pool, which waits for the calls on its threads, then the module. */

@@ -1,5 +1,6 @@
 package dev.svc.server.telemetry;
 
+import dev.svc.engine.EvalOptions;
 import dev.svc.server.engine.EnginePool;
 import dev.svc.supervisor.Lane;
 import dev.svc.supervisor.Pool;
@@ -8,7 +9,10 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -17,7 +21,8 @@ import java.util.function.Function;
  * was current where they were submitted (the HTTP request's, on its event loop), timed on the engine
  * thread from the start of the work to its end, so a trace shows the queue and the engine apart. An
  * operation that throws ends its span with the error recorded; a failed evaluation is a result, not
- * an error.
+ * an error. An evaluation on the event loop ({@link #tryEvaluateJson}) is the same span, timed on the
+ * loop; an attempt there that gave way to the lane is none, the lane's evaluation being the span.
  *
  * <p><b>Thread safety:</b> thread-safe, as the pool it wraps.
  */
@@ -59,13 +64,38 @@ public final class TracedEngines implements EnginePool {
     try {
       return operation.apply(pool);
     } catch (RuntimeException | Error e) {
-      span.recordException(e);
-      span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
+      failed(span, e);
       throw e;
     } finally {
       scope.close();
       span.end();
     }
+  }
+
+  // The span starts when the attempt did, once it is known to be an evaluation: most attempts are.
+  @Override
+  public Optional<byte[]> tryEvaluateJson(String name, Object input, EvalOptions options, Duration budget) {
+    Context parent = Context.current();
+    Instant start = Instant.now();
+    try {
+      Optional<byte[]> record = engines.tryEvaluateJson(name, input, options, budget);
+      record.ifPresent(evaluated -> evalSpan(parent, start).end());
+      return record;
+    } catch (RuntimeException | Error e) {
+      Span span = evalSpan(parent, start);
+      failed(span, e);
+      span.end();
+      throw e;
+    }
+  }
+
+  private Span evalSpan(Context parent, Instant start) {
+    return tracer.spanBuilder("engine eval").setParent(parent).setStartTimestamp(start).startSpan();
+  }
+
+  private static void failed(Span span, Throwable e) {
+    span.recordException(e);
+    span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
   }
 
   @Override

@@ -105,7 +105,7 @@ class ConfigLoaderTest {
         "kube-public", new SvcConfig.ConfigMapKeys("apiEndpoint", "caData", "insecure", "kubeconfig")));
     assertThat(config.engine()).isEqualTo(new SvcConfig.Engine(
         0, Duration.ofSeconds(1), Duration.ofSeconds(1), 256L << 20, Duration.ofSeconds(5),
-        Isolation.IN_PROCESS));
+        Isolation.IN_PROCESS, Duration.ZERO));
   }
 
   @Test
@@ -124,6 +124,20 @@ class ConfigLoaderTest {
 
     assertThat(problems()).containsExactly("environment variable SVC_ENGINE_EVALTIMEOUT and default"
         + " (engine.maxEvalTimeout): engine.evalTimeout: is longer than engine.maxEvalTimeout\n  help: make the default at most the cap, or raise the cap");
+  }
+
+  @Test
+  void the_event_loops_evaluation_budget_is_off_or_from_a_millisecond_to_a_tenth_of_a_second() {
+    String help = "\n  help: give 0 to evaluate on the pool's threads only, or from 1ms to 100ms such as 2ms";
+    env.put("SVC_ENGINE_LOOPEVALBUDGET", "2ms");
+    assertThat(load().engine().loopEvalBudget()).isEqualTo(Duration.ofMillis(2));
+
+    env.put("SVC_ENGINE_LOOPEVALBUDGET", "500us");
+    assertThat(problems()).containsExactly("environment variable SVC_ENGINE_LOOPEVALBUDGET: engine.loopEvalBudget:"
+        + " is less than 1ms, the least timeout the engine counts" + help);
+    env.put("SVC_ENGINE_LOOPEVALBUDGET", "101ms");
+    assertThat(problems()).containsExactly("environment variable SVC_ENGINE_LOOPEVALBUDGET: engine.loopEvalBudget:"
+        + " is more than 100ms: a slow policy would hold an event loop, and every connection on it, that long" + help);
   }
 
   static Stream<Arguments> precedence() {

@@ -26,7 +26,7 @@ class SupervisedEnginesTest {
   private SupervisedEngines oneInstance() {
     return SupervisedEngines.start(
         new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofMillis(100), 256L << 20,
-            Duration.ofSeconds(5), Isolation.IN_PROCESS),
+            Duration.ofSeconds(5), Isolation.IN_PROCESS, Duration.ZERO),
         registry);
   }
 
@@ -34,7 +34,7 @@ class SupervisedEnginesTest {
   void with_engine_isolation_process_each_instance_runs_in_an_engine_host_process() throws Exception {
     try (SupervisedEngines engines = SupervisedEngines.start(
         new SvcConfig.Engine(1, Duration.ofSeconds(1), Duration.ofMillis(100), 256L << 20,
-            Duration.ofSeconds(5), Isolation.PROCESS),
+            Duration.ofSeconds(5), Isolation.PROCESS, Duration.ZERO),
         registry)) {
       String platform = result(engines.submit(pool -> pool.withEngine(engine -> engine.version().platform())));
 
@@ -98,7 +98,7 @@ class SupervisedEnginesTest {
   void each_kind_of_operation_has_its_own_deadline_and_memory_is_capped() {
     Limits limits = SupervisedEngines.limits(
         new SvcConfig.Engine(2, Duration.ofSeconds(1), Duration.ofSeconds(1), 64L << 20,
-            Duration.ofSeconds(3), Isolation.IN_PROCESS));
+            Duration.ofSeconds(3), Isolation.IN_PROCESS, Duration.ZERO));
 
     assertThat(limits.maxMemory()).hasValue(64L << 20);
     assertThat(limits.opDeadline("compile")).hasValue(Duration.ofSeconds(30));

@@ -3,6 +3,7 @@ package dev.svc.server.telemetry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.engine.EvalOptions;
 import dev.svc.server.engine.EnginePool;
 import dev.svc.supervisor.Pool;
 import io.opentelemetry.api.trace.Span;
@@ -12,7 +13,10 @@ import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
@@ -67,8 +71,49 @@ class TracedEnginesTest {
     });
   }
 
-  /** Runs each operation on its own thread, as the server's engines do, with no pool behind it. */
+  @Test
+  void anEvaluationOnTheCallingThreadIsTheSameSpanAndAnAttemptThatGaveWayIsNone() {
+    Span request = tracer.spanBuilder("POST /api/v1/policies/{name}/eval").startSpan();
+    Scope scope = request.makeCurrent();
+    Optional<byte[]> now = engines.tryEvaluateJson("now", "input", EvalOptions.defaults(), Duration.ofMillis(2));
+    Optional<byte[]> later = engines.tryEvaluateJson("later", "input", EvalOptions.defaults(), Duration.ofMillis(2));
+    scope.close();
+    request.end();
+
+    assertThat(now).isPresent();
+    assertThat(later).isEmpty();
+    assertThat(ended).extracting(SpanData::getName).containsExactly("engine eval", "POST /api/v1/policies/{name}/eval");
+    SpanData eval = ended.get(0);
+    assertThat(eval.getParentSpanId()).isEqualTo(request.getSpanContext().getSpanId());
+    assertThat(eval.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+  }
+
+  @Test
+  void anEvaluationOnTheCallingThreadThatThrowsEndsItsSpanWithTheError() {
+    assertThatThrownBy(() -> engines.tryEvaluateJson("refused", "input", EvalOptions.defaults(), Duration.ofMillis(2)))
+        .hasMessage("the input doesn't fit");
+
+    assertThat(ended).singleElement().satisfies(eval -> {
+      assertThat(eval.getName()).isEqualTo("engine eval");
+      assertThat(eval.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+      assertThat(eval.getEvents()).extracting(e -> e.getName()).containsExactly("exception");
+    });
+  }
+
+  /**
+   * Runs each operation on its own thread, as the server's engines do, with no pool behind it; on the
+   * calling thread, evaluates policy {@code now}, gives way for {@code later} and refuses the rest.
+   */
   private final class OnEngineThread implements EnginePool {
+    @Override
+    public Optional<byte[]> tryEvaluateJson(String name, Object input, EvalOptions options, Duration budget) {
+      return switch (name) {
+        case "now" -> Optional.of("{}".getBytes(StandardCharsets.UTF_8));
+        case "later" -> Optional.empty();
+        default -> throw new IllegalArgumentException("the input doesn't fit");
+      };
+    }
+
     @Override
     public <T> CompletionStage<T> submit(Function<Pool, T> operation) {
       return CompletableFuture.supplyAsync(() -> operation.apply(null), engineThread);

@@ -24,6 +24,9 @@ public final class Decisions {
   /** The word of an evaluation whose record names no single decision. */
   public static final String NONE = "none";
 
+  /** The word of an evaluation its timeout ended. */
+  public static final String CANCELED = "error:canceled";
+
   private static final String ERROR = "error:";
   private static final String UNKNOWN_ERROR = "unknown";
 

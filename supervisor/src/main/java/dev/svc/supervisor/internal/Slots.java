@@ -38,6 +38,8 @@ public final class Slots {
   // that went idle for one of them (a thread giving a slot back and taking one again would otherwise
   // win every time it gets the lock first, and waiters starved under load).
   private int waiting; // guarded by lock
+  // Roll-outs waiting for a slot of theirs: takeIfIdle leaves the idle slots to them.
+  private int rollOuts; // guarded by lock
   private boolean closed; // guarded by lock
 
   /**
@@ -70,6 +72,39 @@ public final class Slots {
         return idle.pop();
       }
       return awaitSlot(timeout, remaining);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Leases a slot only if one is idle this moment and nobody waits for one (callers of {@link #take}
+   * and roll-outs come first), without waiting even for the lock: for a caller that must never block,
+   * such as an event loop. The slot {@code preferred} when it is idle, else the most recently used:
+   * a thread that keeps to one instance finds that instance's memory in its processor's cache.
+   *
+   * @param preferred the number of the slot the caller would rather have, such as the one it had last;
+   *     -1 for none
+   * @return the slot, now the caller's until it gives it back or hands it to a rebuild; empty when no
+   *     slot is idle, someone waits, or another thread holds the lock this moment
+   * @throws IllegalStateException if the pool is closed
+   */
+  public Optional<Slot> takeIfIdle(int preferred) {
+    if (!lock.tryLock()) {
+      return Optional.empty();
+    }
+    try {
+      throwIfClosed();
+      if (idle.isEmpty() || waiting > 0 || rollOuts > 0) {
+        return Optional.empty();
+      }
+      for (Slot slot : idle) {
+        if (slot.id() == preferred) {
+          idle.remove(slot);
+          return Optional.of(slot);
+        }
+      }
+      return Optional.of(idle.pop());
     } finally {
       lock.unlock();
     }
@@ -112,6 +147,7 @@ public final class Slots {
    */
   public Optional<Slot> takeWhenIdle(int id) {
     lock.lock();
+    rollOuts++;
     try {
       while (!closed && !rebuilding.contains(id)) {
         for (Slot slot : idle) {
@@ -127,6 +163,7 @@ public final class Slots {
       Thread.currentThread().interrupt();
       throw new CancellationException("interrupted while waiting for an engine instance of the pool");
     } finally {
+      rollOuts--;
       lock.unlock();
     }
   }

@@ -1,0 +1,124 @@
+package dev.svc.server;
+
+import static dev.svc.server.TestServers.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.server.config.ConfigKey;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.junit5.VertxExtension;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Evaluations on the API's event loop ({@code engine.loopEvalBudget}) where they differ from those on
+ * the pool's threads: a large body goes to the lane of evaluations, and a slow policy holds the loop
+ * for the budget only and finishes there (the lane's {@code svc_pool_queue_seconds_count} counts
+ * what the lane started). Everything else is the same both ways ({@link PolicyApiOnLoopTest}); the
+ * pause of a slow policy and a busy pool are {@link dev.svc.supervisor.Pool#tryEvaluateJson}'s, tested
+ * there.
+ */
+@ExtendWith(VertxExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LoopEvaluationTest {
+
+  /** Three lists of 1500 teams nested: billions of comparisons, stopped only by a timeout. */
+  private static final JsonObject SLOW = new JsonObject().put("path", "slow/main.sigil").put("source", """
+      policy slow.main: Access@1
+
+      when any a in user.teams: (any b in user.teams: (any c in user.teams: a == b and b == c and c == "zz")) {
+        allow(reason: team_member)
+      }
+      """);
+
+  private SvcServer server;
+  private WebClient client;
+
+  @BeforeAll
+  void start(Vertx vertx) {
+    server = await(SvcServer.start(TestServers.config(Map.of(ConfigKey.ENGINE_LOOP_EVAL_BUDGET, "100ms"))));
+    client = WebClient.create(vertx);
+    install("access", PolicyApiTest.file("access/main.sigil"));
+  }
+
+  private void install(String name, JsonObject policy) {
+    assertThat(TestServers.send(client, HttpMethod.PUT, server.apiPort(), "/api/v1/policies/" + name,
+        PolicyApiTest.install(PolicyApiTest.file("kind.sigil"), policy)).statusCode()).isEqualTo(201);
+  }
+
+  @AfterAll
+  void stop() {
+    await(server.stop());
+  }
+
+  private HttpResponse<Buffer> eval(WebClient on, String name, JsonObject body) {
+    return TestServers.send(on, HttpMethod.POST, server.apiPort(), "/api/v1/policies/" + name + "/eval", body);
+  }
+
+  private long laneEvaluations() {
+    return PolicyApiTest.laneEvaluations(client, server);
+  }
+
+  private static JsonObject teams(int count) {
+    JsonArray teams = new JsonArray();
+    for (int i = 0; i < count; i++) {
+      teams.add("t" + i);
+    }
+    JsonObject input = PolicyApiTest.MEMBER_READS.copy();
+    return input.put("user", input.getJsonObject("user").copy().put("teams", teams));
+  }
+
+  @Test
+  void a_body_over_16_KiB_is_evaluated_in_the_lane() {
+    JsonObject large = new JsonObject().put("input", teams(3000));
+    assertThat(large.toBuffer().length()).isGreaterThan(16 << 10);
+    long before = laneEvaluations();
+
+    HttpResponse<Buffer> answer = eval(client, "access", large);
+
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.bodyAsJsonObject().getString("reason")).isEqualTo("not_member");
+    assertThat(laneEvaluations()).isEqualTo(before + 1);
+  }
+
+  @Test
+  void an_own_timeout_within_the_budget_is_answered_canceled_from_the_event_loop() {
+    install("slow-own", SLOW);
+    long before = laneEvaluations();
+
+    HttpResponse<Buffer> canceled = eval(client, "slow-own", new JsonObject().put("input", teams(1500)).put("timeout_ms", 5));
+
+    assertThat(canceled.statusCode()).isEqualTo(200);
+    assertThat(canceled.bodyAsJsonObject().getJsonObject("error").getString("kind")).isEqualTo("canceled");
+    assertThat(laneEvaluations()).isEqualTo(before);
+  }
+
+  @Test
+  void a_slow_policy_holds_the_event_loop_for_the_budget_only_and_then_the_lane_answers(Vertx vertx) {
+    install("slow", SLOW); // a policy of its own: the test pauses it for the event loops
+    WebClient other = WebClient.create(vertx); // a connection of its own
+    long before = laneEvaluations();
+
+    Future<HttpResponse<Buffer>> slow = client.post(server.apiPort(), "127.0.0.1", "/api/v1/policies/slow/eval")
+        .putHeader("Content-Type", "application/json")
+        .sendBuffer(new JsonObject().put("input", teams(1500)).put("timeout_ms", 3000).toBuffer());
+    HttpResponse<Buffer> quick = eval(other, "access", new JsonObject().put("input", PolicyApiTest.MEMBER_READS));
+
+    assertThat(slow.isComplete()).as("another connection's evaluation answered while the slow one runs").isFalse();
+    assertThat(quick.bodyAsJsonObject().getString("decision")).isEqualTo("allow");
+    HttpResponse<Buffer> stopped = await(slow);
+    assertThat(stopped.statusCode()).isEqualTo(200);
+    assertThat(stopped.bodyAsJsonObject().getJsonObject("error").getString("kind")).isEqualTo("canceled");
+    assertThat(laneEvaluations()).as("the slow one moved to the lane").isEqualTo(before + 1);
+  }
+}
