@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -45,6 +46,9 @@ final class OperatorFixture implements AutoCloseable {
   // Long enough that no test meets a resync or a sweep it didn't ask for.
   static final Duration NEVER = Duration.ofDays(1000);
   static final Tracer NO_TRACES = OpenTelemetry.noop().getTracer("test");
+  // How often relogin writes before a conflict fails it: the operator writes a sign-in's status once or
+  // twice per reconcile, so a few attempts always get through.
+  private static final int RELOGIN_ATTEMPTS = 5;
 
   // Held so the level sticks: the mock server logs every request it answers, thousands per test.
   private static final Logger MOCK_LOG = Logger.getLogger("io.fabric8.mockwebserver");
@@ -98,15 +102,26 @@ final class OperatorFixture implements AutoCloseable {
     return signin(SigninName.PREFIX + username).create(signin);
   }
 
-  /** What a repeated {@code POST /login} writes: new spec and annotations, the status kept. */
+  /**
+   * What a repeated {@code POST /login} writes: new spec and annotations, the status kept. Like the
+   * server, it reads and writes again when the operator wrote the object in between (409).
+   */
   SvcSignin relogin(String username, String role, String period, Instant at) {
     SvcSignin fresh = SvcSignin.of(SigninName.of(username).orElseThrow(), NAMESPACE,
         new SvcSigninSpec(username, role, period, username + "@corp.example"), at, at.plus(GoDuration.parse(period)));
-    return signin(SigninName.PREFIX + username).edit(existing -> {
-      existing.setSpec(fresh.getSpec());
-      existing.getMetadata().setAnnotations(fresh.getMetadata().getAnnotations());
-      return existing;
-    });
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return signin(SigninName.PREFIX + username).edit(existing -> {
+          existing.setSpec(fresh.getSpec());
+          existing.getMetadata().setAnnotations(fresh.getMetadata().getAnnotations());
+          return existing;
+        });
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == RELOGIN_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
   }
 
   Resource<SvcSignin> signin(String name) {
