@@ -26,8 +26,10 @@ import java.util.Locale;
  * be compared at the microsecond level. Here one JVM holds an engine of each isolation with the same
  * policy and input and alternates them in short blocks (the first of each pair of blocks alternates
  * too), timing every call. Over a long run (by default {@value #DEFAULT_BLOCKS} blocks, a minute or
- * two) both kinds see the same mixture of modes, so the gap between their medians is the price of
- * the process. The per-block gaps are printed too, but their median is not that price: in a pair of
+ * two) both kinds see each CPU's modes in the same proportions, so the gap between their medians is
+ * the price of the process on such a machine. (An out-of-process call is fast only while both its
+ * CPUs are, the JVM's and the host's, so that price is larger in the fast mode, as JMH runs that
+ * land there show.) The per-block gaps are printed too, but their median is not that price: in a pair of
  * blocks the in-process calls run on the JVM thread's CPU and the out-of-process ones on the host's,
  * which may be in the other mode at that moment, and in blocks where the two threads share one CPU
  * every call hands it over; their spread shows how often that happened.
