@@ -316,14 +316,17 @@ public final class AccessRoutes {
 
   // Without export there is no span, nor a request span to read: Vert.x keeps none without tracing.
   private Span span(String name) {
-    return tracer.map(t -> t.spanBuilder(name).setParent(Context.current()).startSpan()).orElse(Span.getInvalid());
+    return span(name, Context.current());
+  }
+
+  private Span span(String name, Context parent) {
+    return tracer.map(t -> t.spanBuilder(name).setParent(parent).startSpan()).orElse(Span.getInvalid());
   }
 
   // An endpoint's Kubernetes work on the connection's workers, as the span SvcClient.<operation> under
   // the endpoint's (spec §10.3): its name and, when it fails, the failure; no attributes.
   private <T> Future<T> client(String operation, Span endpoint, Callable<T> call) {
-    Span span = tracer.map(t -> t.spanBuilder("SvcClient." + operation).setParent(Context.current().with(endpoint))
-        .startSpan()).orElse(Span.getInvalid());
+    Span span = span("SvcClient." + operation, Context.current().with(endpoint));
     return kube.call(call).andThen(done -> {
       if (done.failed()) {
         span.recordException(done.cause());

@@ -5,6 +5,7 @@ import dev.svc.server.engine.EnginePool;
 import dev.svc.supervisor.Lane;
 import dev.svc.supervisor.Pool;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
@@ -59,7 +60,7 @@ public final class TracedEngines implements EnginePool {
   }
 
   private <T> T traced(Context parent, String name, Function<Pool, T> operation, Pool pool) {
-    Span span = tracer.spanBuilder("engine " + name).setParent(parent).startSpan();
+    Span span = spanOf(parent, name).startSpan();
     Scope scope = span.makeCurrent();
     try {
       return operation.apply(pool);
@@ -90,7 +91,12 @@ public final class TracedEngines implements EnginePool {
   }
 
   private Span evalSpan(Context parent, Instant start) {
-    return tracer.spanBuilder("engine eval").setParent(parent).setStartTimestamp(start).startSpan();
+    return spanOf(parent, "eval").setStartTimestamp(start).startSpan();
+  }
+
+  // The span of the engine operation `name`, such as `engine eval`.
+  private SpanBuilder spanOf(Context parent, String name) {
+    return tracer.spanBuilder("engine " + name).setParent(parent);
   }
 
   private static void failed(Span span, Throwable e) {
