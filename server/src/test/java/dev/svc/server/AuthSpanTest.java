@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.server.http.CallerAuthHandler;
 import dev.svc.server.mesh.Caller;
-import dev.svc.server.telemetry.SpanCollector;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VertxExtension.class)
 class AuthSpanTest {
 
-  private final SpanCollector collected = new SpanCollector();
+  private final InMemorySpanExporter collected = InMemorySpanExporter.create();
   private final SdkTracerProvider provider =
       SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(collected)).build();
   private final FakeMesh mesh = new FakeMesh(FakeMesh.viewer("dana@corp.example"));
@@ -61,8 +61,8 @@ class AuthSpanTest {
     headers.forEach(request::putHeader);
     HttpResponse<?> answer = await(request.send());
     assertThat(answer.statusCode()).isIn(200, 599);
-    assertThat(collected.ended()).hasSize(1);
-    SpanData span = collected.ended().get(0);
+    assertThat(collected.getFinishedSpanItems()).hasSize(1);
+    SpanData span = collected.getFinishedSpanItems().get(0);
     assertThat(span.getName()).isEqualTo("Middleware.Auth");
     assertThat(span.getAttributes().get(AttributeKey.stringKey("auth.remote_addr"))).startsWith("127.0.0.1:");
     return span;
@@ -100,7 +100,7 @@ class AuthSpanTest {
     mesh.whoIs = Future.failedFuture(new IllegalStateException("tailscaled is gone"));
     assertThat(call(Map.of()).getAttributes().get(AttributeKey.stringKey("auth.reject_reason")))
         .isEqualTo("whois_failed");
-    collected.ended().clear();
+    collected.reset();
 
     SpanData funnel = call(Map.of("Tailscale-Funnel-Request", "?1"));
 

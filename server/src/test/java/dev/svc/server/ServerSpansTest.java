@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.server.config.ConfigKey;
 import dev.svc.server.mesh.DevMesh;
-import dev.svc.server.telemetry.SpanCollector;
 import dev.svc.server.telemetry.Telemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
@@ -35,7 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VertxExtension.class)
 class ServerSpansTest {
 
-  private final SpanCollector collected = new SpanCollector();
+  private final InMemorySpanExporter collected = InMemorySpanExporter.create();
   private final FakeMesh mesh = new FakeMesh(FakeMesh.viewer("dana@corp.example"));
   private SvcServer server;
   private WebClient client;
@@ -61,7 +61,7 @@ class ServerSpansTest {
   }
 
   private List<SpanData> named(String name) {
-    return collected.ended().stream().filter(span -> span.getName().equals(name)).toList();
+    return collected.getFinishedSpanItems().stream().filter(span -> span.getName().equals(name)).toList();
   }
 
   // The one span called `name`, asserted a child of the one called `parent`.
@@ -126,7 +126,7 @@ class ServerSpansTest {
     SvcServer.meshConnected(span, new DevMesh(TestServers.config().mesh()), false,
         Future.failedFuture(new IllegalStateException("tailscaled doesn't answer")));
 
-    SpanData failed = collected.ended().get(collected.ended().size() - 1);
+    SpanData failed = collected.getFinishedSpanItems().get(collected.getFinishedSpanItems().size() - 1);
     assertThat(failed.getName()).isEqualTo("Mesh.connect");
     assertThat(failed.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
     assertThat(failed.getStatus().getDescription()).isEqualTo("the API couldn't listen on the mesh");

@@ -4,10 +4,10 @@ import static dev.svc.server.operator.OperatorFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.svc.server.telemetry.SpanCollector;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.EventData;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -23,11 +23,15 @@ import org.junit.jupiter.api.Test;
 class OperatorTelemetryTest {
 
   KubernetesClient client;
-  private final SpanCollector collected = new SpanCollector();
-  private final List<SpanData> ended = collected.ended();
+  private final InMemorySpanExporter collected = InMemorySpanExporter.create();
   private final SdkTracerProvider tracing = SdkTracerProvider.builder()
       .addSpanProcessor(SimpleSpanProcessor.create(collected)).build();
   private OperatorFixture operator;
+
+  // The spans ended so far, oldest first.
+  private List<SpanData> ended() {
+    return collected.getFinishedSpanItems();
+  }
 
   @AfterEach
   void stop() {
@@ -42,7 +46,7 @@ class OperatorTelemetryTest {
     operator.login("dana", "view", "45m0s", T0);
     operator.awaitProvisioned("svc-user-dana", T0.plus(Duration.ofMinutes(45)));
 
-    SpanData provision = await().until(() -> ended.stream()
+    SpanData provision = await().until(() -> ended().stream()
         .filter(span -> "provision".equals(span.getAttributes().get(AttributeKey.stringKey("reconcile.operation"))))
         .findFirst().orElse(null), span -> span != null);
 
@@ -58,10 +62,10 @@ class OperatorTelemetryTest {
 
     operator.time.advance(Duration.ofMinutes(45));
     operator.awaitGone("svc-user-dana");
-    await().until(() -> ended.stream().anyMatch(span ->
+    await().until(() -> ended().stream().anyMatch(span ->
         "deprovision".equals(span.getAttributes().get(AttributeKey.stringKey("reconcile.operation")))
             && span.getEvents().stream().anyMatch(event -> event.getName().equals("signin_expired"))));
-    await().until(() -> ended.stream().anyMatch(span ->
+    await().until(() -> ended().stream().anyMatch(span ->
         "deprovision_not_found".equals(span.getAttributes().get(AttributeKey.stringKey("reconcile.operation")))));
   }
 

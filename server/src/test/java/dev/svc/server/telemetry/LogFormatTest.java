@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.time.Instant;
@@ -37,7 +38,7 @@ class LogFormatTest {
   @Test
   void a_line_logged_in_a_span_carries_its_trace_and_span() {
     // A provider without a processor makes only invalid spans.
-    Span span = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(new SpanCollector())).build()
+    Span span = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(InMemorySpanExporter.create())).build()
         .get("test").spanBuilder("request").startSpan();
     assertThat(span.getSpanContext().isValid()).isTrue();
     String line;

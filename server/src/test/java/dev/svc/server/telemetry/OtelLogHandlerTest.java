@@ -7,16 +7,13 @@ import io.opentelemetry.api.logs.Severity;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.context.Scope;
-import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.logs.SdkLoggerProvider;
 import io.opentelemetry.sdk.logs.data.LogRecordData;
-import io.opentelemetry.sdk.logs.export.LogRecordExporter;
 import io.opentelemetry.sdk.logs.export.SimpleLogRecordProcessor;
+import io.opentelemetry.sdk.testing.exporter.InMemoryLogRecordExporter;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import java.util.Collection;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import org.junit.jupiter.api.Test;
@@ -24,25 +21,9 @@ import org.junit.jupiter.api.Test;
 /** java.util.logging records as OpenTelemetry log records, in the trace of the span current when logged. */
 class OtelLogHandlerTest {
 
-  private final List<LogRecordData> exported = new CopyOnWriteArrayList<>();
+  private final InMemoryLogRecordExporter exporter = InMemoryLogRecordExporter.create();
   private final OtelLogHandler handler = new OtelLogHandler(SdkLoggerProvider.builder()
-      .addLogRecordProcessor(SimpleLogRecordProcessor.create(new LogRecordExporter() {
-        @Override
-        public CompletableResultCode export(Collection<LogRecordData> logs) {
-          exported.addAll(logs);
-          return CompletableResultCode.ofSuccess();
-        }
-
-        @Override
-        public CompletableResultCode flush() {
-          return CompletableResultCode.ofSuccess();
-        }
-
-        @Override
-        public CompletableResultCode shutdown() {
-          return CompletableResultCode.ofSuccess();
-        }
-      })).build());
+      .addLogRecordProcessor(SimpleLogRecordProcessor.create(exporter)).build());
 
   private static LogRecord record(Level level, String logger, String message, Object... params) {
     LogRecord record = new LogRecord(level, message);
@@ -54,14 +35,14 @@ class OtelLogHandlerTest {
   @Test
   void a_record_logged_in_a_span_carries_its_trace_and_span() {
     // A provider without a processor makes only invalid spans.
-    Span span = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(new SpanCollector())).build()
+    Span span = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(InMemorySpanExporter.create())).build()
         .get("test").spanBuilder("request").startSpan();
     assertThat(span.getSpanContext().isValid()).isTrue();
     try (Scope ignored = span.makeCurrent()) {
       handler.publish(record(Level.WARNING, "dev.svc.server.http.CallerAuthHandler", "auth rejected"));
     }
 
-    LogRecordData log = exported.get(0);
+    LogRecordData log = exporter.getFinishedLogRecordItems().get(0);
     assertThat(log.getSpanContext()).isEqualTo(span.getSpanContext());
     assertThat(log.getSeverity()).isEqualTo(Severity.WARN);
     assertThat(log.getSeverityText()).isEqualTo("WARNING");
@@ -76,7 +57,7 @@ class OtelLogHandlerTest {
 
     handler.publish(record);
 
-    LogRecordData log = exported.get(0);
+    LogRecordData log = exporter.getFinishedLogRecordItems().get(0);
     assertThat(log.getSpanContext()).isEqualTo(SpanContext.getInvalid());
     assertThat(log.getSeverity()).isEqualTo(Severity.ERROR);
     assertThat(log.getBodyValue().asString()).isEqualTo("stopping the mesh failed");
@@ -92,7 +73,7 @@ class OtelLogHandlerTest {
     handler.publish(record(Level.WARNING, "io.opentelemetry.exporter.internal.http.HttpExporter", "export failed"));
     handler.publish(record(Level.WARNING, "okhttp3.OkHttpClient", "leaked"));
 
-    assertThat(exported).isEmpty();
+    assertThat(exporter.getFinishedLogRecordItems()).isEmpty();
   }
 
   @Test

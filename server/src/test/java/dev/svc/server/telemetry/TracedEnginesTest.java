@@ -10,6 +10,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
@@ -28,13 +29,17 @@ import org.junit.jupiter.api.Test;
 /** Engine operations are spans under the request that submitted them, on whatever thread runs them. */
 class TracedEnginesTest {
 
-  private final SpanCollector collected = new SpanCollector();
-  private final List<SpanData> ended = collected.ended();
+  private final InMemorySpanExporter collected = InMemorySpanExporter.create();
   private final SdkTracerProvider provider =
       SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(collected)).build();
   private final Tracer tracer = provider.get("test");
   private final ExecutorService engineThread = Executors.newSingleThreadExecutor();
   private final TracedEngines engines = new TracedEngines(new OnEngineThread(), tracer);
+
+  // The spans ended so far, oldest first.
+  private List<SpanData> ended() {
+    return collected.getFinishedSpanItems();
+  }
 
   @AfterEach
   void stop() {
@@ -51,7 +56,7 @@ class TracedEnginesTest {
     request.end();
 
     assertThat(done.toCompletableFuture().join()).doesNotContain(Thread.currentThread().getName());
-    SpanData eval = ended.stream().filter(s -> s.getName().equals("engine eval")).findFirst().orElseThrow();
+    SpanData eval = ended().stream().filter(s -> s.getName().equals("engine eval")).findFirst().orElseThrow();
     assertThat(eval.getParentSpanId()).isEqualTo(request.getSpanContext().getSpanId());
     assertThat(eval.getTraceId()).isEqualTo(request.getSpanContext().getTraceId());
     assertThat(eval.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
@@ -64,7 +69,7 @@ class TracedEnginesTest {
     });
 
     assertThatThrownBy(() -> done.toCompletableFuture().join()).hasRootCauseMessage("the engines are closed");
-    assertThat(ended).singleElement().satisfies(check -> {
+    assertThat(ended()).singleElement().satisfies(check -> {
       assertThat(check.getName()).isEqualTo("engine check");
       assertThat(check.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
       assertThat(check.getEvents()).extracting(e -> e.getName()).containsExactly("exception");
@@ -82,8 +87,8 @@ class TracedEnginesTest {
 
     assertThat(now).isPresent();
     assertThat(later).isEmpty();
-    assertThat(ended).extracting(SpanData::getName).containsExactly("engine eval", "POST /api/v1/policies/{name}/eval");
-    SpanData eval = ended.get(0);
+    assertThat(ended()).extracting(SpanData::getName).containsExactly("engine eval", "POST /api/v1/policies/{name}/eval");
+    SpanData eval = ended().get(0);
     assertThat(eval.getParentSpanId()).isEqualTo(request.getSpanContext().getSpanId());
     assertThat(eval.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
   }
@@ -93,7 +98,7 @@ class TracedEnginesTest {
     assertThatThrownBy(() -> engines.tryEvaluateJson("refused", "input", EvalOptions.defaults(), Duration.ofMillis(2)))
         .hasMessage("the input doesn't fit");
 
-    assertThat(ended).singleElement().satisfies(eval -> {
+    assertThat(ended()).singleElement().satisfies(eval -> {
       assertThat(eval.getName()).isEqualTo("engine eval");
       assertThat(eval.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
       assertThat(eval.getEvents()).extracting(e -> e.getName()).containsExactly("exception");
