@@ -21,6 +21,7 @@ import dev.svc.supervisor.Pool;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.internal.ContextInternal;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
 import java.util.List;
@@ -48,7 +49,8 @@ import java.util.Optional;
  *       (optional, a whole number from 1 to {@code engine.maxEvalTimeout}; default
  *       {@code engine.evalTimeout}); runs in the lane of evaluations, which nothing slow waits in, or,
  *       with {@code engine.loopEvalBudget} set, a body of at most {@value #LOOP_EVAL_BODY} bytes on
- *       the event loop when an instance is idle, for that budget at most, and past it in the lane with
+ *       the event loop when the loop is lightly loaded ({@link LoopTurns}) and an instance is idle,
+ *       for that budget at most, and past it in the lane with
  *       the rest of its timeout; answers the eval record exactly as the engine wrote it (tooling spec
  *       §6.2), the same either way. A failed evaluation is a record with {@code error}, answered 200.
  * </ul>
@@ -110,6 +112,7 @@ public final class PolicyRoutes {
   private final EvalOptions defaultEvalOptions;
   private final Duration maxEvalTimeout;
   private final Duration loopEvalBudget;
+  private final LoopTurns loopTurns = new LoopTurns();
 
   /**
    * The routes over {@code engines}' pool.
@@ -212,9 +215,9 @@ public final class PolicyRoutes {
         });
   }
 
-  // On the event loop when it's quick (engine.loopEvalBudget): an evaluation may take less time than
-  // handing it to a pool thread and its answer back. Otherwise, and after an attempt there that gave
-  // way, in the lane of evaluations.
+  // On the event loop when it's quick (engine.loopEvalBudget) and the loop lightly loaded (LoopTurns):
+  // an evaluation may take less time than handing it to a pool thread and its answer back. Otherwise,
+  // and after an attempt there that gave way, in the lane of evaluations.
   private void eval(RoutingContext ctx) {
     String name = policyName(ctx);
     EvalBody body = EvalBody.read(ctx);
@@ -223,10 +226,40 @@ public final class PolicyRoutes {
       inLane(ctx, name, body.input(), options);
       return;
     }
+    loopTurns.submit(((ContextInternal) ctx.vertx().getOrCreateContext()).nettyEventLoop(), new LoopTurns.Evaluation() {
+      @Override
+      public void onLoop() {
+        afterTurn(ctx, () -> evalOnLoop(ctx, name, body.input(), options));
+      }
+
+      @Override
+      public void inLane() {
+        afterTurn(ctx, () -> PolicyRoutes.this.inLane(ctx, name, body.input(), options));
+      }
+    });
+  }
+
+  // An evaluation started after the event loop's turn, outside the router's handler: it fails the
+  // request as the router would, and is skipped when the request was answered (a timeout) or its
+  // client left meanwhile.
+  private static void afterTurn(RoutingContext ctx, Runnable evaluation) {
+    if (ctx.response().ended() || ctx.response().closed()) {
+      return;
+    }
+    try {
+      evaluation.run();
+    } catch (RuntimeException e) {
+      EngineRoutes.fail(ctx, "eval", e);
+    }
+  }
+
+  // Ahead of the lane when an instance is idle; past the budget, or without an instance, the lane
+  // takes it with the rest of its timeout.
+  private void evalOnLoop(RoutingContext ctx, String name, Object input, EvalOptions options) {
     long start = System.nanoTime();
     Optional<byte[]> now;
     try {
-      now = onLoop(name, body.input(), options);
+      now = onLoop(name, input, options);
     } catch (RuntimeException e) {
       EngineRoutes.fail(ctx, "eval", e);
       return;
@@ -234,7 +267,7 @@ public final class PolicyRoutes {
     if (now.isPresent()) {
       answer(ctx, now.get());
     } else {
-      inLane(ctx, name, body.input(), remaining(options, Duration.ofNanos(System.nanoTime() - start)));
+      inLane(ctx, name, input, remaining(options, Duration.ofNanos(System.nanoTime() - start)));
     }
   }
 
