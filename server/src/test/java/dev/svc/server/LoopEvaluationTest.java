@@ -13,6 +13,13 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.VertxExtension;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,6 +83,50 @@ class LoopEvaluationTest {
     }
     JsonObject input = PolicyApiTest.MEMBER_READS.copy();
     return input.put("user", input.getJsonObject("user").copy().put("teams", teams));
+  }
+
+  @Test
+  void pipelined_evaluations_on_one_connection_are_each_answered_in_order() throws IOException {
+    String member = new JsonObject().put("input", PolicyApiTest.MEMBER_READS).encode();
+    String outsider = new JsonObject().put("input", teams(1)).encode();
+    try (Socket socket = new Socket("127.0.0.1", server.apiPort())) {
+      socket.setSoTimeout(10_000);
+      // One write: the event loop reads both requests in one turn.
+      socket.getOutputStream().write((evalRequest(member) + evalRequest(outsider)).getBytes(StandardCharsets.UTF_8));
+      DataInputStream in = new DataInputStream(socket.getInputStream());
+
+      assertThat(new JsonObject(responseBody(in)).getString("decision")).isEqualTo("allow");
+      assertThat(new JsonObject(responseBody(in)).getString("reason")).isEqualTo("not_member");
+    }
+  }
+
+  private static String evalRequest(String body) {
+    return "POST /api/v1/policies/access/eval HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        + "Content-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body;
+  }
+
+  // The body of the next response on the connection, after checking it is a 200 with a length.
+  private static String responseBody(DataInputStream in) throws IOException {
+    String head = headOf(in);
+    assertThat(head).startsWith("HTTP/1.1 200 ");
+    int length = head.lines().filter(line -> line.toLowerCase(Locale.ROOT).startsWith("content-length:"))
+        .map(line -> Integer.parseInt(line.substring("content-length:".length()).trim()))
+        .findFirst().orElseThrow(() -> new AssertionError("no Content-Length in " + head));
+    byte[] body = new byte[length];
+    in.readFully(body);
+    return new String(body, StandardCharsets.UTF_8);
+  }
+
+  private static String headOf(InputStream in) throws IOException {
+    ByteArrayOutputStream head = new ByteArrayOutputStream();
+    while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new AssertionError("the connection closed after " + head.toString(StandardCharsets.ISO_8859_1));
+      }
+      head.write(b);
+    }
+    return head.toString(StandardCharsets.ISO_8859_1);
   }
 
   @Test
