@@ -58,8 +58,12 @@ final class LoopTurns {
    *
    * @param loop the event loop the caller runs on
    * @param evaluation what to run after the turn, one way or the other
+   * @throws IllegalStateException if the caller doesn't run on {@code loop}
    */
   void submit(EventLoop loop, Evaluation evaluation) {
+    if (!loop.inEventLoop()) {
+      throw new IllegalStateException("evaluations are queued for a turn on their event loop's own thread");
+    }
     Turn turn = turns.get();
     turn.read.add(evaluation);
     if (turn.read.size() > 1) {

@@ -18,6 +18,7 @@ import dev.svc.server.http.ApiRoute;
 import dev.svc.server.http.HttpTimeouts;
 import dev.svc.supervisor.Lane;
 import dev.svc.supervisor.Pool;
+import io.netty.channel.EventLoop;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -222,11 +223,12 @@ public final class PolicyRoutes {
     String name = policyName(ctx);
     EvalBody body = EvalBody.read(ctx);
     EvalOptions options = traced(evalOptions(body.timeoutMs()), body.trace().or(() -> traceParam(ctx)));
-    if (loopEvalBudget.isZero() || ctx.body().length() > LOOP_EVAL_BODY) {
+    EventLoop loop = ((ContextInternal) ctx.vertx().getOrCreateContext()).nettyEventLoop();
+    if (loopEvalBudget.isZero() || ctx.body().length() > LOOP_EVAL_BODY || !loop.inEventLoop()) {
       inLane(ctx, name, body.input(), options);
       return;
     }
-    loopTurns.submit(((ContextInternal) ctx.vertx().getOrCreateContext()).nettyEventLoop(), new LoopTurns.Evaluation() {
+    loopTurns.submit(loop, new LoopTurns.Evaluation() {
       @Override
       public void onLoop() {
         afterTurn(ctx, () -> evalOnLoop(ctx, name, body.input(), options));

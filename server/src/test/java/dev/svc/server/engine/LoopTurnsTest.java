@@ -1,6 +1,7 @@
 package dev.svc.server.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -119,6 +120,13 @@ class LoopTurnsTest {
 
     assertThat(first).containsExactly("lane 2");
     assertThat(turn(3, 4)).containsExactly("turn read 2", "lane 3", "lane 4");
+  }
+
+  @Test
+  void only_the_event_loop_itself_queues_evaluations_for_its_turn() {
+    assertThatThrownBy(() -> turns.submit(loop, evaluation(1)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("evaluations are queued for a turn on their event loop's own thread");
   }
 
   @Test
