@@ -18,6 +18,7 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.VertxExtension;
 import java.util.List;
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The server's spans of start-up and of the sign-in API's Kubernetes work (access-server spec §10.3),
  * kept in memory: {@code Mesh.connect} with where callers reach the API, and one {@code SvcClient.*}
- * span, with no attributes but a failure, under each endpoint's span.
+ * span, with no attributes but a failure, under each endpoint's span; and an evaluation's engine span
+ * under its request's where the event loop started it after its turn.
  */
 @ExtendWith(VertxExtension.class)
 class ServerSpansTest {
@@ -72,6 +74,31 @@ class ServerSpansTest {
     assertThat(span.getParentSpanId()).isEqualTo(named(parent).get(0).getSpanId());
     assertThat(span.getTraceId()).isEqualTo(named(parent).get(0).getTraceId());
     return span;
+  }
+
+  @Test
+  void an_evaluation_on_the_event_loop_started_after_its_turn_is_a_child_span_of_its_request(Vertx vertx) {
+    OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
+        .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(collected)).build())
+        .build();
+    SvcServer onLoop = await(SvcServer.create(TestServers.config(Map.of(ConfigKey.ENGINE_LOOP_EVAL_BUDGET, "100ms")),
+        mesh, TestServers::oneEngine, Telemetry.over(sdk)).withoutOperator().start());
+    try {
+      assertThat(TestServers.send(client, HttpMethod.PUT, onLoop.apiPort(), "/api/v1/policies/access",
+          PolicyApiTest.install(PolicyApiTest.file("kind.sigil"), PolicyApiTest.file("access/main.sigil"))).statusCode())
+          .isEqualTo(201);
+      long lane = PolicyApiTest.laneEvaluations(client, onLoop);
+
+      assertThat(TestServers.send(client, HttpMethod.POST, onLoop.apiPort(), "/api/v1/policies/access/eval",
+          new JsonObject().put("input", PolicyApiTest.MEMBER_READS)).bodyAsJsonObject().getString("decision"))
+          .isEqualTo("allow");
+
+      assertThat(PolicyApiTest.laneEvaluations(client, onLoop)).as("evaluated on the loop").isEqualTo(lane);
+      assertThat(child("engine eval", "POST").getStatus().getStatusCode())
+          .isEqualTo(StatusCode.UNSET);
+    } finally {
+      await(onLoop.stop());
+    }
   }
 
   @Test

@@ -223,7 +223,8 @@ public final class PolicyRoutes {
     String name = policyName(ctx);
     EvalBody body = EvalBody.read(ctx);
     EvalOptions options = traced(evalOptions(body.timeoutMs()), body.trace().or(() -> traceParam(ctx)));
-    EventLoop loop = ((ContextInternal) ctx.vertx().getOrCreateContext()).nettyEventLoop();
+    ContextInternal request = (ContextInternal) ctx.vertx().getOrCreateContext();
+    EventLoop loop = request.nettyEventLoop();
     if (loopEvalBudget.isZero() || ctx.body().length() > LOOP_EVAL_BODY || !loop.inEventLoop()) {
       inLane(ctx, name, body.input(), options);
       return;
@@ -231,28 +232,31 @@ public final class PolicyRoutes {
     loopTurns.submit(loop, new LoopTurns.Evaluation() {
       @Override
       public void onLoop() {
-        afterTurn(ctx, () -> evalOnLoop(ctx, name, body.input(), options));
+        afterTurn(request, ctx, () -> evalOnLoop(ctx, name, body.input(), options));
       }
 
       @Override
       public void inLane() {
-        afterTurn(ctx, () -> PolicyRoutes.this.inLane(ctx, name, body.input(), options));
+        afterTurn(request, ctx, () -> PolicyRoutes.this.inLane(ctx, name, body.input(), options));
       }
     });
   }
 
-  // An evaluation started after the event loop's turn, outside the router's handler: it fails the
-  // request as the router would, and is skipped when the request was answered (a timeout) or its
-  // client left meanwhile.
-  private static void afterTurn(RoutingContext ctx, Runnable evaluation) {
+  // An evaluation started after the event loop's turn, outside the router's handler: in the request's
+  // own context again (a tail task runs in none: its span would be lost, and its answer handed to a
+  // context made up anew), failing the request as the router would; skipped when the request was
+  // answered (a timeout) or its client left meanwhile.
+  private static void afterTurn(ContextInternal request, RoutingContext ctx, Runnable evaluation) {
     if (ctx.response().ended() || ctx.response().closed()) {
       return;
     }
-    try {
-      evaluation.run();
-    } catch (RuntimeException e) {
-      EngineRoutes.fail(ctx, "eval", e);
-    }
+    request.dispatch(() -> {
+      try {
+        evaluation.run();
+      } catch (RuntimeException e) {
+        EngineRoutes.fail(ctx, "eval", e);
+      }
+    });
   }
 
   // Ahead of the lane when an instance is idle; past the budget, or without an instance, the lane
