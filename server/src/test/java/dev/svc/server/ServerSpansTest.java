@@ -44,13 +44,17 @@ class ServerSpansTest {
 
   @BeforeEach
   void start(Vertx vertx) {
-    OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
-        .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(collected)).build())
-        .build();
     server = await(SvcServer.create(TestServers.config(Map.of(
         ConfigKey.CLUSTER_INFO_API_ENDPOINT, "https://k8s.corp.example:6443")), mesh, TestServers::oneEngine,
-        Telemetry.over(sdk)).withoutOperator().start());
+        collectingTelemetry()).withoutOperator().start());
     client = WebClient.create(vertx);
+  }
+
+  // Telemetry whose spans end up in `collected`.
+  private Telemetry collectingTelemetry() {
+    return Telemetry.over(OpenTelemetrySdk.builder()
+        .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(collected)).build())
+        .build());
   }
 
   @AfterEach
@@ -78,11 +82,8 @@ class ServerSpansTest {
 
   @Test
   void an_evaluation_on_the_event_loop_started_after_its_turn_is_a_child_span_of_its_request(Vertx vertx) {
-    OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
-        .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(collected)).build())
-        .build();
     SvcServer onLoop = await(SvcServer.create(TestServers.config(Map.of(ConfigKey.ENGINE_LOOP_EVAL_BUDGET, "100ms")),
-        mesh, TestServers::oneEngine, Telemetry.over(sdk)).withoutOperator().start());
+        mesh, TestServers::oneEngine, collectingTelemetry()).withoutOperator().start());
     try {
       assertThat(TestServers.send(client, HttpMethod.PUT, onLoop.apiPort(), "/api/v1/policies/access",
           PolicyApiTest.install(PolicyApiTest.file("kind.sigil"), PolicyApiTest.file("access/main.sigil"))).statusCode())
