@@ -101,7 +101,7 @@ public enum ConfigKey {
    * The most time an evaluation of a small body may run on the API's event loop, when an instance is
    * idle, before it moves to the pool's threads; 0 means every evaluation runs there.
    */
-  ENGINE_LOOP_EVAL_BUDGET("engine.loopEvalBudget", ConfigType.DURATION, "0"),
+  ENGINE_LOOP_EVAL_BUDGET("engine.loopEvalBudget", ConfigType.DURATION, "2ms"),
   /** The directory of {@code .sigil} files the configured policies compile from; empty means none. */
   POLICIES_DIR("policies.dir", ConfigType.STRING, "",
       new ServeOption("<dir>", "Directory of .sigil files of the configured policies", "--policies-dir")),

@@ -207,6 +207,16 @@ public record SvcConfig(
     public int instances() {
       return poolSize > 0 ? poolSize : Runtime.getRuntime().availableProcessors();
     }
+
+    /**
+     * The budget the event loops evaluate with: {@link #loopEvalBudget}, or zero for instances out of
+     * process, whose calls always wait for another process and would hold the loop for it.
+     *
+     * @return zero when no evaluation runs on an event loop
+     */
+    public Duration loopEvalBudgetInEffect() {
+      return isolation == Isolation.PROCESS ? Duration.ZERO : loopEvalBudget;
+    }
   }
 
   /**

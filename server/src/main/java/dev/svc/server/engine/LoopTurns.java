@@ -20,8 +20,8 @@ import java.util.ArrayDeque;
  *       wake-up, and keeping the hot code of HTTP and of the engine each on its own thread.
  * </ul>
  *
- * <p>Measured with {@code scripts/load --paired --with 'SVC_ENGINE_LOOPEVALBUDGET=2ms'} (the pool
- * against the loops, in alternating turns): evaluating every small body on the loop lost 24 % of the
+ * <p>Measured with {@code scripts/load --paired} (the pool against the loops in alternating turns, one
+ * of the two servers given {@code SVC_ENGINE_LOOPEVALBUDGET} through {@code --with}): evaluating every small body on the loop lost 24 % of the
  * requests/s at 16 connections and won 53 % at 2; with this rule the loops serve within 0-6 % of the
  * pool alone from 4 to 16 connections and keep the win at 2 (11.2k against 6.5k requests/s, 97
  * against 164 µs of server CPU a request; the README has the figures).

@@ -131,7 +131,7 @@ public final class PolicyRoutes {
     this.defaultEvalOptions = engine.evalTimeout().isZero()
         ? EvalOptions.defaults() : EvalOptions.defaults().withTimeout(engine.evalTimeout());
     this.maxEvalTimeout = engine.maxEvalTimeout();
-    this.loopEvalBudget = engine.loopEvalBudget();
+    this.loopEvalBudget = engine.loopEvalBudgetInEffect();
   }
 
   /**

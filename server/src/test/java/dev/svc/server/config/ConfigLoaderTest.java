@@ -105,7 +105,7 @@ class ConfigLoaderTest {
         "kube-public", new SvcConfig.ConfigMapKeys("apiEndpoint", "caData", "insecure", "kubeconfig")));
     assertThat(config.engine()).isEqualTo(new SvcConfig.Engine(
         0, Duration.ofSeconds(1), Duration.ofSeconds(1), 256L << 20, Duration.ofSeconds(5),
-        Isolation.IN_PROCESS, Duration.ZERO));
+        Isolation.IN_PROCESS, Duration.ofMillis(2)));
   }
 
   @Test
@@ -127,10 +127,22 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void the_event_loops_evaluate_for_2ms_by_default_but_never_with_instances_out_of_process() {
+    assertThat(load().engine().loopEvalBudget()).isEqualTo(Duration.ofMillis(2));
+    assertThat(load().engine().loopEvalBudgetInEffect()).isEqualTo(Duration.ofMillis(2));
+
+    env.put("SVC_ENGINE_ISOLATION", "process");
+    assertThat(load().engine().loopEvalBudget()).isEqualTo(Duration.ofMillis(2));
+    assertThat(load().engine().loopEvalBudgetInEffect()).isZero();
+  }
+
+  @Test
   void the_event_loops_evaluation_budget_is_off_or_from_a_millisecond_to_a_tenth_of_a_second() {
     String help = "\n  help: give 0 to evaluate on the pool's threads only, or from 1ms to 100ms such as 2ms";
-    env.put("SVC_ENGINE_LOOPEVALBUDGET", "2ms");
-    assertThat(load().engine().loopEvalBudget()).isEqualTo(Duration.ofMillis(2));
+    env.put("SVC_ENGINE_LOOPEVALBUDGET", "0");
+    assertThat(load().engine().loopEvalBudgetInEffect()).isZero();
+    env.put("SVC_ENGINE_LOOPEVALBUDGET", "5ms");
+    assertThat(load().engine().loopEvalBudget()).isEqualTo(Duration.ofMillis(5));
 
     env.put("SVC_ENGINE_LOOPEVALBUDGET", "500us");
     assertThat(problems()).containsExactly("environment variable SVC_ENGINE_LOOPEVALBUDGET: engine.loopEvalBudget:"
