@@ -1,5 +1,8 @@
 package dev.svc.server;
 
+import dev.svc.server.config.ConfigKey;
+import java.util.Map;
+
 /**
  * {@link PolicyApiTest} with evaluations on the event loops ({@code engine.loopEvalBudget}): every
  * answer, error, meter and timeout the same as on the pool's threads. The budget is the largest, so
@@ -8,7 +11,12 @@ package dev.svc.server;
 class PolicyApiOnLoopTest extends PolicyApiTest {
 
   @Override
-  String loopEvalBudget() {
-    return "100ms";
+  Map<ConfigKey, String> engineSettings() {
+    return Map.of(ConfigKey.ENGINE_LOOP_EVAL_BUDGET, "100ms");
+  }
+
+  @Override
+  boolean evaluatesOnLoops() {
+    return true;
   }
 }
