@@ -83,8 +83,8 @@ final class ApiVerticle extends VerticleBase {
   public Future<?> start() {
     // The policies' routes first: their evaluations are nearly all the traffic, and the router tries
     // the routes in order.
-    List<ApiRoute> guarded =
-        new ArrayList<>(new PolicyRoutes(engines, catalog, config.engine()).routes());
+    PolicyRoutes policies = new PolicyRoutes(engines, catalog, config.engine());
+    List<ApiRoute> guarded = new ArrayList<>(policies.routes());
     guarded.addAll(new EngineRoutes(engines).routes());
     guarded.addAll(access.routes());
     List<ApiRoute> docs = new SwaggerRoutes().routes();
@@ -110,7 +110,7 @@ final class ApiVerticle extends VerticleBase {
     router.errorHandler(405, errors);
     return vertx.createHttpServer(new HttpServerOptions(listenOptions))
         .connectionHandler(timeouts::awaitHeaders)
-        .requestHandler(router)
+        .requestHandler(policies.countingTurns(router))
         .listen()
         .onSuccess(s -> {
           server = s;

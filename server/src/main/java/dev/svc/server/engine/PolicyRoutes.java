@@ -19,9 +19,12 @@ import dev.svc.server.http.HttpTimeouts;
 import dev.svc.supervisor.Lane;
 import dev.svc.supervisor.Pool;
 import io.netty.channel.EventLoop;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
@@ -135,6 +138,27 @@ public final class PolicyRoutes {
   }
 
   /**
+   * {@code api}, counting each request toward its event loop's turn first ({@link LoopTurns}): a loop
+   * busy reading requests then hands evaluations to the lane though they start turns later, behind
+   * the caller's admission. {@code api} itself when no evaluation runs on an event loop.
+   *
+   * @param api the API's request handler, its router
+   * @return the handler for the API's listener
+   */
+  public Handler<HttpServerRequest> countingTurns(Handler<HttpServerRequest> api) {
+    if (loopEvalBudget.isZero()) {
+      return api;
+    }
+    return request -> {
+      EventLoop loop = ((ContextInternal) Vertx.currentContext()).nettyEventLoop();
+      if (loop.inEventLoop()) {
+        loopTurns.requestRead(loop);
+      }
+      api.handle(request);
+    };
+  }
+
+  /**
    * The routes, for a {@link dev.svc.server.http.RouteTable}: evaluations first, since they are nearly
    * all the traffic.
    *
@@ -229,7 +253,7 @@ public final class PolicyRoutes {
       inLane(ctx, name, body.input(), options);
       return;
     }
-    loopTurns.submit(loop, new LoopTurns.Evaluation() {
+    boolean queued = loopTurns.submit(loop, new LoopTurns.Evaluation() {
       @Override
       public void onLoop() {
         afterTurn(request, ctx, () -> evalOnLoop(ctx, name, body.input(), options));
@@ -240,6 +264,9 @@ public final class PolicyRoutes {
         afterTurn(request, ctx, () -> PolicyRoutes.this.inLane(ctx, name, body.input(), options));
       }
     });
+    if (!queued) {
+      inLane(ctx, name, body.input(), options);
+    }
   }
 
   // An evaluation started after the event loop's turn, outside the router's handler: in the request's
