@@ -17,9 +17,15 @@ import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -99,5 +105,27 @@ final class TestServers {
     } catch (Exception e) {
       throw new AssertionError("the future didn't complete", e);
     }
+  }
+
+  /**
+   * The next answer on {@code socket}, head and body, read by its Content-Length and leaving the
+   * connection open for the next one (a kept-alive or pipelined connection). The socket's read
+   * timeout applies.
+   */
+  static String oneAnswer(Socket socket) throws IOException {
+    InputStream in = socket.getInputStream();
+    ByteArrayOutputStream head = new ByteArrayOutputStream();
+    while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new AssertionError("the connection closed after " + head.toString(StandardCharsets.ISO_8859_1));
+      }
+      head.write(b);
+    }
+    String answerHead = head.toString(StandardCharsets.ISO_8859_1);
+    int length = answerHead.lines().filter(line -> line.toLowerCase(Locale.ROOT).startsWith("content-length:"))
+        .map(line -> Integer.parseInt(line.substring("content-length:".length()).trim()))
+        .findFirst().orElseThrow(() -> new AssertionError("no Content-Length in " + answerHead));
+    return answerHead + new String(in.readNBytes(length), StandardCharsets.UTF_8);
   }
 }

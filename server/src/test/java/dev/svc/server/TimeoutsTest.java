@@ -67,27 +67,15 @@ class TimeoutsTest {
     }
   }
 
-  // One answer, read by its Content-Length, leaving the connection open.
-  private static String oneAnswer(Socket socket) throws IOException {
-    socket.setSoTimeout(60_000);
-    InputStream in = socket.getInputStream();
-    StringBuilder head = new StringBuilder();
-    while (!head.toString().endsWith("\r\n\r\n")) {
-      head.append((char) in.read());
-    }
-    int length = Integer.parseInt(head.toString().toLowerCase(java.util.Locale.ROOT)
-        .replaceAll("(?s).*content-length: (\\d+).*", "$1"));
-    return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
-  }
-
   @Test
   void a_kept_alive_connection_trickling_its_next_requests_headers_is_closed_at_the_read_header_timeout()
       throws IOException {
     SvcServer server = await(SvcServer.create(TestServers.config(SHORT), granted(), TestServers::oneEngine).start());
     try (Socket socket = new Socket("127.0.0.1", server.apiPort())) {
+      socket.setSoTimeout(60_000);
       socket.getOutputStream()
           .write("GET /api/v1/policies HTTP/1.1\r\nHost: svc\r\n\r\n".getBytes(StandardCharsets.UTF_8));
-      assertThat(oneAnswer(socket)).startsWith("HTTP/1.1 200 OK").endsWith("{\"policies\":[]}");
+      assertThat(TestServers.oneAnswer(socket)).startsWith("HTTP/1.1 200 OK").endsWith("{\"policies\":[]}");
 
       socket.getOutputStream().write("GET /api/v1/policies HTTP/1.1\r\nHo".getBytes(StandardCharsets.UTF_8));
 
