@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.server.mesh.Caller;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
@@ -43,8 +42,8 @@ import java.util.function.UnaryOperator;
  *
  * <p>Every call has a deadline: {@link #CALL_TIMEOUT}, or {@link #CERT_TIMEOUT} for a certificate,
  * which the first time needs an ACME exchange. A daemon that is starting holds requests instead of
- * refusing them, so a call without a deadline could wait forever. One periodic sweep ends the calls
- * whose deadline passed ({@link CallDeadlines}). The IPN bus watch has no deadline
+ * refusing them, so a call without a deadline could wait forever: a timer fails the call when its
+ * deadline passes (these calls are few: start-up, certificates, the bus). The IPN bus watch has no deadline
  * once its stream began, and gets a connection of its own so who-is calls never queue behind it.
  * Who-is, the call made for every API request, takes a lean path of its own
  * ({@link LocalApiConnections}). Answers are read up to {@link #MAX_ANSWER_BYTES}.
@@ -79,7 +78,6 @@ public final class LocalApiClient {
   private final HttpClient watches;
   private final LocalApiConnections whoIsCalls;
   private final WhoIsAnswer.Reader whoIsAnswers;
-  private final CallDeadlines deadlines;
 
   /**
    * A client of the daemon listening on {@code socket}.
@@ -101,7 +99,6 @@ public final class LocalApiClient {
     this.json = json;
     this.clock = clock;
     this.whoIsAnswers = new WhoIsAnswer.Reader(json);
-    this.deadlines = new CallDeadlines(vertx, callTimeout);
     // Who-is is a client span of the API request it serves; the other calls are made outside of any.
     this.whoIsCalls = new LocalApiConnections(vertx, this.socket, callTimeout, MAX_ANSWER_BYTES);
     HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setDefaultHost(HOST).setDefaultPort(80)
@@ -309,7 +306,7 @@ public final class LocalApiClient {
   public Future<BusWatch> watchBus(int mask, Handler<BusNotification> lines) {
     Promise<BusWatch> opened = Promise.promise();
     RequestOptions options = options(HttpMethod.GET, "watch-ipn-bus?mask=" + mask, Map.of());
-    CallDeadlines.Deadline deadline = deadlines.start(callTimeout, expiry(opened, "watch-ipn-bus"));
+    long deadline = failAfter(callTimeout, opened, "watch-ipn-bus");
     watches.request(options).onFailure(failure -> opened.tryFail(unreachable("watch-ipn-bus", failure)))
         .onSuccess(request -> {
           if (opened.future().isComplete()) {
@@ -318,7 +315,7 @@ public final class LocalApiClient {
           }
           Promise<Void> ended = Promise.promise();
           BusWatch watch = new BusWatch(request.connection(), ended.future());
-          request.send().onComplete(sent -> deadline.cancel())
+          request.send().onComplete(sent -> vertx.cancelTimer(deadline))
               .onFailure(failure -> opened.tryFail(unreachable("watch-ipn-bus", failure)))
               .onSuccess(response -> {
                 if (response.statusCode() != 200) {
@@ -379,7 +376,6 @@ public final class LocalApiClient {
    * @return completes when closed
    */
   public Future<Void> close() {
-    deadlines.close();
     return Future.join(whoIsCalls.close(), calls.close(), watches.close()).mapEmpty();
   }
 
@@ -389,7 +385,7 @@ public final class LocalApiClient {
   private Future<Answer> call(HttpMethod method, String uri, Buffer body, Map<String, String> headers,
       Duration timeout, String what) {
     Promise<Answer> answered = Promise.promise();
-    CallDeadlines.Deadline deadline = deadlines.start(timeout, expiry(answered, what));
+    long deadline = failAfter(timeout, answered, what);
     calls.request(options(method, uri, headers))
         .onFailure(failure -> answered.tryFail(unreachable(what, failure)))
         .onSuccess(request -> {
@@ -410,13 +406,17 @@ public final class LocalApiClient {
                 }
               });
         });
-    return answered.future().onComplete(done -> deadline.cancel());
+    return answered.future().onComplete(done -> vertx.cancelTimer(deadline));
   }
 
-  /** Fails {@code answered} as timed out, on the context of the code that made the call. */
-  private Runnable expiry(Promise<?> answered, String what) {
-    Context caller = vertx.getOrCreateContext();
-    return () -> caller.runOnContext(v -> answered.tryFail(timedOut(what)));
+  /**
+   * Fails {@code answered} as timed out once {@code timeout} passed, on the context of the code that
+   * made the call (a timer's handler runs on the context that set it).
+   *
+   * @return the timer, to cancel once the call ended
+   */
+  private long failAfter(Duration timeout, Promise<?> answered, String what) {
+    return vertx.setTimer(Math.max(1, timeout.toMillis()), t -> answered.tryFail(timedOut(what)));
   }
 
   private RequestOptions options(HttpMethod method, String uri, Map<String, String> headers) {

@@ -52,8 +52,9 @@ import java.util.concurrent.TimeoutException;
  * one that failed. Any other failure ends the call. Every call has a deadline; a call that passes it
  * closes its connection, which frees the calls pipelined behind it and makes sure a late answer is
  * never read as another call's. The deadlines are kept by the calls themselves and checked by one
- * periodic sweep per event loop ({@link CallDeadlines#tick}) over the calls it holds, running while it
- * holds any: a call costs no timer and no entry in any shared set.
+ * periodic sweep per event loop ({@link #tick}) over the calls it holds, running while it holds any:
+ * arming and cancelling a timer for each call cost more than the call's own bookkeeping, and a call
+ * costs no entry in any shared set. A call therefore ends at most one tick after its deadline.
  *
  * <p>When tracing is on, each call is a client span of the request it serves (access-server spec
  * §10), as a call through Vert.x's HTTP client would be: named after the method, with the method,
@@ -69,6 +70,9 @@ final class LocalApiConnections {
   static final int MAX_PIPELINED = 16;
   /** The most calls that wait for a connection on one event loop. */
   static final int MAX_WAITING_PER_LOOP = 4096;
+
+  private static final Duration LONGEST_TICK = Duration.ofSeconds(1);
+  private static final Duration SHORTEST_TICK = Duration.ofMillis(10);
 
   private static final String URL_BASE = "http://" + LocalApiClient.HOST;
   private static final TagExtractor<String> REQUEST_TAGS = new TagExtractor<>() {
@@ -126,9 +130,18 @@ final class LocalApiConnections {
     this.vertx = (VertxInternal) vertx;
     this.socket = socket;
     this.timeout = timeout;
-    this.sweepNanos = CallDeadlines.tick(timeout).toNanos();
+    this.sweepNanos = tick(timeout).toNanos();
     this.maxBody = maxBody;
     this.net = vertx.createNetClient(new NetClientOptions().setConnectTimeout((int) timeout.toMillis()));
+  }
+
+  /** How often the sweep runs for calls of deadline {@code timeout}: every tenth, from 10 ms to a second. */
+  static Duration tick(Duration timeout) {
+    Duration tenth = timeout.dividedBy(10);
+    if (tenth.compareTo(SHORTEST_TICK) < 0) {
+      return SHORTEST_TICK;
+    }
+    return tenth.compareTo(LONGEST_TICK) > 0 ? LONGEST_TICK : tenth;
   }
 
   /**

@@ -84,6 +84,14 @@ class LocalApiConnectionsTest {
   }
 
   @Test
+  void the_deadline_sweep_runs_every_tenth_of_the_deadline_within_10_ms_and_a_second() {
+    assertThat(LocalApiConnections.tick(Duration.ofSeconds(10))).isEqualTo(Duration.ofSeconds(1));
+    assertThat(LocalApiConnections.tick(Duration.ofSeconds(180))).isEqualTo(Duration.ofSeconds(1));
+    assertThat(LocalApiConnections.tick(Duration.ofSeconds(1))).isEqualTo(Duration.ofMillis(100));
+    assertThat(LocalApiConnections.tick(Duration.ofMillis(50))).isEqualTo(Duration.ofMillis(10));
+  }
+
+  @Test
   void calls_in_turn_share_one_connection_and_send_the_daemons_host_only(Vertx vertx) throws Exception {
     LocalApiConnections client = client(vertx, daemon(vertx, (connection, index) -> {
       // Chunked, in two writes, as Go sends an answer longer than its buffer.
