@@ -56,8 +56,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>The servers and the fake daemon run on Netty's native epoll transport where it loads, as
  * {@code svc serve} does; {@code -Dio.netty.transport.noNative=true} runs all of them on Java's NIO.
  *
+ * <p>The servers listen on fixed ports, as {@code svc serve} does, so the API runs one event loop per
+ * processor (on port 0 it would run one).
+ *
  * <p>{@code -Dbench.daemonCpus=2} runs the fake daemon under {@code taskset -c 2}: on a machine with
- * cores to spare, a core of its own keeps the daemon's CPU out of the server's, as a sidecar's would be.
+ * cores to spare, a core of its own keeps the daemon's CPU out of the server's, as a sidecar's would be
+ * ({@code taskset -c 0 mvn ... -Dbench.daemonCpus=1} gives a 2-core machine's second core to the fake
+ * alone). Without it the report also prints how much of dev's throughput the fake's CPU alone takes
+ * from the cores it shares with the server and wrk.
  * {@code -Dbench.warmUp=30s}, {@code -Dbench.connections=16,64} and {@code -Dbench.rounds=3} change the
  * warm-up, the connection counts and the rounds of each; {@code -Dbench.whoIs=false} leaves out the
  * who-is latency; {@code -Dbench.devLater=true} makes mesh mode dev answer who-is one event-loop turn
@@ -163,8 +169,12 @@ class MeshLoadBench {
   private static void throughput(Path socket, Process daemon) throws Exception {
     Map<ConfigKey, String> policies = Map.of(ConfigKey.POLICIES_DIR, "../conf/policies",
         ConfigKey.POLICIES_INSTALL, "[\"access.main\"]", ConfigKey.POLICIES_RELOAD, "false");
-    SvcConfig dev = TestServers.config(policies);
+    // Fixed ports, as svc serve has: on port 0 the API listens on one event loop, not one per processor.
+    Map<ConfigKey, String> devKeys = new java.util.HashMap<>(policies);
+    devKeys.put(ConfigKey.MESH_PORT, String.valueOf(freePort()));
+    SvcConfig dev = TestServers.config(devKeys);
     Map<ConfigKey, String> external = new java.util.HashMap<>(policies);
+    external.put(ConfigKey.MESH_PORT, String.valueOf(freePort()));
     external.put(ConfigKey.MESH_MODE, "external");
     external.put(ConfigKey.MESH_SOCKET, socket.toString());
     SvcConfig tailnet = TestServers.config(external);
@@ -342,6 +352,14 @@ class MeshLoadBench {
         mesh.daemonMicros());
     System.out.printf("wrk -c %d: server CPU per request in the kernel: %.1f us (dev %.1f us)%n", connections,
         mesh.serverKernelMicros(), dev.serverKernelMicros());
+    if (System.getProperty("bench.daemonCpus", "").isEmpty()) {
+      // All the CPU a dev request takes on this machine (server, wrk, kernel): what the fake's CPU,
+      // taken from the same cores, competes with even if admission cost the server nothing.
+      double devMicros = Runtime.getRuntime().availableProcessors() * 1e6 / dev.rate();
+      System.out.printf("wrk -c %d: the fake's CPU alone, on the server's cores: %.1f %% of dev throughput"
+          + " (%.1f us of the %.1f us all the machine's cores give a dev request)%n", connections,
+          100 * mesh.daemonMicros() / (devMicros + mesh.daemonMicros()), mesh.daemonMicros(), devMicros);
+    }
     if (!mesh.server().perRequest().isEmpty()) {
       System.out.printf("wrk -c %d: per request, server: %s%nwrk -c %d: per request, server in dev: %s%n"
           + "wrk -c %d: per request, fake daemon: %s%n", connections, mesh.server(), connections, dev.server(),
@@ -406,6 +424,12 @@ class MeshLoadBench {
       }
     }
     return new Counts(counts);
+  }
+
+  private static int freePort() throws IOException {
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+      return probe.getLocalPort();
+    }
   }
 
   private static long serverCpuNanos() {
