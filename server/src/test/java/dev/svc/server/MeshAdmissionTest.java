@@ -212,6 +212,64 @@ class MeshAdmissionTest {
   }
 
   @Test
+  void equal_priorities_below_a_unique_top_and_two_absent_priorities_are_400() {
+    peer("100.101.1.14", "jo@corp.example", List.of(), grants("{\"role\":\"admin\",\"period\":\"1h\",\"priority\":30},"
+        + "{\"role\":\"view\",\"period\":\"1h\",\"priority\":5},{\"role\":\"edit\",\"period\":\"1h\",\"priority\":5}"));
+    peer("100.101.1.15", "kai@corp.example", List.of(), grants("{\"role\":\"view\",\"period\":\"1h\"},"
+        + "{\"role\":\"edit\",\"period\":\"2h\"}"));
+
+    for (String peerIp : List.of("100.101.1.14", "100.101.1.15")) {
+      Answer answer = format(peerIp);
+      assertThat(answer.status()).as(peerIp).isEqualTo(400);
+      assertThat(answer.body().getString("message")).isEqualTo("Multiple capability rules with the same priority found");
+    }
+  }
+
+  @Test
+  void the_highest_priority_wins_in_either_order_and_signs_in_under_the_short_username() {
+    String view = "{\"role\":\"view\",\"period\":\"6h\",\"priority\":10}";
+    String admin = "{\"role\":\"admin\",\"period\":\"45m\",\"priority\":20}";
+    peer("100.101.1.16", "lena@corp.example", List.of(), grants(view + "," + admin));
+    peer("100.101.1.17", "marc", List.of(), grants(admin + "," + view));
+
+    Answer lena = call("100.101.1.16", "/api/v1alpha1/login", Map.of());
+    Answer marc = call("100.101.1.17", "/api/v1alpha1/login", Map.of());
+
+    assertThat(lena.status()).isEqualTo(202);
+    assertThat(lena.body().getString("username")).isEqualTo("lena");
+    assertThat(lena.body().getString("role")).isEqualTo("admin");
+    assertThat(marc.status()).isEqualTo(202);
+    assertThat(marc.body().getString("username")).isEqualTo("marc"); // no @: the whole login name
+    assertThat(marc.body().getString("role")).isEqualTo("admin");
+    // The winning rule's 45 minutes, not the other's 6 hours.
+    assertThat(java.time.Instant.parse(lena.body().getString("until")))
+        .isBetween(java.time.Instant.now().plusSeconds(45 * 60 - 30), java.time.Instant.now().plusSeconds(45 * 60 + 5));
+  }
+
+  @Test
+  void no_rule_is_403_on_the_access_routes_too_logout_and_cluster_info_included() {
+    peer("100.101.1.18", "nora@corp.example", List.of(), "{\"other.example/cap\":[1]}");
+
+    for (String route : List.of("POST /api/v1alpha1/login", "GET /api/v1alpha1/login", "POST /api/v1alpha1/logout",
+        "GET /api/v1alpha1/cluster-info", "GET /api/v1alpha1/kubeconfig")) {
+      Answer answer = call("100.101.1.18", server.apiPort(), route, Map.of());
+      assertThat(answer.status()).as(route).isEqualTo(403);
+      assertThat(answer.body().getString("message")).as(route).isEqualTo("User not authorized");
+    }
+  }
+
+  @Test
+  void the_swagger_paths_ask_no_who_is() {
+    int whoIs = daemon.requests("/localapi/v0/whois").size();
+
+    Answer document = call(null, server.apiPort(), "GET /swagger/doc.json", Map.of());
+
+    assertThat(document.status()).isEqualTo(200);
+    assertThat(document.body().getString("openapi")).startsWith("3.");
+    assertThat(daemon.requests("/localapi/v0/whois")).hasSize(whoIs);
+  }
+
+  @Test
   void an_empty_role_wins_and_is_400() {
     peer("100.101.1.11", "gina@corp.example", List.of(), grants("{\"period\":\"1h\",\"priority\":9},"
         + "{\"role\":\"view\",\"period\":\"1h\",\"priority\":1}"));
