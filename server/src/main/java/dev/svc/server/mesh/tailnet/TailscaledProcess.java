@@ -59,6 +59,7 @@ public final class TailscaledProcess {
   private final Path stateDir;
   private final Path socket;
   private final boolean logUpload;
+  private final Map<String, String> childEnvironment;
   private final Deque<String> lastLines = new ArrayDeque<>();
   private final Thread shutdownHook = new Thread(this::destroy, "svc-tailscaled-stop");
   private volatile Process process;
@@ -67,11 +68,15 @@ public final class TailscaledProcess {
   private volatile FileChannel lockFile;
   private Duration restartDelay = RESTART_FIRST; // guarded by this
 
-  private TailscaledProcess(Path binary, Path stateDir, Path socket, boolean logUpload) {
+  private TailscaledProcess(Path binary, Path stateDir, Path socket, boolean logUpload,
+      Map<String, String> environment) {
     this.binary = binary;
     this.stateDir = stateDir;
     this.socket = socket;
     this.logUpload = logUpload;
+    Map<String, String> child = new java.util.HashMap<>(environment);
+    SECRET_ENVIRONMENT.forEach(child::remove);
+    this.childEnvironment = Map.copyOf(child);
   }
 
   /**
@@ -79,7 +84,8 @@ public final class TailscaledProcess {
    * socket path first.
    *
    * @param config the {@code mesh.*} keys
-   * @param environment the process environment, for {@code PATH} and the default state directory
+   * @param environment the process environment, for {@code PATH} and the default state directory; the
+   *     child gets it without {@link #SECRET_ENVIRONMENT}
    * @return the child to {@link #start(Vertx, Future)}
    * @throws StartException when the binary is missing or a path is unusable
    */
@@ -92,7 +98,8 @@ public final class TailscaledProcess {
           + MAX_SOCKET_PATH + " bytes, which a unix socket can't be",
           "set mesh.socket to a shorter path, such as /tmp/svc-mesh/tailscaled.sock", null);
     }
-    return new TailscaledProcess(binary, stateDir.toAbsolutePath(), socket.toAbsolutePath(), config.logUpload());
+    return new TailscaledProcess(binary, stateDir.toAbsolutePath(), socket.toAbsolutePath(), config.logUpload(),
+        environment);
   }
 
   /** {@code <user config dir>/tsnet-svc}: {@code $XDG_CONFIG_HOME}, else {@code ~/.config}. */
@@ -191,7 +198,8 @@ public final class TailscaledProcess {
       command.add("--no-logs-no-support");
     }
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    SECRET_ENVIRONMENT.forEach(builder.environment()::remove);
+    builder.environment().clear();
+    builder.environment().putAll(childEnvironment);
     Process started = builder.start();
     process = started;
     LOG.log(Level.INFO, "mesh: started tailscaled (pid " + started.pid() + "): " + String.join(" ", command));
