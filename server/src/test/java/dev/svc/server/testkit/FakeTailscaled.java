@@ -388,6 +388,14 @@ public final class FakeTailscaled {
   }
 
   /**
+   * Writes {@code line} and a newline on every bus stream as it is: bad input on the bus, such as a
+   * line that isn't JSON or a notification of the wrong shape.
+   */
+  public void busLine(String line) {
+    onContext(() -> watchers.forEach(watcher -> watcher.write(line + "\n")));
+  }
+
+  /**
    * Ends every bus stream, as a daemon that stops does.
    *
    * @return completes when the streams ended

@@ -260,6 +260,21 @@ class LocalApiClientTest {
   }
 
   @Test
+  void a_bus_line_that_is_not_a_notification_fails_the_watch_and_the_client_goes_on() {
+    for (String bad : List.of("{\"State\": ", "[1, 2]", "{\"State\": \"Running\"}")) {
+      List<BusNotification> lines = new CopyOnWriteArrayList<>();
+      BusWatch watch = await(client.watchBus(2, lines::add));
+      Awaitility.await().until(() -> !lines.isEmpty());
+
+      daemon.busLine(bad);
+
+      assertThat(failure(watch.ended()).getMessage()).as(bad).startsWith("tailscaled's watch-ipn-bus answer is unreadable");
+      assertThat(lines).as(bad).hasSize(1);
+    }
+    assertThat(await(client.status()).state()).isEqualTo(BackendState.NO_STATE);
+  }
+
+  @Test
   void closing_a_watch_ends_it_without_failure() {
     BusWatch watch = await(client.watchBus(2, line -> { }));
 

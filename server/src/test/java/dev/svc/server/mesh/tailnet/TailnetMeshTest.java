@@ -195,6 +195,20 @@ class TailnetMeshTest {
   }
 
   @Test
+  void a_bad_line_on_the_bus_ends_the_watch_and_the_mesh_opens_another_and_is_ready() {
+    daemon.running();
+    TailnetMesh mesh = mesh("", false);
+    await(mesh.up());
+    int watches = daemon.requests("/localapi/v0/watch-ipn-bus").size();
+
+    daemon.busLine("{\"State\": \"Running\"}");
+
+    Awaitility.await().until(() -> daemon.requests("/localapi/v0/watch-ipn-bus").size() > watches);
+    Awaitility.await().until(() -> mesh.status().running());
+    assertThat(mesh.status()).isEqualTo(new MeshStatus(true, "mesh node is in Running state"));
+  }
+
+  @Test
   void a_suffixed_name_is_used_for_the_url() {
     daemon.running().hostnameTaken();
 
