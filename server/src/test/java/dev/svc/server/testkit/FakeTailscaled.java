@@ -125,6 +125,7 @@ public final class FakeTailscaled {
   private final Map<String, Peer> peers = new ConcurrentHashMap<>();
   private final Map<String, String> proxyMap = new ConcurrentHashMap<>();
   private final Map<String, Fault> faults = new ConcurrentHashMap<>();
+  private volatile int retryAfterSeconds = 7;
   private final List<HttpServerResponse> watchers = new CopyOnWriteArrayList<>();
   private HttpServer server;
 
@@ -387,6 +388,12 @@ public final class FakeTailscaled {
     onContext(() -> toState(6));
   }
 
+  /** The {@code Retry-After} of {@link Fault#RATE_LIMITED}, 7 seconds unless set. */
+  public FakeTailscaled retryAfter(int seconds) {
+    retryAfterSeconds = seconds;
+    return this;
+  }
+
   /**
    * Writes {@code line} and a newline on every bus stream as it is: bad input on the bus, such as a
    * line that isn't JSON or a notification of the wrong shape.
@@ -606,7 +613,7 @@ public final class FakeTailscaled {
       }
       case ERROR_500 -> text(response, 500, "backend error: injected");
       case RATE_LIMITED -> {
-        response.putHeader("Retry-After", "7");
+        response.putHeader("Retry-After", String.valueOf(retryAfterSeconds));
         text(response, 429, "rate limited: injected");
       }
       case HOLD -> {

@@ -2,6 +2,7 @@ package dev.svc.server.mesh.tailnet;
 
 import dev.svc.server.StartException;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -27,7 +28,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * its lifetime is left, and applied to the running listener without a restart. A certificate that
  * would still expire within {@link #MIN_VALIDITY} is asked for again with {@code min_validity}, which
  * makes the daemon renew it first. A failed refresh keeps the current pair and tries again: after the
- * daemon's {@code Retry-After} when it gave one, else after {@link #RETRY}.
+ * daemon's {@code Retry-After} when it gave one, else after {@link #RETRY}. A rate limit on the first
+ * certificate is waited out the same way, with the API not yet listening.
  *
  * <p><b>Thread safety:</b> thread-safe; refreshes run one at a time on Vert.x timers.
  */
@@ -71,14 +73,38 @@ public final class CertificateManager {
               + "HTTP port such as 8080", null));
     }
     domain = node.dnsName();
-    return fetch().map(pair -> {
+    return firstPair().map(pair -> {
       current = pair;
       return pem(pair);
-    }).recover(failure -> Future.failedFuture(new StartException("no HTTPS certificate for " + domain + ": "
-        + failure.getMessage(), failure instanceof LocalApiException limited && limited.status() == 429
-            ? "the certificate authority limits issuance; start again later or use a plain HTTP mesh.port"
-            : "check that this user may fetch certificates from tailscaled (TS_PERMIT_CERT_UID) and the daemon's log",
-        failure)));
+    });
+  }
+
+  /**
+   * The first pair. A rate limit (429) is waited out, for as long as the daemon's {@code Retry-After}
+   * says (else {@link #RETRY}), and asked again: a server that failed its start instead would be
+   * restarted and ask again sooner, which only prolongs the limit. Any other failure fails the start.
+   */
+  private Future<CertPair> firstPair() {
+    return fetch().recover(failure -> {
+      if (failure instanceof LocalApiException limited && limited.status() == 429) {
+        Duration wait = limited.retryAfter().orElse(RETRY);
+        LOG.log(Level.WARNING, "mesh: the certificate authority limits issuance for " + domain + " ("
+            + failure.getMessage() + "); asking again in " + wait.toSeconds() + " s, the API listens once it issues one");
+        Promise<CertPair> later = Promise.promise();
+        vertx.setTimer(Math.max(1, wait.toMillis()), t -> {
+          if (closed) {
+            later.fail(new StartException("the server stopped while waiting for an HTTPS certificate for " + domain,
+                "nothing to do", failure));
+          } else {
+            firstPair().onComplete(later);
+          }
+        });
+        return later.future();
+      }
+      return Future.failedFuture(new StartException("no HTTPS certificate for " + domain + ": " + failure.getMessage(),
+          "check that this user may fetch certificates from tailscaled (TS_PERMIT_CERT_UID) and the daemon's log",
+          failure));
+    });
   }
 
   /**

@@ -20,6 +20,7 @@ import io.vertx.junit5.VertxExtension;
 import java.math.BigInteger;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -140,13 +141,26 @@ class HttpsMeshTest {
   }
 
   @Test
-  void a_rate_limited_first_certificate_is_a_start_error_with_advice() {
-    daemon.failNext(CERT_PATH, Fault.RATE_LIMITED);
+  void a_rate_limited_first_certificate_is_waited_for_as_long_as_retry_after_says() {
+    daemon.retryAfter(1).failNext(CERT_PATH, Fault.RATE_LIMITED);
+    long started = System.nanoTime();
+
+    HttpServerOptions options = await(mesh.listenOptions(new HttpServerOptions()));
+
+    assertThat(options.isSsl()).isTrue();
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+    // Asked twice: refused, then issued after the wait.
+    assertThat(daemon.requests(CERT_PATH)).filteredOn(r -> r.query().equals("type=pair")).hasSize(2);
+  }
+
+  @Test
+  void a_first_certificate_the_daemon_refuses_otherwise_is_a_start_error_with_advice() {
+    daemon.failNext(CERT_PATH, Fault.ERROR_500);
 
     Throwable failure = catchThrowable(() -> await(mesh.listenOptions(new HttpServerOptions())));
 
     assertThat(failure).isInstanceOf(StartException.class)
-        .hasMessage("no HTTPS certificate for svc.tail-fake.ts.net: tailscaled refused cert (429): rate limited: injected");
-    assertThat(((StartException) failure).help()).startsWith("the certificate authority limits issuance");
+        .hasMessage("no HTTPS certificate for svc.tail-fake.ts.net: tailscaled refused cert (500): backend error: injected");
+    assertThat(((StartException) failure).help()).startsWith("check that this user may fetch certificates");
   }
 }
