@@ -171,16 +171,19 @@ public final class TailnetMesh implements Mesh {
       probe.bind(new InetSocketAddress(host, port));
     } catch (BindException e) {
       String why = String.valueOf(e.getMessage());
-      throw new StartException("the API can't listen on " + host + ":" + port + ": " + why,
-          why.contains("in use")
-              ? "stop the process that listens there, or set mesh.port to another port (tailnet callers then use it)"
-              : "allow binding port " + port + ": set net.ipv4.ip_unprivileged_port_start to " + port
-                  + " or less (a safe pod sysctl), or grant CAP_NET_BIND_SERVICE, or set mesh.port to a port above 1023",
-          e);
+      throw new StartException("the API can't listen on " + host + ":" + port + ": " + why, bindHelp(port, why), e);
     } catch (IOException e) {
       throw new StartException("the API can't listen on " + host + ":" + port + ": " + e.getMessage(),
           "set mesh.port to another port", e);
     }
+  }
+
+  /** What to do about a bind of {@code port} that failed with {@code why}: taken, or not allowed. */
+  static String bindHelp(int port, String why) {
+    return why.contains("in use")
+        ? "stop the process that listens there, or set mesh.port to another port (tailnet callers then use it)"
+        : "allow binding port " + port + ": set net.ipv4.ip_unprivileged_port_start to " + port
+            + " or less (a safe pod sysctl), or grant CAP_NET_BIND_SERVICE, or set mesh.port to a port above 1023";
   }
 
   /** Leaves out the bind check of port 443, for tests that bind another port with the options for 443. */

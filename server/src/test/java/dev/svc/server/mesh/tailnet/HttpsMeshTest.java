@@ -130,6 +130,15 @@ class HttpsMeshTest {
   }
 
   @Test
+  void a_port_this_user_may_not_bind_gets_the_ways_to_allow_it() {
+    // The JDK's message for EACCES; the machines of the tests run as root, which may bind any port.
+    assertThat(TailnetMesh.bindHelp(443, "Permission denied")).isEqualTo("allow binding port 443: set"
+        + " net.ipv4.ip_unprivileged_port_start to 443 or less (a safe pod sysctl), or grant CAP_NET_BIND_SERVICE,"
+        + " or set mesh.port to a port above 1023");
+    assertThat(TailnetMesh.bindHelp(443, "Address already in use")).startsWith("stop the process that listens there");
+  }
+
+  @Test
   void a_tailnet_without_https_certificates_is_a_start_error() {
     daemon.disableHttpsCerts();
 
