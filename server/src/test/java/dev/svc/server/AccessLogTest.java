@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.svc.server.mesh.Caller;
 import dev.svc.server.telemetry.LogFields;
+import dev.svc.server.testkit.LogCapture;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -15,11 +16,8 @@ import io.vertx.junit5.VertxExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -37,21 +35,7 @@ class AccessLogTest {
   private static final String CAP = "svc.dev/cap/svc";
   private static final String NO_TRACE = "00000000000000000000000000000000";
   private static final String NO_SPAN = "0000000000000000";
-  // Held, so the loggers (and the capture on them) live as long as the test.
-  private static final Logger HTTP_LOGS = Logger.getLogger("dev.svc.server.http");
-  private static final List<LogRecord> RECORDS = new CopyOnWriteArrayList<>();
-  private static final Handler CAPTURE = new Handler() {
-    @Override
-    public void publish(LogRecord record) {
-      RECORDS.add(record);
-    }
-
-    @Override
-    public void flush() {}
-
-    @Override
-    public void close() {}
-  };
+  private static final LogCapture HTTP_LOGS = LogCapture.of("dev.svc.server.http");
 
   private static FakeMesh mesh;
   private static SvcServer server;
@@ -62,19 +46,18 @@ class AccessLogTest {
     mesh = new FakeMesh(dana());
     server = await(SvcServer.create(TestServers.config(Map.of()), mesh, TestServers::oneEngine).withoutOperator().start());
     client = WebClient.create(vertx);
-    HTTP_LOGS.addHandler(CAPTURE);
   }
 
   @AfterAll
   static void stop() {
-    HTTP_LOGS.removeHandler(CAPTURE);
+    HTTP_LOGS.close();
     await(server.stop());
   }
 
   @AfterEach
   void forget() {
     mesh.whoIs = Future.succeededFuture(dana());
-    RECORDS.clear();
+    HTTP_LOGS.clear();
   }
 
   private static Caller dana() {
@@ -83,7 +66,7 @@ class AccessLogTest {
   }
 
   private static List<LogRecord> of(String logger) {
-    return RECORDS.stream().filter(r -> r.getLoggerName().equals(logger)).toList();
+    return HTTP_LOGS.records().stream().filter(r -> r.getLoggerName().equals(logger)).toList();
   }
 
   private static LogRecord awaitOne(String logger) {
