@@ -12,6 +12,8 @@ import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.VertxExtension;
+import java.io.IOException;
+import java.net.Socket;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -163,6 +165,30 @@ class StrictInputTest {
             + " refused");
     assertThat(send(HttpMethod.POST, "/api/v1/policies/a%ED%A0%80/eval", "application/json",
         "{\"input\": {}}".getBytes(StandardCharsets.UTF_8)).statusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void a_request_without_a_valid_host_header_is_400_on_either_api() throws IOException {
+    String help = "send Host: <name or address>[:port], with an IPv6 address in brackets, such as"
+        + " [fd7a:115c:a1e0::1]:443";
+    for (String host : new String[] {"Host: ::1:8080\r\n", "Host: a b\r\n", ""}) {
+      String policies = rawGet("/api/v1/policies", host);
+      assertThat(policies).as(host).startsWith("HTTP/1.1 400 ").endsWith(new JsonObject()
+          .put("message", "the request has no valid Host header").put("help", help).encode());
+      String access = rawGet("/api/v1alpha1/cluster-info", host);
+      assertThat(access).as(host).startsWith("HTTP/1.1 400 ").endsWith(new JsonObject()
+          .put("message", "the request has no valid Host header").put("advice", new JsonArray().add(help)).encode());
+    }
+  }
+
+  // One GET written by hand, with the header lines `headers`, and its whole answer.
+  private static String rawGet(String path, String headers) throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", server.apiPort())) {
+      socket.setSoTimeout(30_000);
+      socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\n" + headers + "Connection: close\r\n\r\n")
+          .getBytes(StandardCharsets.ISO_8859_1));
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   @Test

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.svc.server.clusterinfo.ClusterInfo;
 import dev.svc.server.config.SvcConfig;
 import dev.svc.server.http.ApiError;
+import dev.svc.server.http.ApiErrors;
 import dev.svc.server.http.ApiJson;
 import dev.svc.server.http.ApiRoute;
 import dev.svc.server.http.CallerAuthHandler;
@@ -283,7 +284,7 @@ public final class AccessRoutes {
   }
 
   private AccessError error(RoutingContext ctx) {
-    Throwable failure = ctx.failure();
+    Throwable failure = ApiErrors.refusedBeforeRouting(ctx).map(Throwable.class::cast).orElse(ctx.failure());
     if (failure instanceof AccessError e) {
       return e;
     }

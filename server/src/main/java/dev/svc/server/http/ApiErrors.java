@@ -12,10 +12,12 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.internal.http.HttpServerRequestInternal;
 import io.vertx.ext.web.RoutingContext;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The one place a failure becomes an HTTP answer: a JSON body {@code {"message": ..., "help": ...}},
@@ -34,6 +36,8 @@ import java.util.List;
  *   <tr><td>{@link dev.svc.engine.MemoryLimitException}: the call needed more than
  *       {@code engine.maxMemory}; the engine's routes answer it as an {@link ApiError}</td><td>413</td></tr>
  *   <tr><td>no route, wrong method, body too large</td><td>404, 405 (with {@code Allow}), 413</td></tr>
+ *   <tr><td>an HTTP/1.1 request without a valid {@code Host} header, which Vert.x-Web refuses before
+ *       any route</td><td>400</td></tr>
  *   <tr><td>anything else: a bug in svc, logged</td><td>500</td></tr>
  * </table>
  *
@@ -74,7 +78,7 @@ public final class ApiErrors implements Handler<RoutingContext> {
     if (!ApiJson.canStillAnswer(ctx)) {
       return;
     }
-    Throwable failure = ctx.failure();
+    Throwable failure = refusedBeforeRouting(ctx).map(Throwable.class::cast).orElse(ctx.failure());
     if (failure instanceof ApiError e) {
       if (e.status() == 503) {
         ctx.response().putHeader("Retry-After", Integer.toString(retryAfterSeconds));
@@ -100,6 +104,23 @@ public final class ApiErrors implements Handler<RoutingContext> {
     } else {
       byStatus(ctx, ctx.statusCode());
     }
+  }
+
+  /**
+   * The answer to a request Vert.x-Web refused before any route ran: an HTTP/1.1 request without a
+   * valid {@code Host} header, which it fails with 400 and an exception of its own (its
+   * {@code RoutingContextImpl.route} tests the authority so). Every failure handler asks this first.
+   *
+   * @param ctx a failed request
+   * @return the answer; empty for any other failure
+   */
+  public static Optional<ApiError> refusedBeforeRouting(RoutingContext ctx) {
+    if (ctx.failure() != null && !(ctx.failure() instanceof ApiError) && ctx.statusCode() == 400
+        && !((HttpServerRequestInternal) ctx.request()).isValidAuthority()) {
+      return Optional.of(new ApiError(400, "the request has no valid Host header",
+          "send Host: <name or address>[:port], with an IPv6 address in brackets, such as [fd7a:115c:a1e0::1]:443"));
+    }
+    return Optional.empty();
   }
 
   // This body has no cause of its own: the error underneath follows the help, so no caller loses it.
