@@ -119,7 +119,7 @@ public final class SvcServer {
   private volatile EmbeddedCluster embedded;
   private volatile AccessRoutes access;
   private volatile KubernetesConnection kube;
-  private volatile String apiDeployment;
+  private final List<String> apiDeployments = new CopyOnWriteArrayList<>();
   private Future<Void> stopped; // guarded by this
 
   private SvcServer(SvcConfig config, BiFunction<Vertx, MeterRegistry, Mesh> meshFactory,
@@ -327,9 +327,9 @@ public final class SvcServer {
   private Future<SvcServer> connectMesh(EnginePool pool) {
     Span span = telemetry.map(t -> t.sdk().getTracer("svc").spanBuilder("Mesh.connect").setNoParent().startSpan())
         .orElse(Span.getInvalid());
-    Future<HttpServerOptions> options = mesh.listenOptions(ApiVerticle.listenOptions(config.server()));
+    Future<List<HttpServerOptions>> options = mesh.listenOptions(ApiVerticle.listenOptions(config.server()));
     return options.compose(listen -> startApi(pool, listen))
-        .andThen(started -> meshConnected(span, mesh, options.succeeded() && options.result().isSsl(),
+        .andThen(started -> meshConnected(span, mesh, options.succeeded() && options.result().get(0).isSsl(),
             started.map(SvcServer::apiPort)));
   }
 
@@ -358,28 +358,38 @@ public final class SvcServer {
     span.end();
   }
 
-  // Start-up's last step: the API's listeners on the mesh. One per event loop, sharing the port:
-  // Vert.x hands each new connection to the next, so the requests spread over the processors instead
-  // of queueing on one loop. Port 0 (tests) gets one listener: each would bind a random port of its own.
-  private Future<SvcServer> startApi(EnginePool pool, HttpServerOptions options) {
+  // Start-up's last step: the API's listeners on the mesh, on each address the mesh names. One per
+  // event loop, sharing the port: Vert.x hands each new connection to the next, so the requests
+  // spread over the processors instead of queueing on one loop. Port 0 (tests) gets one listener per
+  // address: each would bind a random port of its own.
+  private Future<SvcServer> startApi(EnginePool pool, List<HttpServerOptions> addresses) {
     int loops;
     try {
-      loops = options.getPort() == 0 ? 1 : apiEventLoops(System.getProperty(EVENT_LOOPS_PROPERTY));
+      loops = addresses.get(0).getPort() == 0 ? 1 : apiEventLoops(System.getProperty(EVENT_LOOPS_PROPERTY));
     } catch (StartException e) {
       return Future.failedFuture(e);
     }
     List<ApiVerticle> listeners = new CopyOnWriteArrayList<>();
-    Supplier<ApiVerticle> listener = () -> {
-      ApiVerticle made = new ApiVerticle(config, mesh, pool, catalog, access, SHUTDOWN_GRACE, registry, options,
-          telemetry.map(t -> t.sdk().getTracer("svc")));
-      listeners.add(made);
-      return made;
-    };
-    return vertx.deployVerticle(listener, new DeploymentOptions().setInstances(loops)).map(id -> {
-      apiDeployment = id;
+    Future<Void> deployed = Future.succeededFuture();
+    for (HttpServerOptions options : addresses) {
+      Supplier<ApiVerticle> listener = () -> {
+        ApiVerticle made = new ApiVerticle(config, mesh, pool, catalog, access, SHUTDOWN_GRACE, registry, options,
+            telemetry.map(t -> t.sdk().getTracer("svc")));
+        listeners.add(made);
+        return made;
+      };
+      deployed = deployed.compose(v -> vertx.deployVerticle(listener, new DeploymentOptions().setInstances(loops))
+          .map(id -> {
+            apiDeployments.add(id);
+            return null;
+          }));
+    }
+    return deployed.map(v -> {
       api = listeners.get(0);
       LOG.log(Level.INFO, "API listening on " + mesh.url(apiPort()) + " (mesh mode "
-          + config.mesh().mode().name().toLowerCase(Locale.ROOT) + ", " + loops + " event loops)");
+          + config.mesh().mode().name().toLowerCase(Locale.ROOT) + ", " + loops + " event loops"
+          + (addresses.size() > 1 ? ", on " + String.join(" and ", addresses.stream().map(HttpServerOptions::getHost)
+              .toList()) : "") + ")");
       return this;
     });
   }
@@ -555,7 +565,7 @@ public final class SvcServer {
           .orElse(Span.getInvalid());
       undeploy(healthDeployment)
           .andThen(health -> shutdownStep(span, "health", health))
-          .compose(v -> undeploy(apiDeployment))
+          .compose(v -> Future.join(apiDeployments.stream().map(this::undeploy).toList()).mapEmpty())
           .compose(v -> undeploy(operatorDeployment))
           .compose(v -> engines == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
             engines.close();

@@ -23,6 +23,9 @@ final class FakeMesh implements Mesh {
   /** Where the API listens; 0, a free port of the system's choice. */
   volatile int port;
 
+  /** The addresses the API listens on, each on {@link #port}. */
+  volatile List<String> hosts = List.of("127.0.0.1");
+
   FakeMesh(Caller caller) {
     this.whoIs = Future.succeededFuture(caller);
   }
@@ -39,8 +42,9 @@ final class FakeMesh implements Mesh {
   }
 
   @Override
-  public Future<HttpServerOptions> listenOptions(HttpServerOptions base) {
-    return Future.succeededFuture(new HttpServerOptions(base).setHost("127.0.0.1").setPort(port));
+  public Future<List<HttpServerOptions>> listenOptions(HttpServerOptions base) {
+    return Future.succeededFuture(hosts.stream().map(host -> new HttpServerOptions(base).setHost(host).setPort(port))
+        .toList());
   }
 
   @Override

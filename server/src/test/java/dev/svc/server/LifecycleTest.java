@@ -129,6 +129,35 @@ class LifecycleTest {
   }
 
   @Test
+  void the_api_listens_on_every_address_the_mesh_names_and_a_stop_closes_them_all(Vertx vertx) throws IOException {
+    FakeMesh mesh = new FakeMesh(granted());
+    mesh.hosts = List.of("127.0.0.1", "::1");
+    try (ServerSocket probe = new ServerSocket(0)) {
+      mesh.port = probe.getLocalPort();
+    }
+    SvcServer server = await(SvcServer.create(TestServers.config(), mesh, TestServers::oneEngine).start());
+    // The JDK's client: Vert.x's writes an IPv6 address into the Host header without its brackets.
+    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+    try {
+      for (String url : List.of("http://127.0.0.1:" + mesh.port, "http://[::1]:" + mesh.port)) {
+        java.net.http.HttpResponse<String> answer = client.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(url + "/api/v1/format")).header("Content-Type", "application/json")
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString(FORMAT.encode())).build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(url + " " + answer.body()).isEqualTo(200);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    } finally {
+      await(server.stop());
+    }
+    for (String host : mesh.hosts) {
+      assertThat(TestServers.refusedConnection(vertx, host, mesh.port)).as(host).hasMessageContaining("Connection refused");
+    }
+  }
+
+  @Test
   void the_event_loop_property_sets_the_count_of_the_apis_event_loops() {
     int most = VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE;
     assertThat(SvcServer.apiEventLoops(null)).isEqualTo(SvcServer.API_EVENT_LOOPS);

@@ -227,7 +227,7 @@ class MeshLoadBench {
    */
   private record LaterMesh(Mesh now) implements Mesh {
     @Override
-    public Future<HttpServerOptions> listenOptions(HttpServerOptions base) {
+    public Future<List<HttpServerOptions>> listenOptions(HttpServerOptions base) {
       return now.listenOptions(base);
     }
 

@@ -78,10 +78,15 @@ final class TestServers {
    * @return why the connection failed
    */
   static Throwable refusedConnection(Vertx vertx, int port) {
+    return refusedConnection(vertx, "127.0.0.1", port);
+  }
+
+  /** Probes {@code host:port} until a connection is refused, and returns the failure. */
+  static Throwable refusedConnection(Vertx vertx, String host, int port) {
     WebClient probes = WebClient.create(vertx, new WebClientOptions().setKeepAlive(false));
     AtomicReference<Throwable> refused = new AtomicReference<>();
     Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
-      refused.set(failure(probes.get(port, "127.0.0.1", "/api/v1/nothing").send()));
+      refused.set(failure(probes.get(port, host, "/api/v1/nothing").send()));
       return refused.get() != null;
     });
     return refused.get();

@@ -40,10 +40,10 @@ public final class DevMesh implements Mesh {
   }
 
   @Override
-  public Future<HttpServerOptions> listenOptions(HttpServerOptions base) {
+  public Future<List<HttpServerOptions>> listenOptions(HttpServerOptions base) {
     LOG.log(Level.WARNING, "mesh mode dev: no tailnet; every caller on this machine is {0} with the grants {1}"
         + " of {2}. Never use mesh mode dev in production", caller.loginName(), caller.grants(capName), capName);
-    return Future.succeededFuture(new HttpServerOptions(base).setHost(LOOPBACK).setPort(port).setSsl(false));
+    return Future.succeededFuture(List.of(new HttpServerOptions(base).setHost(LOOPBACK).setPort(port).setSsl(false)));
   }
 
   @Override

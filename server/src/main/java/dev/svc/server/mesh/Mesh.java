@@ -4,12 +4,13 @@ import io.vertx.core.Future;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.SocketAddress;
+import java.util.List;
 
 /**
  * The server's view of the overlay network (the mesh): where API callers reach it, and who each of
  * them is. One implementation per {@code mesh.mode}; tests bring their own.
  *
- * <p>The HTTP layer asks {@link #listenOptions} where to bind the API listener, then {@link #whoIs}
+ * <p>The HTTP layer asks {@link #listenOptions} where to bind the API's listeners, then {@link #whoIs}
  * for every request: identity comes from the mesh connection, never from a header.
  *
  * <p><b>Thread safety:</b> implementations are thread-safe; {@link #status()} never blocks, so
@@ -18,13 +19,14 @@ import io.vertx.core.net.SocketAddress;
 public interface Mesh {
 
   /**
-   * Brings the node up if needed, then completes with the options of the API listener: where this
-   * mode receives mesh traffic and, for HTTPS, the certificate.
+   * Brings the node up if needed, then completes with the options of the API's listeners, one per
+   * address where this mode receives mesh traffic (a node with a TUN device has an IPv4 and an IPv6
+   * one), all on one port and, for HTTPS, with the certificate.
    *
-   * @param base the listener's other options, such as its timeouts; not modified
-   * @return the options to create the API listener with
+   * @param base the listeners' other options, such as their timeouts; not modified
+   * @return the options to create the API's listeners with, never empty
    */
-  Future<HttpServerOptions> listenOptions(HttpServerOptions base);
+  Future<List<HttpServerOptions>> listenOptions(HttpServerOptions base);
 
   /**
    * Tells the mesh the API listener it asked for is bound, so it can keep the listener's certificate

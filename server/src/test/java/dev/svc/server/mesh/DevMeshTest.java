@@ -21,7 +21,10 @@ class DevMeshTest {
   @Test
   void it_listens_on_loopback_in_plain_http_whatever_the_port_and_says_loudly_what_it_is() {
     try (LogCapture logs = LogCapture.of(DevMesh.class.getName())) {
-      HttpServerOptions options = new DevMesh(CONFIG).listenOptions(new HttpServerOptions().setSsl(true)).result();
+      List<HttpServerOptions> listeners = new DevMesh(CONFIG).listenOptions(new HttpServerOptions().setSsl(true)).result();
+
+      assertThat(listeners).hasSize(1);
+      HttpServerOptions options = listeners.get(0);
 
       assertThat(options.getHost()).isEqualTo("127.0.0.1");
       assertThat(options.getPort()).isEqualTo(443);

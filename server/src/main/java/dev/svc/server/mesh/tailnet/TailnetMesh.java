@@ -26,6 +26,8 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -144,18 +146,22 @@ public final class TailnetMesh implements Mesh {
   }
 
   @Override
-  public Future<HttpServerOptions> listenOptions(HttpServerOptions base) {
+  public Future<List<HttpServerOptions>> listenOptions(HttpServerOptions base) {
     return up().compose(running -> {
-      HttpServerOptions options = new HttpServerOptions(base).setHost(listenHost(running)).setPort(config.port());
+      List<HttpServerOptions> listeners = listenHosts(running).stream()
+          .map(host -> new HttpServerOptions(base).setHost(host).setPort(config.port()).setSsl(false)).toList();
       if (config.port() != HTTPS_PORT) {
-        return Future.succeededFuture(options.setSsl(false));
+        return Future.succeededFuture(listeners);
       }
       return vertx.executeBlocking(() -> {
         if (checkBind) {
-          checkBindable(options.getHost(), options.getPort());
+          listeners.forEach(options -> checkBindable(options.getHost(), options.getPort()));
         }
         return null;
-      }).compose(bindable -> certificates.first(running)).map(pem -> options.setSsl(true).setKeyCertOptions(pem));
+      }).compose(bindable -> certificates.first(running)).map(pem -> {
+        listeners.forEach(options -> options.setSsl(true).setKeyCertOptions(pem));
+        return listeners;
+      });
     });
   }
 
@@ -208,12 +214,15 @@ public final class TailnetMesh implements Mesh {
     return certificates.refresh();
   }
 
-  /** Where tailnet connections arrive: loopback with userspace networking, else the node's address. */
-  private static String listenHost(NodeStatus running) {
+  /**
+   * Where tailnet connections arrive: loopback with userspace networking, else each of the node's
+   * tailnet addresses, IPv4 first (peers dial either, by the node's DNS name).
+   */
+  private static List<String> listenHosts(NodeStatus running) {
     if (!running.tun()) {
-      return LOOPBACK;
+      return List.of(LOOPBACK);
     }
-    return running.addresses().stream().filter(a -> !a.contains(":")).findFirst().orElse(running.addresses().get(0));
+    return running.addresses().stream().sorted(Comparator.comparing(a -> a.contains(":"))).toList();
   }
 
   @Override

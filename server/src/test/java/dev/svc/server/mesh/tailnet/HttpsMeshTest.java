@@ -66,7 +66,7 @@ class HttpsMeshTest {
   }
 
   private void listen() {
-    HttpServerOptions options = await(mesh.listenOptions(new HttpServerOptions()));
+    HttpServerOptions options = await(mesh.listenOptions(new HttpServerOptions())).get(0);
     assertThat(options.getPort()).isEqualTo(443);
     assertThat(options.isSsl()).isTrue();
     server = await(vertx.createHttpServer(options.setPort(0)).requestHandler(r -> r.response().end("ok")).listen());
@@ -154,7 +154,7 @@ class HttpsMeshTest {
     daemon.retryAfter(1).failNext(CERT_PATH, Fault.RATE_LIMITED);
     long started = System.nanoTime();
 
-    HttpServerOptions options = await(mesh.listenOptions(new HttpServerOptions()));
+    HttpServerOptions options = await(mesh.listenOptions(new HttpServerOptions())).get(0);
 
     assertThat(options.isSsl()).isTrue();
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));

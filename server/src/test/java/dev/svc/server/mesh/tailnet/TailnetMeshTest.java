@@ -97,7 +97,7 @@ class TailnetMeshTest {
   void the_api_listens_on_loopback_with_userspace_networking() {
     daemon.running();
 
-    HttpServerOptions options = await(mesh("", false).listenOptions(new HttpServerOptions()));
+    HttpServerOptions options = await(mesh("", false).listenOptions(new HttpServerOptions())).get(0);
 
     assertThat(options.getHost()).isEqualTo("127.0.0.1");
     assertThat(options.getPort()).isEqualTo(8080);
@@ -105,12 +105,14 @@ class TailnetMeshTest {
   }
 
   @Test
-  void the_api_listens_on_the_nodes_address_with_a_tun_device() {
+  void the_api_listens_on_each_of_the_nodes_addresses_with_a_tun_device() {
     daemon.running().tun();
 
-    HttpServerOptions options = await(mesh("", false).listenOptions(new HttpServerOptions()));
+    List<HttpServerOptions> listeners = await(mesh("", false).listenOptions(new HttpServerOptions()));
 
-    assertThat(options.getHost()).isEqualTo(FakeTailscaled.NODE_IP);
+    assertThat(listeners).extracting(HttpServerOptions::getHost)
+        .containsExactly(FakeTailscaled.NODE_IP, "fd7a:115c:a1e0::5801:c22");
+    assertThat(listeners).extracting(HttpServerOptions::getPort).containsOnly(8080);
   }
 
   @Test
