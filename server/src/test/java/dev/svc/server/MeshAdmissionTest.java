@@ -329,6 +329,31 @@ class MeshAdmissionTest {
     assertThat(daemon.requests("/localapi/v0/watch-ipn-bus")).hasSizeGreaterThan(1);
   }
 
+  @Test
+  void readiness_is_503_until_the_node_first_runs(Vertx vertx) {
+    FakeTailscaled fresh = await(FakeTailscaled.start(vertx));
+    SvcConfig config = TestServers.config(Map.of(ConfigKey.MESH_MODE, "external",
+        ConfigKey.MESH_SOCKET, fresh.socket().toString()));
+    SvcServer starting = SvcServer.create(config, SvcServer.mesh(config.mesh(), new NodeLogin("", false), Map.of()),
+        TestServers::oneEngine);
+    io.vertx.core.Future<SvcServer> started = starting.start();
+    try {
+      Awaitility.await().ignoreExceptions().until(() -> "mesh node is in NeedsLogin state".equals(
+          await(health.get(starting.healthPort(), "127.0.0.1", "/ready").send()).bodyAsJsonObject().getString("reason")));
+      assertThat(await(health.get(starting.healthPort(), "127.0.0.1", "/ready").send()).statusCode()).isEqualTo(503);
+      assertThat(started.isComplete()).isFalse();
+
+      fresh.completeLogin();
+
+      await(started);
+      assertThat(await(health.get(starting.healthPort(), "127.0.0.1", "/ready").send()).bodyAsJsonObject())
+          .isEqualTo(new JsonObject().put("status", "ready").put("reason", "mesh node is in Running state"));
+    } finally {
+      await(starting.stop());
+      await(fresh.close());
+    }
+  }
+
   private static JsonObject ready() {
     return await(health.get(server.healthPort(), "127.0.0.1", "/ready").send()).bodyAsJsonObject();
   }
