@@ -137,6 +137,7 @@ public final class FakeTailscaled {
   private volatile int logins;
   private volatile boolean hostnameTaken;
   private volatile boolean readOnly;
+  private volatile boolean certificatesPermitted;
   private volatile boolean tun;
   private volatile ObjectNode prefs = defaultPrefs();
   private volatile JsonNode serveConfig = NullNode.getInstance();
@@ -261,6 +262,16 @@ public final class FakeTailscaled {
    */
   public FakeTailscaled readOnly() {
     readOnly = true;
+    return this;
+  }
+
+  /**
+   * Lets a read-only caller fetch certificates, as {@code TS_PERMIT_CERT_UID} names its user.
+   *
+   * @return this fake
+   */
+  public FakeTailscaled permitCertificates() {
+    certificatesPermitted = true;
     return this;
   }
 
@@ -525,6 +536,10 @@ public final class FakeTailscaled {
   }
 
   private void cert(HttpServerRequest request, HttpServerResponse response) {
+    if (readOnly && !certificatesPermitted) {
+      text(response, 403, "cert access denied");
+      return;
+    }
     String domain = request.path().substring("/localapi/v0/cert/".length());
     String type = param(request, "type", "cert");
     if (!List.of("cert", "key", "pair").contains(type)) {

@@ -139,6 +139,22 @@ class HttpsMeshTest {
   }
 
   @Test
+  void a_read_only_daemon_gives_a_certificate_only_to_a_permitted_user() {
+    daemon.readOnly();
+
+    Throwable failure = catchThrowable(() -> await(mesh.listenOptions(new HttpServerOptions())));
+
+    assertThat(failure).isInstanceOf(StartException.class)
+        .hasMessage("no HTTPS certificate for svc.tail-fake.ts.net: tailscaled refused cert (403): cert access denied");
+    assertThat(((StartException) failure).help()).isEqualTo("check that this user may fetch certificates from"
+        + " tailscaled (TS_PERMIT_CERT_UID) and the daemon's log");
+
+    daemon.permitCertificates();
+
+    assertThat(await(mesh.listenOptions(new HttpServerOptions())).get(0).isSsl()).isTrue();
+  }
+
+  @Test
   void a_tailnet_without_https_certificates_is_a_start_error() {
     daemon.disableHttpsCerts();
 
