@@ -13,8 +13,11 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -22,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,6 +44,7 @@ class ManagedMeshTest {
       #!/bin/sh
       dir=$(dirname "$0")
       echo "$*" >> "$dir/argv"
+      echo $$ > "$dir/pid"
       env > "$dir/env"
       if [ -f "$dir/fail" ]; then cat "$dir/fail" >&2; exit 3; fi
       exec sleep 600
@@ -208,5 +213,30 @@ class ManagedMeshTest {
     await(mesh.close());
 
     assertThat(children).noneMatch(ProcessHandle::isAlive);
+  }
+
+  @Test
+  void the_child_never_outlives_a_jvm_that_is_ended() throws Exception {
+    Path javaBinary = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process jvm = new ProcessBuilder(javaBinary.toString(), "-cp", System.getProperty("java.class.path"),
+        ManagedChildMain.class.getName(), bin.toString(), temp.resolve("state").toString())
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    try (BufferedReader lines = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8))) {
+      String line = lines.readLine();
+      while (line != null && !ManagedChildMain.STARTED.equals(line)) {
+        line = lines.readLine();
+      }
+      assertThat(line).isEqualTo(ManagedChildMain.STARTED);
+      Awaitility.await().until(() -> Files.exists(bin.resolve("pid")) && !Files.readString(bin.resolve("pid")).isBlank());
+      ProcessHandle child = ProcessHandle.of(Long.parseLong(Files.readString(bin.resolve("pid")).strip())).orElseThrow();
+      assertThat(child.isAlive()).isTrue();
+
+      jvm.destroy(); // SIGTERM, as a container runtime ends a pod
+
+      assertThat(jvm.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> !child.isAlive());
+    } finally {
+      jvm.destroyForcibly();
+    }
   }
 }
