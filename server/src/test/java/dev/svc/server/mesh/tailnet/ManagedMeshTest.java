@@ -117,6 +117,14 @@ class ManagedMeshTest {
   }
 
   @Test
+  void the_default_state_directory_is_tsnet_svc_in_the_users_config_directory() {
+    assertThat(TailscaledProcess.defaultStateDir(Map.of("XDG_CONFIG_HOME", "/srv/config")))
+        .isEqualTo(Path.of("/srv/config/tsnet-svc"));
+    assertThat(TailscaledProcess.defaultStateDir(Map.of()))
+        .isEqualTo(Path.of(System.getProperty("user.home"), ".config", "tsnet-svc"));
+  }
+
+  @Test
   void the_child_runs_userspace_with_its_state_and_socket_and_the_node_comes_up() throws IOException {
     TailnetMesh mesh = mesh(config("tailscaled", false), "tskey-auth-good");
     Future<NodeStatus> up = mesh.up();

@@ -180,6 +180,19 @@ class TailnetMeshTest {
 
     assertThat(daemon.requests(START)).hasSize(1);
     assertThat(daemon.requests(LOGIN)).isEmpty();
+    assertThat(logs.messages()).noneMatch(message -> message.contains("auth key"));
+  }
+
+  @Test
+  void a_key_given_to_a_node_with_state_is_left_unused_and_the_log_says_how_to_use_it() {
+    daemon.enrolled();
+
+    await(mesh("tskey-auth-spare", false).up());
+
+    // The daemon gets the key with the start, as tsnet gives it, and registers nothing with it.
+    assertThat(daemon.requests(LOGIN)).isEmpty();
+    assertThat(logs.messages()).contains(
+        "mesh: auth key not used: node state exists; set MESH_FORCE_LOGIN=1 to register again");
   }
 
   @Test
