@@ -73,6 +73,13 @@ class HttpsMeshTest {
     mesh.serving(server);
   }
 
+  /** The start error of asking for the listeners' options. */
+  private StartException startFailure() {
+    Throwable failure = catchThrowable(() -> await(mesh.listenOptions(new HttpServerOptions())));
+    assertThat(failure).isInstanceOf(StartException.class);
+    return (StartException) failure;
+  }
+
   /** The serial number of the certificate a new TLS connection gets. */
   private BigInteger servedSerial() {
     return await(tls.request(HttpMethod.GET, server.actualPort(), "127.0.0.1", "/")
@@ -125,7 +132,7 @@ class HttpsMeshTest {
 
       assertThat(failure).isInstanceOf(StartException.class)
           .hasMessageStartingWith("the API can't listen on 127.0.0.1:" + taken.getLocalPort() + ": ");
-      assertThat(((StartException) failure).help()).startsWith("stop the process that listens there");
+      assertThat(failure.help()).startsWith("stop the process that listens there");
     }
   }
 
@@ -142,11 +149,10 @@ class HttpsMeshTest {
   void a_read_only_daemon_gives_a_certificate_only_to_a_permitted_user() {
     daemon.readOnly();
 
-    Throwable failure = catchThrowable(() -> await(mesh.listenOptions(new HttpServerOptions())));
+    StartException failure = startFailure();
 
-    assertThat(failure).isInstanceOf(StartException.class)
-        .hasMessage("no HTTPS certificate for svc.tail-fake.ts.net: tailscaled refused cert (403): cert access denied");
-    assertThat(((StartException) failure).help()).isEqualTo("check that this user may fetch certificates from"
+    assertThat(failure).hasMessage("no HTTPS certificate for svc.tail-fake.ts.net: tailscaled refused cert (403): cert access denied");
+    assertThat(failure.help()).isEqualTo("check that this user may fetch certificates from"
         + " tailscaled (TS_PERMIT_CERT_UID) and the daemon's log");
 
     daemon.permitCertificates();
@@ -158,11 +164,10 @@ class HttpsMeshTest {
   void a_tailnet_without_https_certificates_is_a_start_error() {
     daemon.disableHttpsCerts();
 
-    Throwable failure = catchThrowable(() -> await(mesh.listenOptions(new HttpServerOptions())));
+    StartException failure = startFailure();
 
-    assertThat(failure).isInstanceOf(StartException.class)
-        .hasMessage("the tailnet issues no HTTPS certificate for svc.tail-fake.ts.net");
-    assertThat(((StartException) failure).help()).startsWith("enable MagicDNS and HTTPS certificates");
+    assertThat(failure).hasMessage("the tailnet issues no HTTPS certificate for svc.tail-fake.ts.net");
+    assertThat(failure.help()).startsWith("enable MagicDNS and HTTPS certificates");
   }
 
   @Test
@@ -182,10 +187,9 @@ class HttpsMeshTest {
   void a_first_certificate_the_daemon_refuses_otherwise_is_a_start_error_with_advice() {
     daemon.failNext(CERT_PATH, Fault.ERROR_500);
 
-    Throwable failure = catchThrowable(() -> await(mesh.listenOptions(new HttpServerOptions())));
+    StartException failure = startFailure();
 
-    assertThat(failure).isInstanceOf(StartException.class)
-        .hasMessage("no HTTPS certificate for svc.tail-fake.ts.net: tailscaled refused cert (500): backend error: injected");
-    assertThat(((StartException) failure).help()).startsWith("check that this user may fetch certificates");
+    assertThat(failure).hasMessage("no HTTPS certificate for svc.tail-fake.ts.net: tailscaled refused cert (500): backend error: injected");
+    assertThat(failure.help()).startsWith("check that this user may fetch certificates");
   }
 }
