@@ -132,7 +132,7 @@ class HttpsMeshTest {
 
       assertThat(failure).isInstanceOf(StartException.class)
           .hasMessageStartingWith("the API can't listen on 127.0.0.1:" + taken.getLocalPort() + ": ");
-      assertThat(failure.help()).startsWith("stop the process that listens there");
+      assertThat(((StartException) failure).help()).startsWith("stop the process that listens there");
     }
   }
 
