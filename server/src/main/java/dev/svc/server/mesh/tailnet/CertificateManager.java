@@ -159,13 +159,19 @@ public final class CertificateManager {
     }).mapEmpty();
   }
 
-  /** {@link #REFRESH}, or sooner when a third of the lifetime will be left earlier. */
   private Duration nextRefresh(CertPair pair) {
     X509Certificate leaf = leaf(pair);
-    Instant notBefore = leaf.getNotBefore().toInstant();
-    Instant notAfter = leaf.getNotAfter().toInstant();
+    return refreshAfter(clock.instant(), leaf.getNotBefore().toInstant(), leaf.getNotAfter().toInstant());
+  }
+
+  /**
+   * When to refresh a certificate valid from {@code notBefore} to {@code notAfter}: after
+   * {@link #REFRESH}, or when a third of its lifetime is left if that comes sooner, but never sooner
+   * than {@link #RETRY}, so a certificate the daemon doesn't renew yet isn't asked for in a loop.
+   */
+  static Duration refreshAfter(Instant now, Instant notBefore, Instant notAfter) {
     Instant thirdLeft = notAfter.minus(Duration.between(notBefore, notAfter).dividedBy(3));
-    Duration untilThird = Duration.between(clock.instant(), thirdLeft);
+    Duration untilThird = Duration.between(now, thirdLeft);
     Duration next = untilThird.compareTo(REFRESH) < 0 ? untilThird : REFRESH;
     return next.compareTo(RETRY) < 0 ? RETRY : next;
   }

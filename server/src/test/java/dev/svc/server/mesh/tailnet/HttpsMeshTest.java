@@ -118,6 +118,23 @@ class HttpsMeshTest {
   }
 
   @Test
+  void a_refresh_comes_every_12_hours_or_when_a_third_of_the_lifetime_is_left_but_never_within_10_minutes() {
+    java.time.Instant issued = java.time.Instant.parse("2026-11-01T00:00:00Z");
+    java.time.Instant expires = issued.plus(Duration.ofDays(90)); // a third: 30 days
+    assertThat(CertificateManager.refreshAfter(issued, issued, expires)).isEqualTo(Duration.ofHours(12));
+    java.time.Instant thirdLeft = expires.minus(Duration.ofDays(30));
+    assertThat(CertificateManager.refreshAfter(thirdLeft.minus(Duration.ofHours(1)), issued, expires))
+        .isEqualTo(Duration.ofHours(1));
+    assertThat(CertificateManager.refreshAfter(thirdLeft.plusSeconds(1), issued, expires))
+        .isEqualTo(Duration.ofMinutes(10));
+    assertThat(CertificateManager.refreshAfter(expires.plusSeconds(1), issued, expires))
+        .isEqualTo(Duration.ofMinutes(10));
+    // A certificate of 6 hours: refreshed when 2 hours are left, 4 hours after its issue.
+    assertThat(CertificateManager.refreshAfter(issued, issued, issued.plus(Duration.ofHours(6))))
+        .isEqualTo(Duration.ofHours(4));
+  }
+
+  @Test
   void a_certificate_expiring_within_a_day_is_renewed_by_the_daemon_first() {
     listen();
 
