@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.server.mesh.Caller;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -13,6 +14,8 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -141,6 +144,22 @@ abstract class LocalApiContract {
 
     assertThat(failure.status()).isEqualTo(500);
     assertThat(failure).hasMessage("tailscaled refused cert (500): no netmap available");
+  }
+
+  @Test
+  void start_and_an_interactive_login_are_accepted_with_no_control_server_to_reach() throws IOException {
+    int closed;
+    try (ServerSocket probe = new ServerSocket(0)) {
+      closed = probe.getLocalPort();
+    }
+    // A control server that can't be reached: the daemon accepts both and never logs in.
+    ObjectNode prefs = new ObjectMapper().createObjectNode()
+        .put("ControlURL", "http://127.0.0.1:" + closed).put("WantRunning", true);
+
+    await(client.start(prefs, ""));
+    await(client.loginInteractive());
+
+    assertThat(await(client.status()).state()).isNotEqualTo(BackendState.RUNNING);
   }
 
   @Test
