@@ -22,6 +22,7 @@ import java.lang.System.Logger.Level;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -29,6 +30,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The mesh of a real tailnet, through a tailscaled daemon's local API: our own child in
@@ -148,7 +150,7 @@ public final class TailnetMesh implements Mesh {
   @Override
   public Future<List<HttpServerOptions>> listenOptions(HttpServerOptions base) {
     return up().compose(running -> {
-      List<HttpServerOptions> listeners = listenHosts(running).stream()
+      List<HttpServerOptions> listeners = listenHosts(running, TailnetMesh::onThisMachine).stream()
           .map(host -> new HttpServerOptions(base).setHost(host).setPort(config.port()).setSsl(false)).toList();
       if (config.port() != HTTPS_PORT) {
         return Future.succeededFuture(listeners);
@@ -216,13 +218,36 @@ public final class TailnetMesh implements Mesh {
 
   /**
    * Where tailnet connections arrive: loopback with userspace networking, else each of the node's
-   * tailnet addresses, IPv4 first (peers dial either, by the node's DNS name).
+   * tailnet addresses, IPv4 first (peers dial either, by the node's DNS name). An address the
+   * machine doesn't have (the tailnet gives every node an IPv6 address, which a host with IPv6 off
+   * can't assign) is left out with a warning, unless none is there: binding then fails and says so.
+   *
+   * @param running the running node
+   * @param onThisMachine whether an address is one of this machine's interfaces'
+   * @return the addresses to listen on
    */
-  private static List<String> listenHosts(NodeStatus running) {
+  static List<String> listenHosts(NodeStatus running, Predicate<String> onThisMachine) {
     if (!running.tun()) {
       return List.of(LOOPBACK);
     }
-    return running.addresses().stream().sorted(Comparator.comparing(a -> a.contains(":"))).toList();
+    List<String> all = running.addresses().stream().sorted(Comparator.comparing(a -> a.contains(":"))).toList();
+    List<String> here = all.stream().filter(onThisMachine).toList();
+    if (here.isEmpty()) {
+      return all;
+    }
+    if (here.size() < all.size()) {
+      LOG.log(Level.WARNING, "mesh: the node's addresses " + all.stream().filter(a -> !here.contains(a)).toList()
+          + " aren't on this machine's interfaces (IPv6 turned off?): the API listens on " + here + " only");
+    }
+    return here;
+  }
+
+  static boolean onThisMachine(String address) {
+    try {
+      return NetworkInterface.getByInetAddress(InetAddress.getByName(address)) != null;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   @Override

@@ -116,6 +116,24 @@ class TailnetMeshTest {
   }
 
   @Test
+  void an_address_this_machine_lacks_is_left_out_unless_it_lacks_them_all() {
+    NodeStatus node = new NodeStatus(BackendState.RUNNING, "", true, true, "1.103.0", List.of("fd7a:115c:a1e0::9",
+        "100.64.0.9"), "svc.tail-fake.ts.net.", "svc", true, List.of("svc.tail-fake.ts.net"));
+
+    assertThat(TailnetMesh.listenHosts(node, "100.64.0.9"::equals)).containsExactly("100.64.0.9");
+    assertThat(TailnetMesh.listenHosts(node, address -> true)).containsExactly("100.64.0.9", "fd7a:115c:a1e0::9");
+    assertThat(TailnetMesh.listenHosts(node, address -> false)).containsExactly("100.64.0.9", "fd7a:115c:a1e0::9");
+    assertThat(logs.messages()).containsExactly("mesh: the node's addresses [fd7a:115c:a1e0::9] aren't on this"
+        + " machine's interfaces (IPv6 turned off?): the API listens on [100.64.0.9] only");
+  }
+
+  @Test
+  void an_address_is_on_this_machine_when_an_interface_has_it() {
+    assertThat(TailnetMesh.onThisMachine("127.0.0.1")).isTrue();
+    assertThat(TailnetMesh.onThisMachine("100.64.0.9")).isFalse();
+  }
+
+  @Test
   void a_running_daemon_is_not_started_again() {
     daemon.running();
 
