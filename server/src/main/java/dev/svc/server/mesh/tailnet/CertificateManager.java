@@ -94,7 +94,7 @@ public final class CertificateManager {
         vertx.setTimer(Math.max(1, wait.toMillis()), t -> {
           if (closed) {
             later.fail(new StartException("the server stopped while waiting for an HTTPS certificate for " + domain,
-                "nothing to do", failure));
+                "start it again to go on waiting, or use a plain HTTP mesh.port meanwhile", failure));
           } else {
             firstPair().onComplete(later);
           }

@@ -188,6 +188,21 @@ class LocalApiClientTest {
   }
 
   @Test
+  void a_certificate_call_outlasts_the_deadline_of_the_other_calls(Vertx vertx) {
+    LocalApiClient impatient = new LocalApiClient(vertx, daemon.socket(), new ObjectMapper(), Clock.systemUTC(),
+        Duration.ofSeconds(1));
+    daemon.failNext("/localapi/v0/cert/svc.tail-fake.ts.net", Fault.HOLD);
+    try {
+      Future<CertPair> held = impatient.certPair("svc.tail-fake.ts.net", Optional.empty());
+
+      // A first certificate takes an ACME exchange: its deadline is CERT_TIMEOUT, not the calls' second.
+      Awaitility.await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(5)).until(() -> !held.isComplete());
+    } finally {
+      await(impatient.close());
+    }
+  }
+
+  @Test
   void a_rate_limit_carries_its_retry_after() {
     daemon.failNext("/localapi/v0/status", Fault.RATE_LIMITED);
 
