@@ -174,10 +174,14 @@ class LocalApiClientTest {
     assertThat(await(client.whoIs("100.101.1.2:1")).loginName()).isEqualTo("alice@corp.example");
   }
 
+  /** A client whose calls end after a second (a certificate's after CERT_TIMEOUT): no test waits 10 s. */
+  private LocalApiClient impatient(Vertx vertx) {
+    return new LocalApiClient(vertx, daemon.socket(), new ObjectMapper(), Clock.systemUTC(), Duration.ofSeconds(1));
+  }
+
   @Test
   void a_held_call_ends_at_its_deadline(Vertx vertx) {
-    LocalApiClient impatient = new LocalApiClient(vertx, daemon.socket(), new ObjectMapper(), Clock.systemUTC(),
-        Duration.ofSeconds(1));
+    LocalApiClient impatient = impatient(vertx);
     daemon.failNext("/localapi/v0/status", Fault.HOLD);
     try {
       assertThat(failure(impatient.status())).hasMessage("tailscaled didn't answer status in time");
@@ -189,8 +193,7 @@ class LocalApiClientTest {
 
   @Test
   void a_certificate_call_outlasts_the_deadline_of_the_other_calls(Vertx vertx) {
-    LocalApiClient impatient = new LocalApiClient(vertx, daemon.socket(), new ObjectMapper(), Clock.systemUTC(),
-        Duration.ofSeconds(1));
+    LocalApiClient impatient = impatient(vertx);
     daemon.failNext("/localapi/v0/cert/svc.tail-fake.ts.net", Fault.HOLD);
     try {
       Future<CertPair> held = impatient.certPair("svc.tail-fake.ts.net", Optional.empty());
