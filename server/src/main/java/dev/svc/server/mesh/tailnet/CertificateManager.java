@@ -87,7 +87,7 @@ public final class CertificateManager {
   private Future<CertPair> firstPair() {
     return fetch().recover(failure -> {
       if (failure instanceof LocalApiException limited && limited.status() == 429) {
-        Duration wait = limited.retryAfter().orElse(RETRY);
+        Duration wait = waitAfter(limited);
         LOG.log(Level.WARNING, "mesh: the certificate authority limits issuance for " + domain + " ("
             + failure.getMessage() + "); asking again in " + wait.toSeconds() + " s, the API listens once it issues one");
         Promise<CertPair> later = Promise.promise();
@@ -150,13 +150,17 @@ public final class CertificateManager {
       if (done.succeeded()) {
         schedule(nextRefresh(done.result()));
       } else {
-        Duration wait = done.cause() instanceof LocalApiException refused && refused.retryAfter().isPresent()
-            ? refused.retryAfter().get() : RETRY;
+        Duration wait = waitAfter(done.cause());
         LOG.log(Level.WARNING, "mesh: HTTPS certificate refresh failed, serving the current one and trying again in "
             + wait.toSeconds() + " s: " + done.cause().getMessage());
         schedule(wait);
       }
     }).mapEmpty();
+  }
+
+  /** How long to wait before asking again after {@code failure}: the daemon's Retry-After, else {@link #RETRY}. */
+  private static Duration waitAfter(Throwable failure) {
+    return failure instanceof LocalApiException refused ? refused.retryAfter().orElse(RETRY) : RETRY;
   }
 
   private Duration nextRefresh(CertPair pair) {
