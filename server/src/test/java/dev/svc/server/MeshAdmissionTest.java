@@ -10,6 +10,8 @@ import dev.svc.server.testkit.FakeTailscaled;
 import dev.svc.server.testkit.FakeTailscaled.Fault;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.VertxExtension;
 import java.io.IOException;
@@ -339,14 +341,14 @@ class MeshAdmissionTest {
     io.vertx.core.Future<SvcServer> started = starting.start();
     try {
       Awaitility.await().ignoreExceptions().until(() -> "mesh node is in NeedsLogin state".equals(
-          await(health.get(starting.healthPort(), "127.0.0.1", "/ready").send()).bodyAsJsonObject().getString("reason")));
-      assertThat(await(health.get(starting.healthPort(), "127.0.0.1", "/ready").send()).statusCode()).isEqualTo(503);
+          readiness(starting).bodyAsJsonObject().getString("reason")));
+      assertThat(readiness(starting).statusCode()).isEqualTo(503);
       assertThat(started.isComplete()).isFalse();
 
       fresh.completeLogin();
 
       await(started);
-      assertThat(await(health.get(starting.healthPort(), "127.0.0.1", "/ready").send()).bodyAsJsonObject())
+      assertThat(readiness(starting).bodyAsJsonObject())
           .isEqualTo(new JsonObject().put("status", "ready").put("reason", "mesh node is in Running state"));
     } finally {
       await(starting.stop());
@@ -355,7 +357,11 @@ class MeshAdmissionTest {
   }
 
   private static JsonObject ready() {
-    return await(health.get(server.healthPort(), "127.0.0.1", "/ready").send()).bodyAsJsonObject();
+    return readiness(server).bodyAsJsonObject();
+  }
+
+  private static HttpResponse<Buffer> readiness(SvcServer of) {
+    return await(health.get(of.healthPort(), "127.0.0.1", "/ready").send());
   }
 
   @Test

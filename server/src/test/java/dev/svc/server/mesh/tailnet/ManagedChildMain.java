@@ -4,7 +4,6 @@ import dev.svc.server.config.SvcConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,8 +20,7 @@ public final class ManagedChildMain {
   private ManagedChildMain() {}
 
   public static void main(String[] args) throws InterruptedException {
-    SvcConfig.Mesh config = new SvcConfig.Mesh("svc", 8080, args[1], "", "svc.dev/cap/svc", SvcConfig.MeshMode.MANAGED,
-        "", "tailscaled", "", true, new SvcConfig.DevCaller("dev@localhost", List.of()));
+    SvcConfig.Mesh config = ManagedMeshTest.managed(Path.of(args[1]), "tailscaled", true);
     TailscaledProcess child = TailscaledProcess.of(config, Map.of("PATH", args[0] + ":" + System.getenv("PATH")));
     Vertx vertx = Vertx.vertx();
     child.start(vertx, Future.succeededFuture(false)).toCompletionStage().toCompletableFuture().join();

@@ -74,8 +74,13 @@ class ManagedMeshTest {
   }
 
   private SvcConfig.Mesh config(String binary, boolean logUpload) {
-    return new SvcConfig.Mesh("svc", 8080, temp.resolve("state").toString(), "", "svc.dev/cap/svc",
-        SvcConfig.MeshMode.MANAGED, "", binary, "", logUpload, new SvcConfig.DevCaller("dev@localhost", List.of()));
+    return managed(temp.resolve("state"), binary, logUpload);
+  }
+
+  /** Mode managed with its state in {@code stateDir}, running {@code binary}. */
+  static SvcConfig.Mesh managed(Path stateDir, String binary, boolean logUpload) {
+    return new SvcConfig.Mesh("svc", 8080, stateDir.toString(), "", "svc.dev/cap/svc", SvcConfig.MeshMode.MANAGED,
+        "", binary, "", logUpload, new SvcConfig.DevCaller("dev@localhost", List.of()));
   }
 
   private TailnetMesh mesh(SvcConfig.Mesh config, String authKey) {
